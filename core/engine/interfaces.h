@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The interfaces backends implement. The engine sees only these; tests use
+// doubles of them (tests/core), the product uses backends/.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include "core/model/candidate.h"
+#include "core/model/knowledge.h"
+#include "core/model/seal.h"
+#include "core/model/task.h"
+
+namespace crucible {
+
+// ---------------------------------------------------------------- proposing
+
+// A tunable parameter of an architecture: its legal values, in order.
+struct TunableParameter {
+  std::string name;                 // "BLOCK_M"
+  std::vector<std::int64_t> values; // legal values, ascending
+};
+using ParameterPoint = std::map<std::string, std::int64_t>;
+
+struct ProposalContext {
+  const Task* task = nullptr;
+  std::vector<const Candidate*> parents;  // 0 (fresh), 1 (mutation) or 2 (crossover)
+  const MetaPrompt* strategy = nullptr;   // the mutation strategy / meta-prompt to apply
+  std::vector<const KnowledgeEntry*> knowledge;  // validated claims in scope, best first
+  int generation = 0;
+  std::uint64_t seed = 0;                 // all randomness of one proposal derives from it
+};
+
+struct Proposal {
+  Candidate candidate;        // source, launch, genome, architectureKey, descriptor, mutation filled
+  bool ok = true;
+  std::string error;          // why no candidate came (e.g. an LLM reply with no code)
+};
+
+class Proposer {
+public:
+  virtual ~Proposer() = default;
+  virtual std::string name() const = 0;
+  // The starting population for a task (may be empty if the proposer needs parents).
+  virtual std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) = 0;
+  // One child from the context's parents and strategy.
+  virtual Proposal propose(const ProposalContext& ctx) = 0;
+  // The mutation strategies / meta-prompts this proposer starts with.
+  virtual std::vector<MetaPrompt> initialStrategies() const = 0;
+  // A variant of a strategy (meta-prompt evolution); may return it unchanged.
+  virtual MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const { (void)seed; return s; }
+  // Parameter tuning inside one architecture. Empty when the candidate has no tunables.
+  virtual std::vector<TunableParameter> tunables(const Candidate& c) const { (void)c; return {}; }
+  virtual ParameterPoint parametersOf(const Candidate& c) const { (void)c; return {}; }
+  // A candidate of the same architecture with other parameter values; ok=false if illegal.
+  virtual Proposal withParameters(const Task& task, const Candidate& base, const ParameterPoint& p) {
+    (void)task; (void)base; (void)p; return Proposal{{}, false, "proposer has no tunable parameters"};
+  }
+};
+
+// ---------------------------------------------------------------- compiling
+
+struct CompileRequest {
+  std::string source;
+  std::string entry;
+  std::string arch;                       // "sm_90"; the compiler picks sm_90a when needed
+  std::vector<std::string> extraOptions;
+};
+
+struct CompileResult {
+  CompileReport report;
+  std::string cubin;                      // the linked binary, empty on failure
+};
+
+class Compiler {
+public:
+  virtual ~Compiler() = default;
+  // Thread-safe: the engine calls it from several CPU threads at once.
+  virtual CompileResult compile(const CompileRequest& request) = 0;
+};
+
+// ---------------------------------------------------------------- evaluating
+
+struct KernelBinary {
+  std::string cubin;
+  LaunchRule launch;
+};
+
+struct EvaluationRequest {
+  const Task* task = nullptr;
+  KernelBinary candidate;
+  KernelBinary reference;                 // timed interleaved with the candidate
+  std::vector<std::uint64_t> seeds;       // one validation trial per seed
+  bool time = true;
+  bool extended = false;                  // the seal's extended validation (more seeds, sanitizer)
+};
+
+struct Evaluation {
+  CandidateStatus status = CandidateStatus::Invalid;   // Valid, Invalid, Faulted, TimedOut, ResourceError
+  std::string detail;
+  std::vector<ValidationTrial> trials;
+  std::optional<Timing> timing;
+  double gpuSeconds = 0;                  // device time this evaluation used
+};
+
+struct ProfileResult {
+  bool permitted = true;                  // false: counters not permitted on this machine
+  std::string detail;
+  std::map<std::string, double> metrics;  // CUPTI metric name -> value
+};
+
+// One GPU (local worker process, or a remote node). Calls are blocking and
+// serialised per evaluator; the engine drives several evaluators in parallel.
+class Evaluator {
+public:
+  virtual ~Evaluator() = default;
+  virtual Fingerprint device() const = 0;
+  virtual Evaluation evaluate(const EvaluationRequest& request) = 0;
+  virtual ProfileResult profile(const Task& task, const KernelBinary& kernel) = 0;
+  virtual std::vector<Ceiling> measureCeilings() = 0;
+};
+
+// Hands out the evaluators of a machine or a cluster.
+class Dispatcher {
+public:
+  virtual ~Dispatcher() = default;
+  virtual std::string name() const = 0;
+  virtual std::vector<Evaluator*> evaluators() = 0;
+};
+
+}  // namespace crucible

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The README's two quick-start commands.
+#   packaging/dev.sh open   install what is missing, build, open the workbench on the sample project
+#   packaging/dev.sh test   install what is missing, build, run every test with ctest
+# Both are idempotent: a second call with nothing changed only re-checks.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash packaging/install-deps.sh
+jobs="$(nproc)"
+cmake --preset default >/dev/null
+cmake --build --preset default -j "$jobs"
+case "${1:-}" in
+  open)
+    sample="resources/sample/sample.crucible"
+    if [ ! -f "$sample" ]; then
+      mkdir -p build/default/projects
+      sample="build/default/projects/new.crucible"
+    fi
+    exec build/default/app/crucible "$sample"
+    ;;
+  test)
+    export QT_QPA_PLATFORM=offscreen
+    ctest --preset default -j "$jobs"
+    ;;
+  *)
+    echo "usage: $0 open|test" >&2; exit 2 ;;
+esac
