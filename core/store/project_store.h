@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The project file (.crucible, one SQLite database) is the truth: everything
+// the engine learns is committed to it as it happens. This is the only place
+// in Crucible that speaks SQL.
+//
+// Threading: a ProjectStore owns one SQLite connection and is used by one
+// thread at a time. The engine's worker thread and the GUI each open their
+// own ProjectStore on the same file (WAL lets readers run beside the writer).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "core/model/archive_cell.h"
+#include "core/model/candidate.h"
+#include "core/model/knowledge.h"
+#include "core/model/run.h"
+#include "core/model/seal.h"
+#include "core/model/task.h"
+
+struct sqlite3;
+
+namespace crucible {
+
+// Every failure names the file and the reason.
+class StoreError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReviewVerdict {
+  RunId runId = 0;
+  std::string architectureKey;
+  bool accepted = false;
+  std::string note;
+  std::int64_t decidedAt = 0;
+};
+
+struct LogLine {
+  std::int64_t id = 0;
+  RunId runId = 0;
+  std::int64_t at = 0;             // unix milliseconds
+  std::string level;               // "info" | "warning" | "error"
+  std::string text;
+};
+
+class ProjectStore {
+public:
+  enum class Mode { ReadWrite, ReadOnly };
+
+  // Creates a new, empty project; fails if the file exists.
+  static std::unique_ptr<ProjectStore> create(const std::string& path);
+  // Opens an existing project, migrating an older schema forward (ReadWrite
+  // only). A file that is not a Crucible project, is corrupt, or has a newer
+  // schema throws StoreError and is left untouched.
+  static std::unique_ptr<ProjectStore> open(const std::string& path, Mode mode = Mode::ReadWrite);
+  static int currentSchemaVersion();
+
+  ~ProjectStore();
+  ProjectStore(const ProjectStore&) = delete;
+  ProjectStore& operator=(const ProjectStore&) = delete;
+
+  const std::string& path() const { return path_; }
+  int schemaVersion() const;
+
+  // Runs fn inside one transaction (nested calls join the outer one);
+  // rolls back and rethrows if fn throws. Single calls below are each atomic.
+  void transaction(const std::function<void()>& fn);
+
+  // Tasks
+  TaskId addTask(const Task& task);                       // name must be unique
+  std::optional<Task> task(TaskId id) const;
+  std::optional<Task> taskByName(const std::string& name) const;
+  std::vector<Task> tasks() const;
+
+  // Runs
+  RunId addRun(const Run& run);
+  void updateRun(const Run& run);                         // every field but id/createdAt
+  std::optional<Run> run(RunId id) const;
+  std::vector<Run> runs() const;
+
+  // Candidates (parents are stored as lineage edges)
+  CandidateId addCandidate(const Candidate& c);
+  void updateCandidate(const Candidate& c);               // status, reports, timing, profile, fitness, descriptor
+  std::optional<Candidate> candidate(CandidateId id) const;
+  std::vector<CandidateSummary> candidateSummaries(RunId run = 0) const;  // 0 = all runs, ordered by id
+  std::vector<Candidate> candidatesWithStatus(RunId run, CandidateStatus status) const;
+  std::int64_t candidateCount(RunId run = 0) const;
+
+  // Tuning cache: a configuration (architecture + parameters) is measured once per task.
+  void recordTuning(TaskId task, const std::string& configKey, CandidateId candidate);
+  std::optional<CandidateId> lookupTuning(TaskId task, const std::string& configKey) const;
+
+  // MAP-Elites archive
+  void putArchiveCell(const ArchiveCell& cell);           // insert or replace by (run, island, key)
+  std::vector<ArchiveCell> archive(RunId run) const;
+
+  // Review gate
+  void recordVerdict(const ReviewVerdict& v);             // insert or replace by (run, architecture)
+  std::optional<ReviewVerdict> verdict(RunId run, const std::string& architectureKey) const;
+  std::vector<ReviewVerdict> verdicts(RunId run) const;
+
+  // Knowledge (outlives runs). search() uses SQLite FTS5 over claim/decision/scope.
+  KnowledgeId addKnowledge(const KnowledgeEntry& k);
+  void updateKnowledge(const KnowledgeEntry& k);
+  std::vector<KnowledgeEntry> knowledge() const;
+  std::vector<KnowledgeEntry> searchKnowledge(const std::string& query) const;
+
+  // Seals
+  SealId addSeal(const Seal& s);
+  std::vector<Seal> seals(TaskId task = 0) const;          // 0 = all tasks, newest first
+  std::optional<Seal> latestSeal(TaskId task) const;
+
+  // Meta-prompts / mutation strategies
+  MetaPromptId addMetaPrompt(const MetaPrompt& m);
+  void updateMetaPrompt(const MetaPrompt& m);
+  std::vector<MetaPrompt> metaPrompts(RunId run) const;    // the run's and the global ones
+
+  // Device ceilings (roofline roofs), measured once per device
+  void putCeiling(const Ceiling& c);                       // insert or replace by (device, name)
+  std::vector<Ceiling> ceilings(const std::string& device = "") const;  // "" = all
+
+  // Engine log
+  void appendLog(RunId run, const std::string& level, const std::string& text);
+  std::vector<LogLine> log(RunId run, std::int64_t afterId = 0, int limit = 1000) const;
+
+private:
+  ProjectStore(std::string path, sqlite3* db);
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  int transactionDepth_ = 0;
+};
+
+}  // namespace crucible

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A task spec: an operator at given shapes and dtypes. The file format is
+// JSON, documented in resources/tasks/README.md; parseTaskSpec validates it.
+//
+// Kernel ABI (fixed for every task, candidates and baselines alike):
+//   extern "C" __global__ void <entry>(
+//       const T_in0* __restrict__ in0, ..., const T_inN* __restrict__ inN,   // inputs, in spec order
+//       T_out0* __restrict__ out0, ...,                                       // outputs, in spec order
+//       <scalars>)                                                            // abi.scalars, in order, as `long long`
+// The oracle (validation reference) takes the same inputs, but writes every
+// output as `double*` and is computed in double precision.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "core/model/candidate.h"
+
+namespace crucible {
+
+enum class DType { F32, F16, BF16, F64, I32, I64 };
+const char* toString(DType d);           // "f32", "f16", "bf16", "f64", "i32", "i64"
+const char* cudaTypeName(DType d);       // "float", "__half", "__nv_bfloat16", "double", "int", "long long"
+std::size_t sizeOf(DType d);
+
+// How an input is drawn. Never all zeros: validation depends on it.
+struct Distribution {
+  std::string kind = "normal";   // "normal" (mean a, stddev b) | "uniform" [a, b) | "randint" [a, b)
+  double a = 0;
+  double b = 1;
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<std::string> shape;  // axis names or integer literals
+  Distribution distribution;       // inputs only
+};
+
+struct Tolerance {
+  double rtol = 1e-5;
+  double atol = 1e-6;
+};
+
+// A kernel given in the spec (the baseline, or the oracle).
+struct SpecKernel {
+  std::string source;              // CUDA C++
+  LaunchRule launch;               // grid/block/smem as expressions over the axes
+};
+
+struct TaskSpec {
+  int formatVersion = 1;
+  std::string name;
+  std::string family;              // "softmax", "layernorm", "rmsnorm", "gelu", "rowsum", "transpose", "matmul", "cross_entropy"...
+  std::string description;
+  std::map<std::string, std::int64_t> axes;   // "M" -> 8192
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<std::string> scalars;           // axis names passed to kernels, in order
+  std::map<std::string, Tolerance> tolerances;  // per output name
+  std::string flops;               // expression over the axes
+  std::string minBytes;            // expression over the axes: bytes that must move
+  std::string entry;               // the candidate's kernel name
+  SpecKernel baseline;             // a correct, straightforward kernel: the first reference
+  SpecKernel oracle;               // double-precision reference for validation
+  std::string libraryReference;    // optional: "cublas_sgemm", "cublaslt_bf16_gemm", "cublaslt_bf16_gemm_bias_relu", ""
+};
+
+class TaskSpecError : public std::runtime_error {
+public:
+  TaskSpecError(const std::string& field, const std::string& message)
+      : std::runtime_error(field + ": " + message), field_(field) {}
+  const std::string& field() const { return field_; }
+private:
+  std::string field_;
+};
+
+// Parses and validates; throws TaskSpecError naming the offending field.
+TaskSpec parseTaskSpec(const std::string& json);
+std::string toJson(const TaskSpec& spec);
+
+// Integer expression over named axes: + - * / % ( ), ceil_div(a,b), min(a,b), max(a,b).
+// Throws TaskSpecError("expression", ...) on a syntax error or unknown name.
+std::int64_t evalExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes);
+
+// Element count of a tensor under the spec's axes.
+std::int64_t elementCount(const TaskSpec& spec, const TensorSpec& t);
+
+}  // namespace crucible
