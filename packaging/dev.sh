@@ -17,7 +17,7 @@ case "${1:-}" in
       mkdir -p build/default/projects
       sample="build/default/projects/new.crucible"
     fi
-    exec build/default/app/crucible "$sample"
+    exec build/default/bin/crucible "$sample"
     ;;
   test)
     export QT_QPA_PLATFORM=offscreen

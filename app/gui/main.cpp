@@ -1,13 +1,118 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// crucible: the Qt workbench.
+//   crucible [PROJECT]                       open the workbench (on PROJECT)
+//   crucible --version                       print the version; needs no display
+//   crucible --screenshot FILE.png PROJECT   render the main window to a PNG and exit
 #include <QApplication>
-#include <QTextStream>
+#include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include "app/gui/host_probe.h"
+#include "backends/gpu_probe.h"
 #include "crucible/version.h"
+#include "views/mainwindow/main_window.h"
 
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  if (app.arguments().contains(QStringLiteral("--version"))) {
-    QTextStream(stdout) << "crucible " << CRUCIBLE_VERSION << "\n";
-    return 0;
+namespace {
+
+constexpr int kScreenshotWidth = 1600;
+constexpr int kScreenshotHeight = 1000;
+
+// --version must work where no display exists, so it is answered before
+// QApplication (which needs a platform) is created.
+bool asksForVersion(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) return true;
+  }
+  return false;
+}
+
+bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
+  for (int i = 1; i < argc; ++i)
+    for (const char* name : names)
+      if (std::strcmp(argv[i], name) == 0) return true;
+  return false;
+}
+
+int takeScreenshot(crucible::views::MainWindow& window, const QString& project, const QString& png) {
+  const QString error = window.tryOpenProject(project);
+  if (!error.isEmpty()) {
+    std::fprintf(stderr, "crucible: %s\n", qPrintable(error));
+    return 2;
+  }
+  window.resize(kScreenshotWidth, kScreenshotHeight);
+  window.show();
+  QApplication::processEvents();  // let layouts and the tables settle before grabbing
+  if (window.size() != QSize(kScreenshotWidth, kScreenshotHeight))
+    std::fprintf(stderr, "crucible: the window needs %dx%d, more than the screenshot's %dx%d\n",
+                 window.width(), window.height(), kScreenshotWidth, kScreenshotHeight);
+  if (!window.grab().save(png, "PNG")) {
+    std::fprintf(stderr, "crucible: cannot write the screenshot to %s\n", qPrintable(png));
+    return 3;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (asksForVersion(argc, argv)) {
+    std::printf("crucible %s\n", CRUCIBLE_VERSION);
+    return 0;
+  }
+  // A screenshot or the help text needs no screen: default to the offscreen
+  // platform unless the caller chose one.
+  if (hasArgument(argc, argv, {"--screenshot", "--help", "-h", "--help-all", "-?"}) &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("Crucible"));
+  QApplication::setOrganizationName(QStringLiteral("Crucible"));
+  QApplication::setApplicationVersion(QStringLiteral(CRUCIBLE_VERSION));
+
+  QTranslator translator;
+  if (translator.load(QLocale(), QStringLiteral("crucible"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QApplication::installTranslator(&translator);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QApplication::translate("main", "A workbench that evolves GPU kernels."));
+  parser.addHelpOption();
+  parser.addOption({{QStringLiteral("v"), QStringLiteral("version")},
+                    QApplication::translate("main", "Print the version and exit.")});
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QApplication::translate("main", "Open PROJECT, render the main window to the PNG <file> and exit."),
+      QStringLiteral("file"));
+  parser.addOption(screenshot);
+  parser.addPositionalArgument(QStringLiteral("project"),
+                               QApplication::translate("main", "The project file (.crucible) to open."),
+                               QStringLiteral("[PROJECT]"));
+  parser.process(app);
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1) {
+    std::fprintf(stderr, "crucible: expected at most one project, got %lld arguments\n",
+                 static_cast<long long>(positional.size()));
+    return 1;
+  }
+
+  crucible::views::MainWindow window(crucible::app::hostInfoFrom(crucible::probeGpus()));
+
+  if (parser.isSet(screenshot)) {
+    if (positional.isEmpty()) {
+      std::fprintf(stderr, "crucible: --screenshot needs a PROJECT to open\n");
+      return 1;
+    }
+    return takeScreenshot(window, positional.first(), parser.value(screenshot));
+  }
+
+  window.setPersistLayout(true);
+  window.restoreLayout();
+  window.show();
+  if (!positional.isEmpty()) window.openProject(positional.first());
+  return app.exec();
 }

@@ -24,6 +24,9 @@
 struct sqlite3;
 
 namespace crucible {
+namespace store_detail {
+class StatementCache;
+}
 
 // Every failure names the file and the reason.
 class StoreError : public std::runtime_error {
@@ -82,7 +85,9 @@ public:
   std::optional<Run> run(RunId id) const;
   std::vector<Run> runs() const;
 
-  // Candidates (parents are stored as lineage edges)
+  // Candidates (parents are stored as lineage edges). add ignores c.id and
+  // returns the new one; createdAt 0 means now. Each call is one commit: the
+  // engine can group a candidate's writes in transaction() to commit once.
   CandidateId addCandidate(const Candidate& c);
   void updateCandidate(const Candidate& c);               // status, reports, timing, profile, fitness, descriptor
   std::optional<Candidate> candidate(CandidateId id) const;
@@ -107,6 +112,9 @@ public:
   KnowledgeId addKnowledge(const KnowledgeEntry& k);
   void updateKnowledge(const KnowledgeEntry& k);
   std::vector<KnowledgeEntry> knowledge() const;
+  // Every word of the query must match (claim, decision or scope); a word
+  // ending in '*' matches as a prefix; punctuation is not query syntax.
+  // Best matches first; an empty query returns all entries.
   std::vector<KnowledgeEntry> searchKnowledge(const std::string& query) const;
 
   // Seals
@@ -123,15 +131,20 @@ public:
   void putCeiling(const Ceiling& c);                       // insert or replace by (device, name)
   std::vector<Ceiling> ceilings(const std::string& device = "") const;  // "" = all
 
-  // Engine log
+  // Engine log. run 0: a project-wide line when appending, every line when reading.
   void appendLog(RunId run, const std::string& level, const std::string& text);
   std::vector<LogLine> log(RunId run, std::int64_t afterId = 0, int limit = 1000) const;
 
 private:
   ProjectStore(std::string path, sqlite3* db);
+  // Runs fn as one write transaction; refuses in ReadOnly mode and names the
+  // operation (what) in errors.
+  void write(const char* what, const std::function<void()>& fn);
   std::string path_;
   sqlite3* db_ = nullptr;
   int transactionDepth_ = 0;
+  bool readOnly_ = false;
+  std::unique_ptr<store_detail::StatementCache> statements_;  // prepared once per connection
 };
 
 }  // namespace crucible

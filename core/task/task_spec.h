@@ -24,6 +24,8 @@ enum class DType { F32, F16, BF16, F64, I32, I64 };
 const char* toString(DType d);           // "f32", "f16", "bf16", "f64", "i32", "i64"
 const char* cudaTypeName(DType d);       // "float", "__half", "__nv_bfloat16", "double", "int", "long long"
 std::size_t sizeOf(DType d);
+std::optional<DType> dtypeFromString(const std::string& s);  // inverse of toString; nullopt if unknown
+bool isFloating(DType d);                // f32, f16, bf16, f64
 
 // How an input is drawn. Never all zeros: validation depends on it.
 struct Distribution {
@@ -87,5 +89,11 @@ std::int64_t evalExpression(const std::string& expr, const std::map<std::string,
 
 // Element count of a tensor under the spec's axes.
 std::int64_t elementCount(const TaskSpec& spec, const TensorSpec& t);
+
+// The tensor's dimensions under the spec's axes, outermost first.
+std::vector<std::int64_t> resolveShape(const TaskSpec& spec, const TensorSpec& t);
+
+// The library references a spec may name (backends provide them); "" = none.
+const std::vector<std::string>& knownLibraryReferences();
 
 }  // namespace crucible

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// crucible-cli best: the best valid kernel of every task of a project, over
+// all of its runs, as a table or JSON; --export writes each one as a .cu file
+// plus a .json launch description that tests/bench/suite_bench.py reads.
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <nlohmann/json.hpp>
+#include "app/cli/command.h"
+#include "app/cli/options.h"
+#include "core/store/project_store.h"
+
+namespace crucible::cli {
+namespace {
+
+const char* const kUsage =
+    "usage: crucible-cli best --project P.crucible [--export DIR] [--json]\n"
+    "For every task of the project, the best Valid candidate over all its runs (highest speedup against\n"
+    "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
+    "--export DIR writes DIR/<task>.cu (the source) and DIR/<task>.json (task spec, launch rule, timing).\n"
+    "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage.\n";
+
+// One task's winner, or only the task when no run produced a valid kernel.
+struct TaskBest {
+  Task task;
+  std::int64_t runsCount = 0;
+  std::int64_t evaluations = 0;          // over all the task's runs
+  std::optional<Run> run;                // the run of the winner
+  std::optional<Candidate> candidate;    // the winner, with its source
+};
+
+bool better(const CandidateSummary& a, const CandidateSummary& b) {
+  if (a.speedup != b.speedup) return a.speedup > b.speedup;
+  return a.medianUs < b.medianUs;
+}
+
+TaskBest bestOf(const ProjectStore& store, const Task& task, const std::vector<Run>& runs) {
+  TaskBest result;
+  result.task = task;
+  std::optional<CandidateSummary> winner;
+  for (const Run& run : runs) {
+    if (run.taskId != task.id) continue;
+    ++result.runsCount;
+    result.evaluations += run.evaluationsDone;
+    for (const CandidateSummary& s : store.candidateSummaries(run.id)) {
+      if (s.status != CandidateStatus::Valid) continue;
+      if (!winner || better(s, *winner)) {
+        winner = s;
+        result.run = run;
+      }
+    }
+  }
+  if (winner) {
+    result.candidate = store.candidate(winner->id);
+    if (!result.candidate) throw std::runtime_error("candidate " + std::to_string(winner->id) + " is listed but cannot be read");
+  }
+  return result;
+}
+
+std::vector<TaskBest> bestPerTask(const ProjectStore& store) {
+  const std::vector<Run> runs = store.runs();
+  std::vector<TaskBest> all;
+  for (const Task& task : store.tasks()) all.push_back(bestOf(store, task, runs));
+  return all;
+}
+
+nlohmann::json dimsJson(const std::string (&d)[3]) { return nlohmann::json::array({d[0], d[1], d[2]}); }
+
+// The export/JSON record of a winner: everything needed to launch it outside Crucible.
+nlohmann::json kernelJson(const TaskBest& b) {
+  const Candidate& c = *b.candidate;
+  nlohmann::json j = {{"task", b.task.name},
+                      {"family", b.task.family},
+                      {"spec", nlohmann::json::parse(b.task.specJson)},
+                      {"entry", c.launch.entry},
+                      {"grid", dimsJson(c.launch.grid)},
+                      {"block", dimsJson(c.launch.block)},
+                      {"smem", c.launch.dynamicSmemBytes},
+                      {"candidate", c.id},
+                      {"run", c.runId},
+                      {"architecture", c.architectureKey},
+                      {"median_us", c.timing ? c.timing->medianUs : 0.0},
+                      {"reference_median_us", c.timing ? c.timing->referenceMedianUs : 0.0},
+                      {"speedup", c.timing ? c.timing->speedup : 0.0},
+                      {"sm_clock_mhz", c.timing ? c.timing->smClockMHz : 0.0}};
+  return j;
+}
+
+nlohmann::json summaryJson(const TaskBest& b) {
+  nlohmann::json j = {{"task", b.task.name}, {"runs", b.runsCount}, {"evaluations", b.evaluations}};
+  if (!b.candidate) {
+    j["valid"] = false;
+    return j;
+  }
+  j["valid"] = true;
+  j["candidate"] = b.candidate->id;
+  j["run"] = b.candidate->runId;
+  j["run_evaluations"] = b.run->evaluationsDone;
+  j["architecture"] = b.candidate->architectureKey;
+  j["median_us"] = b.candidate->timing ? b.candidate->timing->medianUs : 0.0;
+  j["speedup"] = b.candidate->timing ? b.candidate->timing->speedup : 0.0;
+  return j;
+}
+
+// The architecture key is long and free-form, so it is the last column.
+void printTable(const std::vector<TaskBest>& all, std::ostream& out) {
+  out << std::left << std::setw(40) << "task" << std::setw(6) << "run" << std::setw(11) << "candidate" << std::right
+      << std::setw(12) << "median us" << std::setw(10) << "speedup" << std::setw(8) << "evals" << "  architecture\n";
+  for (const TaskBest& b : all) {
+    out << std::left << std::setw(40) << b.task.name;
+    if (!b.candidate) {
+      out << "NO VALID CANDIDATE (" << b.runsCount << " runs, " << b.evaluations << " evaluations)\n";
+      continue;
+    }
+    const Candidate& c = *b.candidate;
+    out << std::setw(6) << c.runId << std::setw(11) << c.id << std::right << std::fixed << std::setprecision(2)
+        << std::setw(12) << (c.timing ? c.timing->medianUs : 0.0) << std::setprecision(3) << std::setw(9)
+        << (c.timing ? c.timing->speedup : 0.0) << "x" << std::setw(8) << b.run->evaluationsDone << "  "
+        << c.architectureKey << "\n"
+        << std::defaultfloat;
+  }
+}
+
+void writeFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  if (!f.flush()) throw std::runtime_error("cannot write '" + path.string() + "'");
+}
+
+// Task names are validated by the spec parser (letters, digits, _ . -), but a
+// project file is outside our control, so refuse anything that is not a plain file name.
+void requirePlainFileName(const std::string& name) {
+  const bool plain = !name.empty() && name != "." && name != ".." &&
+                     name.find_first_of("/\\") == std::string::npos;
+  if (!plain) throw std::runtime_error("task name '" + name + "' cannot be used as a file name");
+}
+
+int exportAll(const std::vector<TaskBest>& all, const std::string& dir, std::ostream& log) {
+  std::filesystem::create_directories(dir);
+  int written = 0;
+  for (const TaskBest& b : all) {
+    if (!b.candidate) continue;
+    requirePlainFileName(b.task.name);
+    const std::filesystem::path base = std::filesystem::path(dir) / b.task.name;
+    writeFile(base.string() + ".cu", b.candidate->source);
+    writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
+    ++written;
+  }
+  log << "exported " << written << " kernel(s) to " << dir << "\n";
+  return written;
+}
+
+int cmdBest(const std::vector<std::string>& args) {
+  Options o(args, {"project", "export"}, {"json", "help"});
+  if (o.flag("help")) return std::cout << kUsage, 0;
+  if (!o.has("project")) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string project = o.required("project");
+  if (!std::filesystem::exists(project)) throw std::runtime_error("no project file '" + project + "'");
+  auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
+  const std::vector<TaskBest> all = bestPerTask(*store);
+
+  const bool json = o.flag("json");
+  if (json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const TaskBest& b : all) list.push_back(summaryJson(b));
+    std::cout << list.dump(2) << "\n";
+  } else if (all.empty()) {
+    std::cout << project << " has no tasks\n";
+  } else {
+    printTable(all, std::cout);
+  }
+  // With --json, stdout stays pure JSON: the export note goes to stderr.
+  if (o.has("export")) exportAll(all, o.value("export"), json ? std::cerr : std::cout);
+
+  for (const TaskBest& b : all)
+    if (!b.candidate) return 1;
+  return 0;
+}
+
+int run(const std::vector<std::string>& args) {
+  try {
+    return cmdBest(args);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "crucible-cli best: " << e.what() << "\n" << kUsage;
+    return 2;
+  }
+}
+
+const RegisterCommand kBest("best", {"the best valid kernel of each task: --project P [--export DIR] [--json]", run});
+
+}  // namespace
+}  // namespace crucible::cli

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// crucible-cli eval: one kernel against a task, on this machine's GPU, through
+// a crucible-worker process: compile, validate, time against the reference
+// (interleaved), profile, and print the verdict with the roofline point.
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+#include "app/cli/command.h"
+#include "app/cli/options.h"
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/dispatch/local_gpu_dispatcher.h"
+#include "backends/gpu_probe.h"
+#include "core/task/task_library.h"
+
+namespace crucible::cli {
+namespace {
+
+const char* const kUsage =
+    "usage: crucible-cli eval --task NAME|FILE.json --kernel FILE.cu [--reference FILE.cu] [--json]\n"
+    "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--seeds N] [--no-profile]\n"
+    "Compiles the kernel, validates it against the task's oracle on N seeds of fresh inputs (default 3),\n"
+    "times it interleaved with the reference (the task's baseline unless --reference), profiles it, and\n"
+    "prints the verdict. The launch defaults to the task baseline's; --grid/--block/--smem take expressions\n"
+    "over the task's axes, e.g. --grid 'ceil_div(N,1024),1,1'.\n"
+    "Exit status: 0 valid, 1 not valid (the reason is printed), 2 bad usage, 3 no GPU here.\n";
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string resolveSpecFile(const std::string& nameOrFile) {
+  if (std::filesystem::exists(nameOrFile)) return nameOrFile;
+  if (auto file = findBuiltinTaskFile(nameOrFile)) return *file;
+  throw std::invalid_argument("no file and no built-in task named '" + nameOrFile + "' (see `crucible-cli task list`)");
+}
+
+// "a,b,c" (1 to 3 expressions; missing ones are 1) into a launch dimension.
+void parseDims(const std::string& text, std::string (&out)[3], const char* option) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::string cur;
+  for (char c : text) {  // commas inside ceil_div(a, b) do not split
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(cur);
+  if (parts.size() > 3) throw std::invalid_argument(std::string("--") + option + " takes at most 3 expressions");
+  for (int i = 0; i < 3; ++i) out[i] = i < static_cast<int>(parts.size()) && !parts[i].empty() ? parts[i] : "1";
+}
+
+struct Built {
+  CompileResult result;
+  KernelBinary binary;
+};
+
+Built compileFor(NvrtcCompiler& compiler, const std::string& source, const LaunchRule& launch, const std::string& arch) {
+  CompileRequest req;
+  req.source = source;
+  req.entry = launch.entry;
+  req.arch = arch;
+  Built b;
+  b.result = compiler.compile(req);
+  b.binary = KernelBinary{b.result.cubin, launch};
+  return b;
+}
+
+std::string si(double v, const char* unit) {
+  static const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int p = 0;
+  while (std::abs(v) >= 1000 && p < 6) v /= 1000, ++p;
+  std::ostringstream s;
+  s << std::setprecision(4) << v << " " << prefixes[p] << unit;
+  return s.str();
+}
+
+void printCompile(const CompileReport& r, const char* what) {
+  std::cout << what << ": " << (r.ok ? "compiled" : "DOES NOT COMPILE") << " for " << r.arch << " in "
+            << std::setprecision(3) << r.seconds << " s";
+  if (r.ok)
+    std::cout << "; " << r.registers << " registers, " << r.staticSmemBytes << " B static smem, " << r.localBytes
+              << " B local, spills " << r.spillStoreBytes << "/" << r.spillLoadBytes << " B";
+  std::cout << "\n";
+  for (const auto& d : r.diagnostics)
+    std::cout << "  " << d.severity << " at line " << d.line << ":" << d.column << ": " << d.message << "\n";
+  if (!r.ok && r.diagnostics.empty()) std::cout << r.log << "\n";
+}
+
+nlohmann::json compileJson(const CompileReport& r) {
+  nlohmann::json diags = nlohmann::json::array();
+  for (const auto& d : r.diagnostics)
+    diags.push_back({{"line", d.line}, {"column", d.column}, {"severity", d.severity}, {"message", d.message}});
+  return {{"ok", r.ok},          {"arch", r.arch},          {"registers", r.registers},
+          {"staticSmemBytes", r.staticSmemBytes}, {"localBytes", r.localBytes}, {"spillStoreBytes", r.spillStoreBytes},
+          {"spillLoadBytes", r.spillLoadBytes}, {"seconds", r.seconds}, {"diagnostics", diags}, {"features", r.features}};
+}
+
+int evaluate(const std::vector<std::string>& args);
+
+// Bad usage (a missing file, an unknown task, a malformed option) exits 2.
+int run(const std::vector<std::string>& args) {
+  try {
+    return evaluate(args);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "crucible-cli eval: " << e.what() << "\n";
+    return 2;
+  } catch (const TaskSpecError& e) {
+    std::cerr << "crucible-cli eval: task spec: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+int evaluate(const std::vector<std::string>& args) {
+  Options o(args, {"task", "kernel", "reference", "grid", "block", "smem", "seeds"}, {"json", "no-profile", "help"});
+  if (o.flag("help")) return std::cout << kUsage, 0;
+  if (!o.has("task") || !o.has("kernel")) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const bool json = o.flag("json");
+  Task task;
+  task.specJson = readTaskSpecText(resolveSpecFile(o.required("task")));
+  const TaskSpec spec = parseTaskSpec(task.specJson);
+  task.name = spec.name;
+  task.family = spec.family;
+
+  LaunchRule launch = spec.baseline.launch;
+  launch.entry = spec.entry;
+  if (o.has("grid")) parseDims(o.value("grid"), launch.grid, "grid");
+  if (o.has("block")) parseDims(o.value("block"), launch.block, "block");
+  if (o.has("smem")) launch.dynamicSmemBytes = o.value("smem");
+  const long long seedCount = o.integer("seeds", 3);
+  if (seedCount < 1 || seedCount > 1000) throw std::invalid_argument("--seeds must be between 1 and 1000");
+
+  const GpuProbe probe = probeGpus();
+  const std::string arch = probe.gpus.empty() ? "sm_90" : probe.gpus.front().arch();
+  NvrtcCompiler compiler;
+  const Built candidate = compileFor(compiler, readFile(o.required("kernel")), launch, arch);
+  const std::string refSource = o.has("reference") ? readFile(o.value("reference")) : spec.baseline.source;
+  LaunchRule refLaunch = spec.baseline.launch;
+  if (o.has("reference")) refLaunch.entry = spec.entry;
+  const Built reference = compileFor(compiler, refSource, refLaunch, arch);
+
+  nlohmann::json out = {{"task", spec.name}, {"kernel", o.value("kernel")}, {"compile", compileJson(candidate.result.report)}};
+  if (!json) {
+    std::cout << "task " << spec.name << " (" << spec.description << ")\n";
+    printCompile(candidate.result.report, "candidate");
+  }
+  if (!candidate.result.report.ok) {
+    out["status"] = toString(CandidateStatus::CompileFailed);
+    if (json) std::cout << out.dump(2) << "\n";
+    return 1;
+  }
+  if (!reference.result.report.ok) {
+    printCompile(reference.result.report, "reference");
+    throw std::runtime_error("the reference kernel does not compile");
+  }
+
+  LocalGpuDispatcher dispatcher;
+  if (!dispatcher.canEvaluate()) {
+    std::cerr << "crucible-cli eval: cannot evaluate on this machine: " << dispatcher.status() << "\n";
+    return 3;
+  }
+  Evaluator& gpu = *dispatcher.evaluators().front();
+  const Fingerprint device = gpu.device();
+
+  EvaluationRequest request;
+  request.task = &task;
+  request.candidate = candidate.binary;
+  request.reference = reference.binary;
+  for (long long s = 1; s <= seedCount; ++s) request.seeds.push_back(static_cast<std::uint64_t>(s));
+  request.time = true;
+  const Evaluation ev = gpu.evaluate(request);
+  std::optional<ProfileResult> profile;
+  if (ev.status == CandidateStatus::Valid && !o.flag("no-profile")) profile = gpu.profile(task, candidate.binary);
+
+  const double flops = static_cast<double>(evalExpression(spec.flops, spec.axes));
+  const double minBytes = static_cast<double>(evalExpression(spec.minBytes, spec.axes));
+
+  out["device"] = {{"gpu", device.gpu}, {"arch", device.arch}, {"driver", device.driver}, {"cuda", device.cudaRuntime},
+                   {"nvrtc", device.nvrtc}, {"host", device.host}};
+  out["status"] = toString(ev.status);
+  out["detail"] = ev.detail;
+  out["gpuSeconds"] = ev.gpuSeconds;
+  nlohmann::json trials = nlohmann::json::array();
+  for (const auto& t : ev.trials)
+    trials.push_back({{"seed", t.seed}, {"passed", t.passed}, {"reason", t.reason}, {"maxAbsError", t.maxAbsError},
+                      {"maxRelError", t.maxRelError}, {"mismatches", t.mismatches}});
+  out["trials"] = trials;
+  if (ev.timing) {
+    const Timing& t = *ev.timing;
+    out["timing"] = {{"medianUs", t.medianUs}, {"iqrUs", t.iqrUs}, {"referenceMedianUs", t.referenceMedianUs},
+                     {"referenceIqrUs", t.referenceIqrUs}, {"speedup", t.speedup}, {"samples", t.samplesUs.size()},
+                     {"smClockMHz", t.smClockMHz}};
+    const double seconds = t.medianUs * 1e-6;
+    nlohmann::json roof = {{"flops", flops}, {"minBytes", minBytes}, {"flopPerSecond", flops / seconds},
+                           {"minBytesPerSecond", minBytes / seconds}};
+    if (profile && profile->metrics.count("dram__bytes_read.sum") && profile->metrics.count("dram__bytes_write.sum")) {
+      const double dram = profile->metrics.at("dram__bytes_read.sum") + profile->metrics.at("dram__bytes_write.sum");
+      roof["dramBytes"] = dram;
+      roof["dramBytesPerSecond"] = dram / seconds;
+      if (dram > 0) roof["arithmeticIntensity"] = flops / dram;
+    }
+    out["roofline"] = roof;
+  }
+  if (profile) out["profile"] = {{"permitted", profile->permitted}, {"detail", profile->detail}, {"metrics", profile->metrics}};
+
+  if (json) {
+    std::cout << out.dump(2) << "\n";
+    return ev.status == CandidateStatus::Valid ? 0 : 1;
+  }
+  std::cout << "device: " << device.gpu << " (" << device.arch << "), driver " << device.driver << ", CUDA "
+            << device.cudaRuntime << ", NVRTC " << device.nvrtc << "\n";
+  std::cout << "verdict: " << toString(ev.status) << "\n  " << ev.detail << "\n";
+  for (const auto& t : ev.trials)
+    std::cout << "  seed " << t.seed << ": " << (t.passed ? "passed" : "FAILED") << ", max abs error " << t.maxAbsError
+              << ", max rel error " << t.maxRelError << (t.reason.empty() ? "" : "; " + t.reason) << "\n";
+  if (ev.timing) {
+    const Timing& t = *ev.timing;
+    std::cout << std::fixed << std::setprecision(2) << "time: " << t.medianUs << " us median (IQR " << t.iqrUs
+              << " us, " << t.samplesUs.size() << " samples); reference " << t.referenceMedianUs << " us (IQR "
+              << t.referenceIqrUs << " us); speedup " << std::setprecision(3) << t.speedup << "x; SM clock "
+              << std::setprecision(0) << t.smClockMHz << " MHz\n"
+              << std::defaultfloat << std::setprecision(6);
+    const double seconds = t.medianUs * 1e-6;
+    std::cout << "roofline: " << si(flops / seconds, "FLOP/s") << " (" << si(flops, "FLOP") << "), "
+              << si(minBytes / seconds, "B/s") << " counting the task's minimum " << si(minBytes, "B");
+    if (out["roofline"].contains("dramBytes"))
+      std::cout << "; DRAM " << si(out["roofline"]["dramBytes"].get<double>(), "B") << " measured = "
+                << si(out["roofline"]["dramBytesPerSecond"].get<double>(), "B/s");
+    std::cout << "\n";
+  }
+  if (profile) {
+    std::cout << "profile: " << (profile->permitted ? "" : "NOT PERMITTED: ") << profile->detail << "\n";
+    for (const auto& [name, value] : profile->metrics) std::cout << "  " << name << " = " << value << "\n";
+  }
+  return ev.status == CandidateStatus::Valid ? 0 : 1;
+}
+
+const RegisterCommand registration("eval", Command{"validate, time and profile one kernel against a task", run});
+
+}  // namespace
+}  // namespace crucible::cli

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/engine_controller.h"
+#include <QMetaObject>
+
+namespace crucible::app {
+
+// The observer the engine calls on its threads: it only queues a call on the
+// controller, which runs in the controller's (the GUI) thread.
+class EngineController::Forwarder : public EngineObserver {
+public:
+  explicit Forwarder(EngineController* target) : target_(target) {}
+  void onEvent(const EngineEvent& event) override {
+    QMetaObject::invokeMethod(target_, [target = target_, event] { target->deliver(event); }, Qt::QueuedConnection);
+  }
+
+private:
+  EngineController* target_;
+};
+
+EngineController::EngineController(const QString& projectPath, Proposer& proposer, Compiler& compiler,
+                                   Dispatcher& dispatcher, QObject* parent)
+    : QObject(parent),
+      forwarder_(std::make_unique<Forwarder>(this)),
+      engine_(std::make_unique<Engine>(projectPath.toStdString(), proposer, compiler, dispatcher, forwarder_.get())) {
+  qRegisterMetaType<crucible::EngineEvent>();
+  refresh_.setSingleShot(true);
+  refresh_.setInterval(kRefreshMs);
+  connect(&refresh_, &QTimer::timeout, this, &EngineController::dataChanged);
+}
+
+EngineController::~EngineController() {
+  if (worker_.joinable()) {
+    engine_->stop();
+    worker_.join();
+  }
+}
+
+void EngineController::start(RunId run) {
+  if (running_) {
+    emit failed(tr("A run is already in progress."));
+    return;
+  }
+  joinWorker();
+  running_ = true;
+  emit started(run);
+  worker_ = std::thread([this, run] {
+    QString error;
+    try {
+      engine_->run(run);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, run, error] {
+          running_ = false;
+          joinWorker();
+          refresh_.stop();
+          emit dataChanged();
+          if (!error.isEmpty()) emit failed(error);
+          emit finished(run);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void EngineController::pause() { engine_->pause(); }
+void EngineController::resume() { engine_->resume(); }
+void EngineController::stop() { engine_->stop(); }
+void EngineController::setBudget(const Budget& budget) { engine_->setBudget(budget); }
+
+void EngineController::submitVerdict(RunId run, const QString& architectureKey, bool accept, const QString& note) {
+  engine_->submitVerdict(run, architectureKey.toStdString(), accept, note.toStdString());
+}
+
+void EngineController::deliver(const EngineEvent& event) {
+  emit engineEvent(event);
+  if (!refresh_.isActive()) refresh_.start();
+}
+
+void EngineController::joinWorker() {
+  // Called once run() has returned (or never started), so the join is immediate.
+  if (worker_.joinable() && !running_) worker_.join();
+}
+
+}  // namespace crucible::app

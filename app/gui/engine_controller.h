@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs crucible::Engine on a worker thread for the GUI. The engine's events
+// (raised on engine threads) reach the GUI thread as queued calls on this
+// object and come out as Qt signals there; the controls are forwarded to the
+// engine, whose control calls are thread-safe.
+#pragma once
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <thread>
+#include "core/engine/engine.h"
+
+Q_DECLARE_METATYPE(crucible::EngineEvent)
+
+namespace crucible::app {
+
+class EngineController : public QObject {
+  Q_OBJECT
+public:
+  // The proposer, compiler and dispatcher must outlive the controller. The
+  // engine opens its own read-write connection to projectPath.
+  EngineController(const QString& projectPath, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
+                   QObject* parent = nullptr);
+  // Stops a run in progress (it stays resumable) and waits for the worker.
+  ~EngineController() override;
+
+  Engine& engine() { return *engine_; }
+  bool isRunning() const { return running_; }
+
+public slots:
+  // Starts (or resumes) the run on the worker thread. Refused with
+  // failed() while another run is in progress.
+  void start(crucible::RunId run);
+  void pause();
+  void resume();
+  void stop();
+  void setBudget(const crucible::Budget& budget);
+  void submitVerdict(crucible::RunId run, const QString& architectureKey, bool accept, const QString& note);
+
+signals:
+  // Every engine event, on the GUI thread, in the order the engine raised them.
+  void engineEvent(const crucible::EngineEvent& event);
+  // The store changed: coalesced to at most one every kRefreshMs, so views
+  // re-reading 10,000 candidates do not fall behind a fast engine.
+  void dataChanged();
+  void started(crucible::RunId run);
+  // run() returned: finished, stopped, or failed (a RunFailed event says why).
+  void finished(crucible::RunId run);
+  // The run could not start (unknown run, one already in progress).
+  void failed(const QString& message);
+
+private:
+  class Forwarder;
+  static constexpr int kRefreshMs = 250;
+  void deliver(const EngineEvent& event);
+  void joinWorker();
+
+  std::unique_ptr<Forwarder> forwarder_;
+  std::unique_ptr<Engine> engine_;
+  std::thread worker_;
+  bool running_ = false;  // GUI thread only
+  QTimer refresh_;
+};
+
+}  // namespace crucible::app

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/cuda/worker/cuda_evaluator.h"
+#include <unistd.h>
+#include <chrono>
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/ceilings.h"
+#include "backends/cuda/worker/cupti_profiler.h"
+#include "backends/cuda/worker/driver_api.h"
+#include "backends/cuda/worker/kernel_failure.h"
+#include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/task_runtime.h"
+#include "backends/cuda/worker/validation.h"
+#include "core/task/task_spec.h"
+
+namespace crucible::cuda {
+namespace {
+
+std::string versionString(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+// A candidate's launch rule may leave the entry to the task's default.
+LaunchRule withEntry(LaunchRule rule, const TaskSpec& spec) {
+  if (rule.entry.empty()) rule.entry = spec.entry;
+  return rule;
+}
+
+std::vector<std::uint64_t> seedsFor(const EvaluationRequest& r, const CudaEvaluatorOptions& o) {
+  std::vector<std::uint64_t> seeds = r.seeds;
+  if (seeds.empty())
+    for (int i = 1; i <= o.defaultSeeds; ++i) seeds.push_back(static_cast<std::uint64_t>(i));
+  if (r.extended) {
+    const std::uint64_t base = seeds.empty() ? 0 : seeds.back();
+    for (int i = 1; i <= o.extendedExtraSeeds; ++i) seeds.push_back(base * 1000003ull + 7919ull * static_cast<std::uint64_t>(i));
+  }
+  return seeds;
+}
+
+}  // namespace
+
+CudaEvaluator::CudaEvaluator(std::shared_ptr<Compiler> compiler, CudaEvaluatorOptions options)
+    : compiler_(std::move(compiler)), options_(options), gpu_(options.deviceOrdinal), clocks_(gpu_.info().pciBusId) {
+  if (!compiler_) throw std::invalid_argument("CudaEvaluator needs a compiler for oracles and ceiling kernels");
+  flusher_ = std::make_unique<L2Flusher>(gpu_.info());
+}
+
+CudaEvaluator::~CudaEvaluator() = default;
+
+Fingerprint CudaEvaluator::device() const {
+  Fingerprint f;
+  const DeviceInfo& d = gpu_.info();
+  f.gpu = d.name;
+  f.arch = d.arch();
+  f.driver = clocks_.driverVersion().empty() ? "CUDA " + versionString(d.driverCudaVersion) + " driver"
+                                             : clocks_.driverVersion();
+  f.cudaRuntime = versionString(CUDA_VERSION);  // the toolkit the worker was built with
+  f.nvrtc = NvrtcCompiler::nvrtcVersion();
+  // Current clocks when NVML answers, else the device's nominal peak.
+  f.smClockMHz = clocks_.available() ? clocks_.smClockMHz() : d.clockRateKHz / 1000.0;
+  f.memClockMHz = clocks_.available() ? clocks_.memClockMHz() : d.memClockRateKHz / 1000.0;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) f.host = host;
+  return f;
+}
+
+TaskRuntime& CudaEvaluator::runtimeFor(const Task& task) {
+  if (runtime_ && runtimeKey_ == task.specJson) return *runtime_;
+  runtime_.reset();  // free the previous task's buffers first
+  runtimeKey_.clear();
+  TaskSpec spec = parseTaskSpec(task.specJson);
+  CompileRequest req;
+  req.source = spec.oracle.source;
+  req.entry = spec.oracle.launch.entry;
+  req.arch = gpu_.info().arch();
+  CompileResult oracle = compiler_->compile(req);
+  if (!oracle.report.ok) {
+    std::string why = "the task's oracle does not compile";
+    for (const auto& d : oracle.report.diagnostics)
+      if (d.severity == "error") {
+        why += ": line " + std::to_string(d.line) + ": " + d.message;
+        break;
+      }
+    throw KernelFailure(CandidateStatus::Invalid, why + " (a task bug, not the candidate's)");
+  }
+  runtime_ = std::make_unique<TaskRuntime>(gpu_, std::move(spec), oracle.cubin);
+  runtimeKey_ = task.specJson;
+  return *runtime_;
+}
+
+Evaluation CudaEvaluator::evaluate(const EvaluationRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  Evaluation ev;
+  if (gpu_.lost()) {
+    ev.status = CandidateStatus::Faulted;
+    ev.detail = "this worker's CUDA context is unusable (" + gpu_.lostReason() + "); the worker must restart";
+    return ev;
+  }
+  if (!request.task) {
+    ev.status = CandidateStatus::Invalid;
+    ev.detail = "evaluation request without a task";
+    return ev;
+  }
+  try {
+    gpu_.makeCurrent();
+    ev = evaluateOnGpu(request);
+  } catch (const KernelFailure& e) {
+    ev.status = e.status();
+    ev.detail = e.what();
+  } catch (const TaskSpecError& e) {
+    ev.status = CandidateStatus::Invalid;
+    ev.detail = std::string("task spec: ") + e.what();
+  } catch (const DriverError& e) {
+    // A driver call outside a launch failed: after a sticky error every call
+    // does. Report it, and let the worker restart if the context is gone.
+    gpu_.stillUsable();
+    ev.status = gpu_.lost() ? CandidateStatus::Faulted : CandidateStatus::ResourceError;
+    ev.detail = e.what();
+  } catch (const std::exception& e) {
+    ev.status = CandidateStatus::Invalid;
+    ev.detail = e.what();
+  }
+  ev.gpuSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (gpu_.lost() && ev.detail.find("worker") == std::string::npos)
+    ev.detail += " [the worker restarts: its CUDA context is unusable]";
+  return ev;
+}
+
+Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
+  Evaluation ev;
+  TaskRuntime& task = runtimeFor(*request.task);
+  const TaskSpec& spec = task.spec();
+  const LaunchRule rule = withEntry(request.candidate.launch, spec);
+  KernelModule candidate(request.candidate.cubin, rule.entry);
+  const LaunchGeometry geometry = resolveGeometry(rule, spec.axes);
+  candidate.prepare(geometry, gpu_.info());
+
+  const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
+  for (std::uint64_t seed : seeds) {
+    try {
+      ev.trials.push_back(runValidationTrial(task, candidate, geometry, seed, options_.launchTimeoutSeconds));
+    } catch (const KernelFailure& e) {
+      ValidationTrial t;
+      t.seed = seed;
+      t.reason = e.what();
+      ev.trials.push_back(t);
+      ev.status = e.status();
+      ev.detail = "seed " + std::to_string(seed) + ": " + e.what();
+      return ev;
+    }
+    if (!ev.trials.back().passed) {
+      ev.status = CandidateStatus::Invalid;
+      ev.detail = "seed " + std::to_string(seed) + ": " + ev.trials.back().reason;
+      return ev;
+    }
+  }
+  ev.status = CandidateStatus::Valid;
+  ev.detail = std::to_string(seeds.size()) + " validation trial(s) passed (" + geometry.describe() + ")";
+  if (request.extended) ev.detail += "; extended validation: more seeds (compute-sanitizer is not run in-process)";
+  if (!request.time) return ev;
+
+  // Timing on the first seed's inputs; the reference on the same buffers.
+  std::unique_ptr<KernelModule> reference;
+  LaunchGeometry refGeometry;
+  if (!request.reference.cubin.empty()) {
+    const LaunchRule refRule = withEntry(request.reference.launch, spec);
+    try {
+      reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
+      refGeometry = resolveGeometry(refRule, spec.axes);
+      reference->prepare(refGeometry, gpu_.info());
+    } catch (const KernelFailure& e) {
+      throw KernelFailure(CandidateStatus::ResourceError,
+                          std::string("the candidate is correct, but the reference cannot run: ") + e.what());
+    }
+  }
+  task.randomizeInputs(seeds.front());
+  auto launchCandidate = [&] { task.enqueue(candidate, geometry, "the candidate"); };
+  std::function<void()> launchReference;
+  if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, "the reference"); };
+  auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
+  ev.timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing);
+  if (!clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
+  return ev;
+}
+
+ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kernel) {
+  ProfileResult result;
+  if (gpu_.lost()) {
+    result.permitted = true;
+    result.detail = "this worker's CUDA context is unusable (" + gpu_.lostReason() + ")";
+    return result;
+  }
+  try {
+    gpu_.makeCurrent();
+    TaskRuntime& rt = runtimeFor(task);
+    const LaunchRule rule = withEntry(kernel.launch, rt.spec());
+    KernelModule module(kernel.cubin, rule.entry);
+    const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes);
+    module.prepare(g, gpu_.info());
+    rt.randomizeInputs(1);
+    // One launch first, unprofiled, so the profiled one starts from the cache
+    // state a repeated launch sees (what timing measures), not from the input
+    // upload's dirty lines.
+    rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds);
+    if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
+    result = profiler_->profile([&] { rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds); });
+    // Occupancy the hardware allows at this geometry, beside the achieved one.
+    const int blocks = module.maxActiveBlocksPerSm(g);
+    const int warpsPerBlock = static_cast<int>((g.threadsPerBlock() + 31) / 32);
+    int maxWarps = 0;
+    check(driver().cuDeviceGetAttribute(&maxWarps, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, gpu_.device()),
+          "cuDeviceGetAttribute");
+    maxWarps /= 32;
+    if (maxWarps > 0)
+      result.metrics["crucible__theoretical_occupancy_pct"] = 100.0 * std::min(blocks * warpsPerBlock, maxWarps) / maxWarps;
+    result.metrics["crucible__registers_per_thread"] = module.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    result.metrics["crucible__blocks_per_sm"] = blocks;
+  } catch (const std::exception& e) {
+    gpu_.stillUsable();
+    result.detail = std::string("profiling failed: ") + e.what();
+  }
+  return result;
+}
+
+std::vector<Ceiling> CudaEvaluator::measureCeilings() {
+  if (gpu_.lost()) throw std::runtime_error("this worker's CUDA context is unusable (" + gpu_.lostReason() + ")");
+  gpu_.makeCurrent();
+  return measureDeviceCeilings(gpu_, *compiler_, device().gpu);
+}
+
+}  // namespace crucible::cuda

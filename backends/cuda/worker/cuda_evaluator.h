@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Evaluator that runs inside crucible-worker, on one GPU: loads cubins,
+// validates candidates against the task's double-precision oracle on fresh
+// random inputs, times candidate and reference interleaved, profiles with the
+// CUPTI range profiler, and measures the device's ceilings.
+//
+// Candidate code runs in this process. After a fault or a hung kernel the CUDA
+// context is dead: the evaluation is still answered (Faulted / TimedOut), then
+// contextLost() is true and the worker must exit so the engine restarts it.
+#pragma once
+#include <memory>
+#include <string>
+#include "backends/cuda/worker/gpu_context.h"
+#include "backends/cuda/worker/interleaved_timer.h"
+#include "backends/cuda/worker/nvml_clocks.h"
+#include "core/engine/interfaces.h"
+
+namespace crucible::cuda {
+
+class TaskRuntime;
+class CuptiProfiler;
+
+struct CudaEvaluatorOptions {
+  int deviceOrdinal = 0;
+  double launchTimeoutSeconds = 10;   // one validation launch; longer counts as hung
+  int defaultSeeds = 3;               // when a request names none
+  int extendedExtraSeeds = 8;         // added for the seal's extended validation
+  TimingOptions timing;
+};
+
+class CudaEvaluator : public Evaluator {
+public:
+  // Throws DriverError (with a sentence for the user) when there is no driver
+  // or no such GPU. `compiler` builds the oracles and the ceiling kernels.
+  CudaEvaluator(std::shared_ptr<Compiler> compiler, CudaEvaluatorOptions options = {});
+  ~CudaEvaluator() override;
+
+  Fingerprint device() const override;
+  Evaluation evaluate(const EvaluationRequest& request) override;
+  ProfileResult profile(const Task& task, const KernelBinary& kernel) override;
+  std::vector<Ceiling> measureCeilings() override;
+
+  // True after a fault or a hung kernel: nothing more can run in this process.
+  bool contextLost() const { return gpu_.lost(); }
+  const std::string& contextLostReason() const { return gpu_.lostReason(); }
+  const DeviceInfo& deviceInfo() const { return gpu_.info(); }
+
+private:
+  // The task's buffers and oracle, built once per task (keyed by its spec).
+  TaskRuntime& runtimeFor(const Task& task);
+  Evaluation evaluateOnGpu(const EvaluationRequest& request);
+
+  std::shared_ptr<Compiler> compiler_;
+  CudaEvaluatorOptions options_;
+  GpuContext gpu_;
+  NvmlClocks clocks_;
+  std::unique_ptr<L2Flusher> flusher_;
+  std::string runtimeKey_;
+  std::unique_ptr<TaskRuntime> runtime_;
+  std::unique_ptr<CuptiProfiler> profiler_;
+};
+
+}  // namespace crucible::cuda

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/cuda/worker/gpu_context.h"
+#include <chrono>
+#include <thread>
+#include "backends/cuda/worker/driver_api.h"
+
+namespace crucible::cuda {
+
+GpuContext::GpuContext(int ordinal) {
+  const DriverApi& d = driver();
+  check(d.cuInit(0), "cuInit");
+  int count = 0;
+  check(d.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  if (count == 0) throw DriverError(CUDA_ERROR_NO_DEVICE, "the CUDA driver is present but sees no GPU");
+  if (ordinal < 0 || ordinal >= count)
+    throw DriverError(CUDA_ERROR_INVALID_DEVICE, "GPU ordinal " + std::to_string(ordinal) + " does not exist (" +
+                                                     std::to_string(count) + " GPU(s) present)");
+  check(d.cuDeviceGet(&dev_, ordinal), "cuDeviceGet");
+  info_.ordinal = ordinal;
+  char name[256] = {};
+  check(d.cuDeviceGetName(name, sizeof name, dev_), "cuDeviceGetName");
+  info_.name = name;
+  auto attr = [&](CUdevice_attribute a) {
+    int v = 0;
+    check(d.cuDeviceGetAttribute(&v, a, dev_), "cuDeviceGetAttribute");
+    return v;
+  };
+  info_.ccMajor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  info_.ccMinor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  info_.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info_.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  info_.maxSmemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  info_.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  info_.clockRateKHz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  info_.memClockRateKHz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  char bus[64] = {};
+  check(d.cuDeviceGetPCIBusId(bus, sizeof bus, dev_), "cuDeviceGetPCIBusId");
+  info_.pciBusId = bus;
+  check(d.cuDeviceTotalMem(&info_.totalMemory, dev_), "cuDeviceTotalMem");
+  check(d.cuDriverGetVersion(&info_.driverCudaVersion), "cuDriverGetVersion");
+  check(d.cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
+  makeCurrent();
+  // A blocking stream: it orders after the legacy stream that the synchronous
+  // copies and memsets use, so a launch never overtakes the poison or inputs.
+  check(d.cuStreamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
+}
+
+GpuContext::~GpuContext() {
+  const DriverApi& d = driver();
+  if (!lost_ && !contextLost()) {
+    if (stream_) d.cuStreamDestroy(stream_);
+    d.cuDevicePrimaryCtxRelease(dev_);
+  }
+}
+
+void GpuContext::makeCurrent() const { check(driver().cuCtxSetCurrent(ctx_), "cuCtxSetCurrent"); }
+
+WaitResult GpuContext::wait(double timeoutSeconds) {
+  const DriverApi& d = driver();
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeoutSeconds);
+  auto pause = std::chrono::microseconds(5);
+  for (;;) {
+    CUresult rc = d.cuStreamQuery(stream_);
+    if (rc == CUDA_SUCCESS) return {};
+    if (rc != CUDA_ERROR_NOT_READY) return {WaitOutcome::Failed, rc};
+    if (Clock::now() >= deadline) {
+      markLost("a kernel was still running after " + std::to_string(timeoutSeconds) + " s and cannot be stopped");
+      return {WaitOutcome::TimedOut, CUDA_ERROR_NOT_READY};
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+void GpuContext::markLost(const std::string& why) {
+  if (!lost_) lostReason_ = why;
+  lost_ = true;
+  markContextLost();
+}
+
+bool GpuContext::stillUsable() {
+  if (lost_) return false;
+  CUresult rc = driver().cuCtxSynchronize();
+  if (rc != CUDA_SUCCESS) {
+    markLost("the CUDA context is unusable after " + describe(rc));
+    return false;
+  }
+  return true;
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  CUresult rc = driver().cuMemAlloc(&ptr_, bytes);
+  if (rc != CUDA_SUCCESS)
+    throw DriverError(rc, "allocating " + std::to_string(bytes) + " bytes on the GPU failed: " + describe(rc));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_ && !contextLost()) driver().cuMemFree(ptr_);
+}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  if (this != &o) {
+    if (ptr_ && !contextLost()) driver().cuMemFree(ptr_);
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ptr_ = 0;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+EventPair::EventPair() {
+  const DriverApi& d = driver();
+  check(d.cuEventCreate(&start_, CU_EVENT_DEFAULT), "cuEventCreate");
+  check(d.cuEventCreate(&stop_, CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+EventPair::~EventPair() {
+  if (contextLost()) return;
+  const DriverApi& d = driver();
+  if (start_) d.cuEventDestroy(start_);
+  if (stop_) d.cuEventDestroy(stop_);
+}
+
+void EventPair::recordStart(CUstream s) { check(driver().cuEventRecord(start_, s), "cuEventRecord"); }
+void EventPair::recordStop(CUstream s) { check(driver().cuEventRecord(stop_, s), "cuEventRecord"); }
+
+double EventPair::elapsedMs() const {
+  float ms = 0;
+  check(driver().cuEventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
+  return ms;
+}
+
+}  // namespace crucible::cuda

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One GPU as the worker uses it: its primary context, one stream, the device
+// attributes validation and timing need, and a wait with a deadline (a hung
+// kernel must not hang the worker silently).
+#pragma once
+#include <cuda.h>
+#include <atomic>
+#include <cstddef>
+#include <string>
+
+namespace crucible::cuda {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int smCount = 0;
+  int l2Bytes = 0;
+  int maxSmemPerBlockOptin = 0;   // bytes a block may get after raising its dynamic limit
+  int maxThreadsPerBlock = 0;
+  int clockRateKHz = 0;           // the device's nominal peak SM clock
+  int memClockRateKHz = 0;
+  std::string pciBusId;
+  std::size_t totalMemory = 0;
+  int driverCudaVersion = 0;      // e.g. 13000
+  std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
+};
+
+enum class WaitOutcome { Done, Failed, TimedOut };
+struct WaitResult {
+  WaitOutcome outcome = WaitOutcome::Done;
+  CUresult error = CUDA_SUCCESS;
+};
+
+class GpuContext {
+public:
+  // Loads the driver, initialises it and retains the device's primary context.
+  // Throws DriverError with a clear sentence when there is no driver or GPU.
+  explicit GpuContext(int ordinal);
+  ~GpuContext();
+  GpuContext(const GpuContext&) = delete;
+  GpuContext& operator=(const GpuContext&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  CUcontext context() const { return ctx_; }
+  CUstream stream() const { return stream_; }
+  CUdevice device() const { return dev_; }
+  void makeCurrent() const;
+
+  // Waits for all work queued on the stream, polling, for at most
+  // `timeoutSeconds`. A kernel still running then is reported TimedOut: it
+  // cannot be stopped, so the context is marked lost.
+  WaitResult wait(double timeoutSeconds);
+
+  // After a sticky error (illegal address, trap...) or a hung kernel, nothing
+  // more can run in this process: the worker replies, then exits.
+  bool lost() const { return lost_; }
+  const std::string& lostReason() const { return lostReason_; }
+  void markLost(const std::string& why);
+  // True if the context still answers (used after an error to tell a sticky
+  // one from a launch that was merely refused).
+  bool stillUsable();
+
+private:
+  DeviceInfo info_;
+  CUdevice dev_ = 0;
+  CUcontext ctx_ = nullptr;
+  CUstream stream_ = nullptr;
+  std::atomic<bool> lost_{false};  // read by the worker's reply relay thread
+  std::string lostReason_;
+};
+
+// A plain device allocation, freed on destruction (errors ignored then: after
+// a fault the context refuses frees and the process is about to exit anyway).
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = 0; o.bytes_ = 0; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CUdeviceptr get() const { return ptr_; }
+  std::size_t size() const { return bytes_; }
+private:
+  CUdeviceptr ptr_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+// A device event pair for one timed region.
+class EventPair {
+public:
+  EventPair();
+  ~EventPair();
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  void recordStart(CUstream s);
+  void recordStop(CUstream s);
+  double elapsedMs() const;  // after the stop event completed
+private:
+  CUevent start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace crucible::cuda

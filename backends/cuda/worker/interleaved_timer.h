@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Times a candidate and its reference INTERLEAVED in one process: alternating
+// samples (the order flips every pair), each launch bracketed by device
+// events, the L2 flushed before every sample, after a warm-up that lasts until
+// the SM clock has left idle. The speedup is a ratio of medians from one run.
+#pragma once
+#include <functional>
+#include "backends/cuda/worker/gpu_context.h"
+#include "backends/cuda/worker/nvml_clocks.h"
+#include "core/model/candidate.h"
+
+namespace crucible::cuda {
+
+struct TimingOptions {
+  int minSamples = 30;              // per kernel
+  int maxSamples = 5000;            // per kernel
+  double targetSeconds = 0.5;       // keep sampling until this much wall time has passed
+  double maxSeconds = 30;           // never longer (slow kernels stop after minSamples, or 5, whichever first)
+  double warmupMinSeconds = 0.05;
+  double warmupMaxSeconds = 1.0;    // give up waiting for the clock after this
+  double idleFallbackSeconds = 0.2; // warm-up length when NVML is missing
+  double clockReadyFraction = 0.8;  // "left idle": SM clock >= this fraction of its maximum
+  double launchTimeoutSeconds = 10;
+};
+
+// Writes a buffer of twice the L2 size, so the next kernel finds none of its
+// data in L2.
+class L2Flusher {
+public:
+  explicit L2Flusher(const DeviceInfo& device);
+  void flush(CUstream stream);
+private:
+  DeviceBuffer buffer_;
+  unsigned char value_ = 0;
+};
+
+// `candidate` and `reference` each queue one launch on the context's stream
+// (and throw KernelFailure if it is refused); `reference` may be empty, then
+// only the candidate is timed and the speedup is 0. `finish` waits for the
+// queued work and throws KernelFailure on a fault or timeout.
+Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
+                       const std::function<void()>& candidate, const std::function<void()>& reference,
+                       const std::function<void()>& finish, const TimingOptions& options);
+
+// Median and interquartile range (linear interpolation between order statistics).
+double median(std::vector<double> v);
+double interquartileRange(std::vector<double> v);
+
+}  // namespace crucible::cuda

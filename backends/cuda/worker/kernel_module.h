@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A loaded cubin and one of its kernels, with its launch geometry resolved
+// from the task's axes and checked against the function's and the device's
+// limits before anything is launched.
+#pragma once
+#include <cuda.h>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+#include "backends/cuda/worker/gpu_context.h"
+#include "core/model/candidate.h"
+
+namespace crucible::cuda {
+
+struct LaunchGeometry {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSmemBytes = 0;
+  std::int64_t threadsPerBlock() const { return std::int64_t{block[0]} * block[1] * block[2]; }
+  std::string describe() const;  // "grid (128,1,1) block (256,1,1) smem 0 B"
+};
+
+// Evaluates the rule's expressions over the axes. Throws KernelFailure
+// (ResourceError) naming the expression that fails or gives a value the
+// hardware cannot take.
+LaunchGeometry resolveGeometry(const LaunchRule& rule, const std::map<std::string, std::int64_t>& axes);
+
+class KernelModule {
+public:
+  // Loads `cubin` and finds `entry`. Throws KernelFailure (CompileFailed) when
+  // the image does not load on this GPU or has no such kernel.
+  KernelModule(const std::string& cubin, const std::string& entry);
+  ~KernelModule();
+  KernelModule(const KernelModule&) = delete;
+  KernelModule& operator=(const KernelModule&) = delete;
+
+  CUfunction function() const { return fn_; }
+  const std::string& entry() const { return entry_; }
+  int attribute(CUfunction_attribute a) const;
+
+  // Checks the geometry against this kernel and device (threads, shared
+  // memory) and raises the dynamic shared-memory limit when it exceeds 48 KiB.
+  // Throws KernelFailure (ResourceError) with the limit that is exceeded.
+  void prepare(const LaunchGeometry& g, const DeviceInfo& device);
+
+  // Queues one launch; returns the driver's answer (not the kernel's outcome).
+  CUresult launch(const LaunchGeometry& g, CUstream stream, void** params) const;
+
+  // Blocks per SM the occupancy calculator allows at this geometry.
+  int maxActiveBlocksPerSm(const LaunchGeometry& g) const;
+
+private:
+  CUmodule module_ = nullptr;
+  CUfunction fn_ = nullptr;
+  std::string entry_;
+};
+
+}  // namespace crucible::cuda

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/cuda/worker/validation.h"
+#include "backends/cuda/worker/output_check.h"
+
+namespace crucible::cuda {
+namespace {
+
+// The seed of the re-randomised inputs: distinct from every trial seed the
+// engine is likely to use (small integers), and a function of the trial's.
+constexpr std::uint64_t kRerandomise = 0x5EEDF00D5EEDF00Dull;
+
+// Checks one launch's outputs against the current reference; returns the
+// first failure's reason (empty if none) and accumulates error figures.
+std::string checkLaunch(TaskRuntime& task, const std::vector<HostTensor>& outputs, int poison, ValidationTrial& trial) {
+  if (std::string damage = task.inputDamage(); !damage.empty()) return damage;
+  if (std::string damage = task.outputGuardDamage(); !damage.empty()) return damage;
+  const TaskSpec& spec = task.spec();
+  std::string reason;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string& name = spec.outputs[i].name;
+    auto tol = spec.tolerances.find(name);
+    const Tolerance t = tol == spec.tolerances.end() ? Tolerance{} : tol->second;
+    OutputCheck c = checkOutput(name, outputs[i], task.reference()[i], t, poisonPattern(outputs[i].dtype, poison));
+    trial.maxAbsError = std::max(trial.maxAbsError, c.maxAbsError);
+    trial.maxRelError = std::max(trial.maxRelError, c.maxRelError);
+    trial.mismatches += c.unwritten + c.nonFinite + c.mismatches;
+    if (reason.empty()) reason = c.reason;
+  }
+  return reason;
+}
+
+}  // namespace
+
+ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
+                                   std::uint64_t seed, double timeout) {
+  ValidationTrial trial;
+  trial.seed = seed;
+  const TaskSpec& spec = task.spec();
+
+  task.randomizeInputs(seed);
+  task.computeReference(timeout);
+  task.poisonOutputs(0);
+  task.run(kernel, geometry, "the candidate", timeout);
+  const std::vector<HostTensor> first = task.downloadOutputs();
+  if (std::string why = checkLaunch(task, first, 0, trial); !why.empty()) {
+    trial.reason = why;
+    return trial;
+  }
+
+  task.poisonOutputs(1);
+  task.run(kernel, geometry, "the candidate", timeout);
+  const std::vector<HostTensor> second = task.downloadOutputs();
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    BitwiseDiff d = compareBitwise(first[i], second[i]);
+    if (d.differing > 0) {
+      trial.mismatches += d.differing;
+      trial.reason = "nondeterministic: output '" + spec.outputs[i].name + "' differs in " +
+                     std::to_string(d.differing) + " of " + std::to_string(first[i].count) +
+                     " elements between two launches on the same inputs, first at index " + std::to_string(d.first) +
+                     " (a race, an element written only sometimes, or unordered atomics)";
+      return trial;
+    }
+  }
+
+  task.randomizeInputs(seed ^ kRerandomise);
+  task.computeReference(timeout);
+  task.poisonOutputs(0);
+  task.run(kernel, geometry, "the candidate", timeout);
+  const std::vector<HostTensor> third = task.downloadOutputs();
+  ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
+  if (std::string why = checkLaunch(task, third, 0, ignored); !why.empty()) {
+    trial.mismatches += ignored.mismatches;
+    trial.reason = "after re-randomising the inputs in place (same buffers): " + why +
+                   " (a kernel that caches results between launches fails this way)";
+    return trial;
+  }
+  trial.passed = true;
+  return trial;
+}
+
+}  // namespace crucible::cuda

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/proposers/template/design_space.h"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+
+const DesignSpace& designSpaceFor(const std::string& family) {
+  if (family == "gelu") return elementwiseSpace();
+  if (family == "softmax" || family == "layernorm" || family == "rmsnorm" || family == "rowsum" ||
+      family == "cross_entropy")
+    return rowReduceSpace();
+  if (family == "transpose") return transposeSpace();
+  if (family == "matmul" || family == "matmul_bias_relu") return gemmSpace();
+  throw std::invalid_argument("family: the template proposer has no design space for '" + family + "'");
+}
+
+std::vector<std::string> checkGenome(const Genome& g, const KernelProblem& p) {
+  std::vector<std::string> errors;
+  if (g.family != p.family) {
+    errors.push_back("genome family '" + g.family + "' does not match the task family '" + p.family + "'");
+    return errors;
+  }
+  const DesignSpace& space = designSpaceFor(p.family);
+  const auto genes = space.genes(p);
+  for (const auto& def : genes) {
+    auto it = g.genes.find(def.name);
+    if (it == g.genes.end()) {
+      errors.push_back("missing gene '" + def.name + "'");
+    } else if (std::find(def.values.begin(), def.values.end(), it->second) == def.values.end()) {
+      errors.push_back("gene " + def.name + "=" + it->second + " is not available for this task");
+    }
+  }
+  for (const auto& [name, value] : g.genes)
+    if (std::none_of(genes.begin(), genes.end(), [&](const GeneDef& d) { return d.name == name; }))
+      errors.push_back("unknown gene '" + name + "' for family " + p.family);
+  if (!errors.empty()) return errors;
+
+  const auto params = space.parameters(p.family, g.genes);
+  for (const auto& def : params) {
+    auto it = g.params.find(def.name);
+    if (it == g.params.end()) {
+      errors.push_back("missing parameter " + def.name);
+    } else if (std::find(def.values.begin(), def.values.end(), it->second) == def.values.end()) {
+      errors.push_back("parameter " + def.name + "=" + std::to_string(it->second) + " is outside its domain");
+    }
+  }
+  for (const auto& [name, value] : g.params)
+    if (std::none_of(params.begin(), params.end(), [&](const TunableParameter& d) { return d.name == name; }))
+      errors.push_back("parameter " + name + " does not belong to these genes");
+  if (!errors.empty()) return errors;
+  return space.violations(g, p);
+}
+
+std::vector<GeneMap> geneCombinations(const KernelProblem& p) {
+  const auto defs = designSpaceFor(p.family).genes(p);
+  std::vector<GeneMap> out{GeneMap{}};
+  for (const auto& def : defs) {
+    std::vector<GeneMap> next;
+    for (const auto& partial : out)
+      for (const auto& value : def.values) {
+        GeneMap m = partial;
+        m[def.name] = value;
+        next.push_back(std::move(m));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+namespace {
+
+// What legality depends on: the family, the axes, and every tensor's dtype and shape.
+std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
+  std::string key = p.family + "|";
+  for (const auto& [axis, value] : p.axes) key += axis + "=" + std::to_string(value) + ",";
+  for (const auto* group : {&p.inputs, &p.outputs})
+    for (const auto& t : *group) {
+      key += std::string("|") + toString(t.dtype) + "[";
+      for (const auto& d : t.shape) key += d + ",";
+    }
+  key += "|";
+  for (const auto& [k, v] : genes) key += k + "=" + v + ";";
+  return key;
+}
+
+std::vector<ParamMap> enumerateLegalPoints(const KernelProblem& p, const GeneMap& genes) {
+  const DesignSpace& space = designSpaceFor(p.family);
+  const auto defs = space.parameters(p.family, genes);
+  std::vector<ParamMap> points{ParamMap{}};
+  for (const auto& def : defs) {
+    std::vector<ParamMap> next;
+    for (const auto& partial : points)
+      for (auto value : def.values) {
+        ParamMap m = partial;
+        m[def.name] = value;
+        next.push_back(std::move(m));
+      }
+    points = std::move(next);
+  }
+  std::vector<ParamMap> legal;
+  for (auto& point : points) {
+    Genome g{p.family, genes, point};
+    if (space.violations(g, p).empty()) legal.push_back(std::move(point));
+  }
+  return legal;
+}
+
+}  // namespace
+
+std::vector<ParamMap> legalParameterPoints(const KernelProblem& p, const GeneMap& genes) {
+  // Operators ask for the same grids over and over (a GEMM architecture has
+  // thousands of points): remember them per task and gene combination.
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::vector<ParamMap>> memo;
+  const std::string key = legalityKey(p, genes);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  std::vector<ParamMap> legal = enumerateLegalPoints(p, genes);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (memo.size() > 20000) memo.clear();  // many tasks in one long process: start over
+  memo.emplace(key, legal);
+  return legal;
+}
+
+}  // namespace crucible::templates

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A design space of template kernels for a group of task families: the genes
+// (architecture choices), the tunable parameters each gene combination has,
+// the constraints that make a genome legal for a task, its behavioural
+// descriptor, and the emitter that writes its CUDA C++.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+#include "backends/proposers/template/genome.h"
+#include "backends/proposers/template/kernel_problem.h"
+#include "core/engine/interfaces.h"
+
+namespace crucible::templates {
+
+struct GeneDef {
+  std::string name;
+  std::vector<std::string> values;  // legal values for the problem, in a fixed order
+};
+
+struct EmittedKernel {
+  std::string source;
+  LaunchRule launch;
+};
+
+class DesignSpace {
+public:
+  virtual ~DesignSpace() = default;
+  virtual std::string kind() const = 0;  // "elementwise", "rowreduce", "transpose", "gemm"
+  // The genes for this problem (some depend on the family or the dtypes).
+  virtual std::vector<GeneDef> genes(const KernelProblem& p) const = 0;
+  // The tunable parameters of one gene combination, each with its domain.
+  // Independent of the shapes: shape-dependent legality is in violations().
+  virtual std::vector<TunableParameter> parameters(const std::string& family, const GeneMap& genes) const = 0;
+  // Why a structurally complete genome cannot be emitted for the problem
+  // (gene combinations, divisibility by the axes, resource limits); empty when legal.
+  virtual std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const = 0;
+  virtual std::map<std::string, std::string> descriptor(const Genome& g) const = 0;
+  // The kernel's source and launch rule. Only called on legal genomes.
+  virtual EmittedKernel emit(const Genome& g, const KernelProblem& p) const = 0;
+};
+
+// The design space for a task family; throws std::invalid_argument for an unknown one.
+const DesignSpace& designSpaceFor(const std::string& family);
+
+// Every problem in a genome: missing or unknown genes and parameters, values
+// outside their domains, then the space's own violations. Empty when legal.
+std::vector<std::string> checkGenome(const Genome& g, const KernelProblem& p);
+inline bool isLegal(const Genome& g, const KernelProblem& p) { return checkGenome(g, p).empty(); }
+
+// All gene combinations of the problem's space (legal or not), in a fixed order.
+std::vector<GeneMap> geneCombinations(const KernelProblem& p);
+// All legal parameter points for one gene combination, in a fixed order.
+std::vector<ParamMap> legalParameterPoints(const KernelProblem& p, const GeneMap& genes);
+
+}  // namespace crucible::templates

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Elementwise kernels (gelu). Genes: the vector width of each access and the
+// grid shape (one block per tile, or a capped grid striding over the tensor).
+#include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+class ElementwiseSpace final : public DesignSpace {
+public:
+  std::string kind() const override { return "elementwise"; }
+
+  std::vector<GeneDef> genes(const KernelProblem& p) const override {
+    const bool narrow = p.input("x").dtype != DType::F32;  // 2-byte types fit 8 per 16-byte access
+    return {
+        {"grid", {"one_shot", "grid_stride"}},
+        {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
+    };
+  }
+
+  std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
+    std::vector<TunableParameter> out = {
+        {"THREADS", {64, 128, 256, 512, 1024}},
+        {"ITEMS_PER_THREAD", {1, 2, 4, 8}},
+    };
+    // A grid of a few waves of the 132 SMs of an H100/H200.
+    if (genes.at("grid") == "grid_stride") out.push_back({"MAX_BLOCKS", {264, 528, 1056, 2112, 4224}});
+    return out;
+  }
+
+  std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    Violations v;
+    const std::int64_t n = p.extent(p.input("x"), 0);
+    const std::int64_t vec = std::stoll(g.gene("vector"));
+    v.divisible(n, "N", vec, "vector width");
+    const std::int64_t perBlock = g.param("THREADS") * g.param("ITEMS_PER_THREAD") * vec;
+    if (g.gene("grid") == "one_shot") v.atMost(ceilDiv(n, perBlock), "grid size", 2147483647LL, "the grid limit");
+    return v.take();
+  }
+
+  std::map<std::string, std::string> descriptor(const Genome& g) const override {
+    return {{"grid", g.gene("grid")}, {"vector", g.gene("vector")}};
+  }
+
+  EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitElementwise(g, p); }
+};
+
+}  // namespace
+
+const DesignSpace& elementwiseSpace() {
+  static const ElementwiseSpace space;
+  return space;
+}
+
+}  // namespace crucible::templates

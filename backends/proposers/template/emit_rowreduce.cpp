@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits a row-reduction kernel. THREADS_PER_ROW threads share a row and
+// ROWS_PER_BLOCK rows share a block. Each thread owns the packs
+// lane, lane + THREADS_PER_ROW, ... of its row, the same packs in every
+// sweep, so a row cached in shared memory needs no barrier between sweeps.
+#include <set>
+#include <stdexcept>
+#include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+// Reduction value types and the operators that combine them.
+enum class Stat { Sum, Max, MaxSum, Welford };
+
+struct StatInfo {
+  const char* type;   // C++ type of the value
+  const char* op;     // functor combining two values
+  const char* tag;    // suffix for its shared scratch array
+};
+
+StatInfo info(Stat s) {
+  switch (s) {
+    case Stat::Sum: return {"float", "Sum", "sum"};
+    case Stat::Max: return {"float", "Max", "max"};
+    case Stat::MaxSum: return {"MaxSum", "CombineMaxSum", "maxsum"};
+    case Stat::Welford: return {"Welford", "CombineWelford", "welford"};
+  }
+  throw std::logic_error("unknown stat");
+}
+
+class RowEmitter {
+public:
+  RowEmitter(const Genome& g, const KernelProblem& p) : g_(g), p_(p), x_(p.inputs[0]), y_(p.outputs[0]) {
+    granularity_ = g.gene("granularity");
+    memory_ = g.genes.count("memory") ? g.gene("memory") : "global";
+    reduction_ = g.gene("reduction");
+    vec_ = std::stoll(g.gene("vector"));
+    warpsPerRow_ = granularity_ == "warp" ? 1 : g.param("WARPS_PER_ROW");
+    rowsPerBlock_ = granularity_ == "block" ? 1 : g.param("ROWS_PER_BLOCK");
+    threadsPerRow_ = 32 * warpsPerRow_;
+    cols_ = p.extent(x_, 1);
+    M_ = p.extentCode(x_, 0);
+    N_ = p.extentCode(x_, 1);
+  }
+
+  EmittedKernel emit() {
+    const std::string body = kernelBody();  // first: it records which statistics are reduced
+    std::string src = headerComment(g_, p_, summary());
+    src += includes(p_) + "\n";
+    src += constants() + "\n";
+    src += packHelpers(x_.dtype) + "\n";
+    src += helpers();
+    src += p_.signature("THREADS") + " {\n" + body + "}\n";
+
+    EmittedKernel k;
+    k.source = std::move(src);
+    k.launch.entry = p_.entry;
+    k.launch.grid[0] = rowsPerBlock_ == 1 ? p_.extentExpr(x_, 0)
+                                          : "ceil_div(" + p_.extentExpr(x_, 0) + ", " + std::to_string(rowsPerBlock_) + ")";
+    k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
+    if (memory_ == "smem")
+      k.launch.dynamicSmemBytes =
+          std::to_string(rowsPerBlock_ * static_cast<std::int64_t>(sizeOf(x_.dtype))) + " * " + p_.extentExpr(x_, 1);
+    return k;
+  }
+
+private:
+  std::string summary() const {
+    std::string s = p_.family + ", ";
+    s += granularity_ == "warp" ? "one warp per row" : granularity_ == "block" ? "one block per row" : "several warps per row";
+    s += memory_ == "registers" ? ", row cached in registers"
+         : memory_ == "smem"    ? ", row cached in shared memory"
+                                : (p_.family == "rowsum" ? ", row streamed from global" : ", row re-read from global");
+    s += reduction_ == "shuffle" ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
+    return s + ", " + std::to_string(vec_ * sizeOf(x_.dtype)) + "-byte accesses";
+  }
+
+  std::string constants() const {
+    std::string s;
+    if (warpsPerRow_ > 1) s += constant("WARPS_PER_ROW", warpsPerRow_);
+    if (rowsPerBlock_ > 1) s += constant("ROWS_PER_BLOCK", rowsPerBlock_);
+    s += "constexpr int THREADS_PER_ROW = " + std::string(warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
+    s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
+    s += constant("VEC", vec_, "elements per access");
+    if (memory_ == "registers")
+      s += constant("PACKS_PER_THREAD", (cols_ + threadsPerRow_ * vec_ - 1) / (threadsPerRow_ * vec_),
+                    "a row of " + std::to_string(cols_) + " lives in registers");
+    if (p_.family == "layernorm") s += "constexpr float EPS = 1e-5f;\n";
+    if (p_.family == "rmsnorm") s += "constexpr float EPS = 1e-6f;\n";
+    return s;
+  }
+
+  // Reduction value types, their combine operators and the row_reduce helper.
+  std::string helpers() const {
+    std::string s;
+    if (usesNegInf()) s += "__device__ __forceinline__ float neg_inf() { return -__int_as_float(0x7f800000); }\n\n";
+    for (Stat st : stats_) {
+      switch (st) {
+        case Stat::Sum:
+          s += "struct Sum {\n  __device__ float operator()(float a, float b) const { return a + b; }\n};\n\n";
+          break;
+        case Stat::Max:
+          s += "struct Max {\n  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }\n};\n\n";
+          break;
+        case Stat::MaxSum:
+          s += R"(// Online softmax statistics: the running maximum and the sum of exp(x - max).
+struct MaxSum {
+  float max;
+  float sum;
+};
+
+__device__ __forceinline__ MaxSum online_add(MaxSum a, float x) {
+  if (x > a.max) return {x, a.sum * expf(a.max - x) + 1.0f};
+  return {a.max, a.sum + expf(x - a.max)};
+}
+
+struct CombineMaxSum {
+  __device__ MaxSum operator()(MaxSum a, MaxSum b) const {
+    const float max = fmaxf(a.max, b.max);
+    if (max == neg_inf()) return a;  // both empty
+    return {max, a.sum * expf(a.max - max) + b.sum * expf(b.max - max)};
+  }
+};
+
+)";
+          break;
+        case Stat::Welford:
+          s += R"(// Welford's running mean and sum of squared deviations: one pass, no cancellation.
+struct Welford {
+  float count;
+  float mean;
+  float m2;
+};
+
+__device__ __forceinline__ Welford welford_add(Welford a, float x) {
+  a.count += 1.0f;
+  const float delta = x - a.mean;
+  a.mean += delta / a.count;
+  a.m2 += delta * (x - a.mean);
+  return a;
+}
+
+struct CombineWelford {
+  __device__ Welford operator()(Welford a, Welford b) const {
+    const float count = a.count + b.count;
+    if (count == 0.0f) return a;
+    const float delta = b.mean - a.mean;
+    const float weight_b = b.count / count;
+    return {count, a.mean + delta * weight_b, a.m2 + b.m2 + delta * delta * a.count * weight_b};
+  }
+};
+
+)";
+          break;
+      }
+    }
+    if (reduction_ == "shuffle") {
+      for (Stat st : stats_) {
+        if (st == Stat::MaxSum)
+          s += "__device__ __forceinline__ MaxSum shfl_xor(MaxSum v, int offset) {\n"
+               "  return {__shfl_xor_sync(0xffffffffu, v.max, offset), __shfl_xor_sync(0xffffffffu, v.sum, offset)};\n}\n\n";
+        else if (st == Stat::Welford)
+          s += "__device__ __forceinline__ Welford shfl_xor(Welford v, int offset) {\n"
+               "  return {__shfl_xor_sync(0xffffffffu, v.count, offset), __shfl_xor_sync(0xffffffffu, v.mean, offset),\n"
+               "          __shfl_xor_sync(0xffffffffu, v.m2, offset)};\n}\n\n";
+      }
+      if (stats_.count(Stat::Sum) || stats_.count(Stat::Max))
+        s += "__device__ __forceinline__ float shfl_xor(float v, int offset) {\n"
+             "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n\n";
+      if (warpsPerRow_ == 1) {
+        s += R"(// Combines the values of the 32 lanes of a row's warp; every lane gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
+  return v;
+}
+
+)";
+      } else {
+        s += render(R"(// Combines the values of a row's THREADS_PER_ROW threads: shuffles inside each
+// warp, then the row's warps meet in shared memory. Every thread gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
+  const int row_in_block = threadIdx.x / THREADS_PER_ROW;
+  if (threadIdx.x % 32 == 0) partials[row_in_block][threadIdx.x % THREADS_PER_ROW / 32] = v;
+  __syncthreads();
+  v = partials[row_in_block][0];
+#pragma unroll
+  for (int w = 1; w < WARPS_PER_ROW; ++w) v = op(v, partials[row_in_block][w]);
+  __syncthreads();  // the partials are free for the next reduction
+  return v;
+}
+
+)",
+                    {});
+      }
+    } else {
+      s += R"(// Combines the values of a row's THREADS_PER_ROW threads with a tree in shared
+// memory (buffer holds one value per thread of the block). Every thread gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
+  const int lane = threadIdx.x % THREADS_PER_ROW;
+  buffer[threadIdx.x] = v;
+  __syncthreads();
+#pragma unroll
+  for (int stride = THREADS_PER_ROW / 2; stride > 0; stride /= 2) {
+    if (lane < stride) buffer[threadIdx.x] = op(buffer[threadIdx.x], buffer[threadIdx.x + stride]);
+    __syncthreads();
+  }
+  v = buffer[threadIdx.x - lane];
+  __syncthreads();  // the buffer is free for the next reduction
+  return v;
+}
+
+)";
+    }
+    return s;
+  }
+
+  bool usesNegInf() const { return stats_.count(Stat::MaxSum) || stats_.count(Stat::Max); }
+
+  bool needsScratch() const { return !(reduction_ == "shuffle" && warpsPerRow_ == 1); }
+
+  // `row_reduce(value, Op())` with the scratch array this gene combination needs.
+  std::string reduce(Stat st, const std::string& value) {
+    stats_.insert(st);
+    const StatInfo i = info(st);
+    std::string call = std::string("row_reduce(") + value + ", " + i.op + "()";
+    if (needsScratch()) call += std::string(", scratch_") + i.tag;
+    return call + ")";
+  }
+
+  // One sweep over this thread's packs of the row. `body` sees `col` and
+  // `float v[VEC]` (a reference into the register cache when the row lives there).
+  // The first sweep reads global memory and fills the cache, if any.
+  std::string sweep(bool first, const std::string& body) const {
+    std::string s;
+    if (memory_ == "registers") {
+      s += "#pragma unroll\n  for (int i = 0; i < PACKS_PER_THREAD; ++i) {\n";
+      s += "    const long long col = ((long long)i * THREADS_PER_ROW + lane) * VEC;\n";
+      s += "    if (col < cols) {\n";
+      s += "      float (&v)[VEC] = cache[i];\n";
+      if (first) s += "      load_pack(row_in + col, v);\n";
+      s += indent(body, 6) + "    }\n  }\n";
+    } else {
+      s += "  for (long long col = (long long)lane * VEC; col < cols; col += THREADS_PER_ROW * VEC) {\n";
+      s += "    float v[VEC];\n";
+      if (memory_ == "smem" && !first) {
+        s += "    load_pack(row_cache + col, v);\n";
+      } else {
+        s += "    load_pack(row_in + col, v);\n";
+        if (memory_ == "smem") s += "    store_pack(row_cache + col, v);  // exact: the values came from this dtype\n";
+      }
+      s += indent(body, 4) + "  }\n";
+    }
+    return s;
+  }
+
+  static std::string indent(const std::string& text, int spaces) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      const std::string line = text.substr(start, end - start);
+      out += (line.empty() || line[0] == '#' ? "" : std::string(spaces, ' ')) + line + "\n";
+      start = end + 1;
+    }
+    return out;
+  }
+
+  static std::string forEach(const std::string& statement) {
+    return "#pragma unroll\nfor (int k = 0; k < VEC; ++k) " + statement + "\n";
+  }
+
+  std::string kernelBody() {
+    const std::string T = cudaTypeName(x_.dtype);
+    std::string s;
+    s += "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    if (rowsPerBlock_ > 1) {
+      s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
+      s += "  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + row_in_block;\n";
+      s += render("  // Rows past the end sweep no columns but still reach every barrier.\n"
+                  "  const long long cols = row < {{M}} ? {{N}} : 0;\n",
+                  {{"M", M_}, {"N", N_}});
+    } else {
+      s += "  const long long row = blockIdx.x;\n";
+      s += render("  const long long cols = {{N}};\n", {{"N", N_}});
+    }
+    s += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n", {{"T", T}, {"X", x_.role}, {"N", N_}});
+    const bool rowOutput = y_.shape.size() == 2;
+    if (rowOutput)
+      s += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
+    if (memory_ == "registers") {
+      s += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
+                      std::to_string(cols_) + "\n",
+                  {{"N", N_}});
+      s += "  float cache[PACKS_PER_THREAD][VEC];\n";
+    }
+    if (memory_ == "smem") {
+      s += "  extern __shared__ __align__(16) unsigned char smem[];\n";
+      s += "  " + T + "* row_cache = reinterpret_cast<" + T + "*>(smem)" +
+           (rowsPerBlock_ > 1 ? " + row_in_block * " + N_ : "") + ";\n";
+    }
+    const std::string scratchMarker = "@SCRATCH@\n";
+    s += scratchMarker;
+    s += "\n" + familyBody();
+    // The scratch arrays are known only once the body has asked for its reductions.
+    std::string scratch;
+    if (needsScratch()) {
+      for (Stat st : stats_) {
+        const StatInfo i = info(st);
+        if (reduction_ == "shuffle")
+          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[" +
+                     (rowsPerBlock_ > 1 ? "ROWS_PER_BLOCK" : "1") + "][WARPS_PER_ROW];\n";
+        else
+          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[THREADS];\n";
+      }
+    }
+    s.replace(s.find(scratchMarker), scratchMarker.size(), scratch);
+    return s;
+  }
+
+  std::string familyBody() {
+    const std::string& f = p_.family;
+    const std::string Nf = "(float)" + N_;
+    std::string s;
+    if (f == "softmax") {
+      const std::string write = forEach("v[k] = expf(v[k] - row_max) * inv_sum;") + "store_pack(row_out + col, v);\n";
+      if (g_.gene("pass") == "online") {
+        s += "  MaxSum stat = {neg_inf(), 0.0f};\n";
+        s += sweep(true, forEach("stat = online_add(stat, v[k]);"));
+        s += "  stat = " + reduce(Stat::MaxSum, "stat") + ";\n";
+        s += "  const float row_max = stat.max;\n  const float inv_sum = 1.0f / stat.sum;\n";
+      } else {
+        s += "  float row_max = neg_inf();\n";
+        s += sweep(true, forEach("row_max = fmaxf(row_max, v[k]);"));
+        s += "  row_max = " + reduce(Stat::Max, "row_max") + ";\n";
+        s += "  float row_sum = 0.0f;\n";
+        s += sweep(false, forEach("row_sum += expf(v[k] - row_max);"));
+        s += "  const float inv_sum = 1.0f / " + reduce(Stat::Sum, "row_sum") + ";\n";
+      }
+      s += sweep(false, write);
+    } else if (f == "layernorm") {
+      if (g_.gene("stats") == "welford") {
+        s += "  Welford stat = {0.0f, 0.0f, 0.0f};\n";
+        s += sweep(true, forEach("stat = welford_add(stat, v[k]);"));
+        s += "  stat = " + reduce(Stat::Welford, "stat") + ";\n";
+        s += "  const float mean = stat.mean;\n";
+        s += "  const float rstd = rsqrtf(stat.m2 / " + Nf + " + EPS);\n";
+      } else {
+        s += "  float sum = 0.0f;\n";
+        s += sweep(true, forEach("sum += v[k];"));
+        s += "  const float mean = " + reduce(Stat::Sum, "sum") + " / " + Nf + ";\n";
+        s += "  float squares = 0.0f;\n";
+        s += sweep(false, forEach("squares += (v[k] - mean) * (v[k] - mean);"));
+        s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
+      }
+      s += sweep(false, "float w[VEC], b[VEC];\nload_pack(weight + col, w);\nload_pack(bias + col, b);\n" +
+                            forEach("v[k] = (v[k] - mean) * rstd * w[k] + b[k];") + "store_pack(row_out + col, v);\n");
+    } else if (f == "rmsnorm") {
+      s += "  float squares = 0.0f;\n";
+      s += sweep(true, forEach("squares += v[k] * v[k];"));
+      s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
+      s += sweep(false, "float w[VEC];\nload_pack(weight + col, w);\n" + forEach("v[k] = v[k] * rstd * w[k];") +
+                            "store_pack(row_out + col, v);\n");
+    } else if (f == "rowsum") {
+      s += "  float sum = 0.0f;\n";
+      s += sweep(true, forEach("sum += v[k];"));
+      s += "  sum = " + reduce(Stat::Sum, "sum") + ";\n";
+      s += render("  if (lane == 0 && row < {{M}}) {{Y}}[row] = {{VALUE}};\n",
+                  {{"M", M_}, {"Y", y_.role}, {"VALUE", fromFloat(y_.dtype, "sum")}});
+    } else if (f == "cross_entropy") {
+      if (g_.gene("pass") == "online") {
+        s += "  MaxSum stat = {neg_inf(), 0.0f};\n";
+        s += sweep(true, forEach("stat = online_add(stat, v[k]);"));
+        s += "  stat = " + reduce(Stat::MaxSum, "stat") + ";\n";
+        s += "  const float log_sum_exp = stat.max + logf(stat.sum);\n";
+      } else {
+        s += "  float row_max = neg_inf();\n";
+        s += sweep(true, forEach("row_max = fmaxf(row_max, v[k]);"));
+        s += "  row_max = " + reduce(Stat::Max, "row_max") + ";\n";
+        s += "  float row_sum = 0.0f;\n";
+        s += sweep(false, forEach("row_sum += expf(v[k] - row_max);"));
+        s += "  const float log_sum_exp = row_max + logf(" + reduce(Stat::Sum, "row_sum") + ");\n";
+      }
+      s += render(R"(  if (lane == 0 && row < {{M}}) {
+    const long long target = targets[row];
+    // A target outside the row is an input error: report NaN rather than read out of bounds.
+    const float loss_value = (target >= 0 && target < {{N}}) ? log_sum_exp - {{TARGET_LOGIT}}
+                                                           : __int_as_float(0x7fffffff);
+    {{Y}}[row] = {{VALUE}};
+  }
+)",
+                  {{"M", M_},
+                   {"N", N_},
+                   {"Y", y_.role},
+                   {"TARGET_LOGIT", toFloat(x_.dtype, "row_in[target]")},
+                   {"VALUE", fromFloat(y_.dtype, "loss_value")}});
+    } else {
+      throw std::logic_error("rowreduce emitter: family " + f);
+    }
+    return s;
+  }
+
+  const Genome& g_;
+  const KernelProblem& p_;
+  const ProblemTensor& x_;
+  const ProblemTensor& y_;
+  std::string granularity_, memory_, reduction_;
+  std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, threadsPerRow_ = 32, cols_ = 0;
+  std::string M_, N_;
+  std::set<Stat> stats_;
+};
+
+}  // namespace
+
+EmittedKernel emitRowReduce(const Genome& g, const KernelProblem& p) { return RowEmitter(g, p).emit(); }
+
+}  // namespace crucible::templates

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits a tiled transpose. A block owns a TILE x TILE tile of x; its threads
+// are (TILE / VEC) wide and (TILE / ROWS_PER_THREAD) tall, each moving
+// ROWS_PER_THREAD packs of VEC elements.
+#include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+
+EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
+  const ProblemTensor& x = p.input("x");
+  const std::string& staging = g.gene("staging");
+  const std::int64_t vec = std::stoll(g.gene("vector"));
+  const std::string T = cudaTypeName(x.dtype);
+  const std::map<std::string, std::string> vars = {
+      {"M", p.extentCode(x, 0)}, {"N", p.extentCode(x, 1)}, {"T", T}};
+
+  std::string summary = "transpose, ";
+  summary += staging == "direct"        ? "no staging (coalesced reads, strided writes)"
+             : staging == "smem_plain"  ? "tile staged in shared memory"
+             : staging == "smem_padded" ? "tile staged in shared memory padded against bank conflicts"
+                                        : "tile staged in shared memory with an XOR swizzle";
+  summary += ", " + std::to_string(vec * sizeOf(x.dtype)) + "-byte accesses";
+
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "\n";
+  src += constant("TILE", g.param("TILE"));
+  src += constant("VEC", vec, "elements per access");
+  src += constant("ROWS_PER_THREAD", g.param("ROWS_PER_THREAD"));
+  src += "constexpr int BLOCK_X = TILE / VEC;\n";
+  src += "constexpr int BLOCK_Y = TILE / ROWS_PER_THREAD;\n\n";
+  src += packHelpers(x.dtype, staging == "direct") + "\n";
+  if (staging == "smem_swizzled")
+    src += "// Column c of tile row r is stored at c ^ (r % 32): a warp walking a row or a\n"
+           "// column of the tile touches 32 different banks.\n"
+           "__device__ __forceinline__ int swizzle(int r, int c) { return c ^ (r & 31); }\n\n";
+  src += p.signature("BLOCK_X * BLOCK_Y") + " {\n";
+  src += "  const long long row0 = (long long)blockIdx.y * TILE;  // first row of x in this tile\n";
+  src += "  const long long col0 = (long long)blockIdx.x * TILE;  // first column of x in this tile\n";
+
+  if (staging == "direct") {
+    src += render(R"(#pragma unroll
+  for (int i = 0; i < ROWS_PER_THREAD; ++i) {
+    const long long row = row0 + threadIdx.y + i * BLOCK_Y;
+    const long long col = col0 + threadIdx.x * VEC;
+    if (row < {{M}} && col < {{N}}) {
+      float v[VEC];
+      load_pack(x + row * {{N}} + col, v);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) y[(col + k) * {{M}} + row] = {{FROM}};
+    }
+  }
+}
+)",
+                  {{"M", vars.at("M")}, {"N", vars.at("N")}, {"FROM", fromFloat(x.dtype, "v[k]")}});
+  } else {
+    const bool padded = staging == "smem_padded";
+    const bool swizzled = staging == "smem_swizzled";
+    const std::string at = swizzled ? "tile[r][swizzle(r, c)]" : "tile[r][c]";
+    src += std::string("  __shared__ ") + T + " tile[TILE][TILE" + (padded ? " + 1" : "") + "];" +
+           (padded ? "  // +1: a column walk crosses all 32 banks" : "") + "\n";
+    src += render(R"(#pragma unroll
+  for (int i = 0; i < ROWS_PER_THREAD; ++i) {
+    const int r = threadIdx.y + i * BLOCK_Y;
+    const long long row = row0 + r;
+    const long long col = col0 + threadIdx.x * VEC;
+    if (row < {{M}} && col < {{N}}) {
+      const Pack pack = *reinterpret_cast<const Pack*>(x + row * {{N}} + col);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const int c = threadIdx.x * VEC + k;
+        {{AT}} = pack.v[k];
+      }
+    }
+  }
+  __syncthreads();
+  // Row r of the output tile is column r of the input tile.
+#pragma unroll
+  for (int i = 0; i < ROWS_PER_THREAD; ++i) {
+    const int out_r = threadIdx.y + i * BLOCK_Y;
+    const long long out_row = col0 + out_r;                // a row of y is a column of x
+    const long long out_col = row0 + threadIdx.x * VEC;
+    if (out_row < {{N}} && out_col < {{M}}) {
+      Pack pack;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const int r = threadIdx.x * VEC + k, c = out_r;
+        pack.v[k] = {{AT}};
+      }
+      *reinterpret_cast<Pack*>(y + out_row * {{M}} + out_col) = pack;
+    }
+  }
+}
+)",
+                  {{"M", vars.at("M")}, {"N", vars.at("N")}, {"AT", at}});
+  }
+
+  EmittedKernel k;
+  k.source = std::move(src);
+  k.launch.entry = p.entry;
+  const std::string tile = std::to_string(g.param("TILE"));
+  k.launch.grid[0] = "ceil_div(" + p.extentExpr(x, 1) + ", " + tile + ")";
+  k.launch.grid[1] = "ceil_div(" + p.extentExpr(x, 0) + ", " + tile + ")";
+  k.launch.block[0] = std::to_string(g.param("TILE") / vec);
+  k.launch.block[1] = std::to_string(g.param("TILE") / g.param("ROWS_PER_THREAD"));
+  return k;
+}
+
+}  // namespace crucible::templates

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GEMM: C = A @ B (matmul) and C = relu(A @ B + bias) (matmul_bias_relu), row-major.
+// Genes: CUDA cores (SIMT block/warp/thread tiles) or tensor cores
+// (mma.sync m16n8k16 fed by ldmatrix, bf16 only: fp32 stays off TF32); how
+// tiles reach shared memory (register-staged single or double buffer, or a
+// cp.async multistage pipeline); the epilogue (fragments stored straight from
+// registers, or staged through shared memory for 16-byte stores); and the
+// vector width of the global loads; and sliced-K (tensor cores): SPLIT_K warp
+// groups of a block share each k-tile and add their partial sums in shared
+// memory at the end (more warps per output tile, no workspace, no atomics).
+#include <algorithm>
+#include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kMaxAccumulatorsPerThread = 64;   // SIMT: THREAD_M x THREAD_N
+constexpr std::int64_t kMaxMmaAccumulators = 128;        // mma: WARP_M x WARP_N / 32
+constexpr std::int64_t kBf16Bytes = 2;
+// Registers besides accumulators, fragments and staged tiles (addresses, indices,
+// loop state), calibrated on ptxas spill reports for sm_90.
+constexpr std::int64_t kSimtRegisterOverhead = 48;
+constexpr std::int64_t kMmaRegisterOverhead = 56;
+constexpr std::int64_t kMaxStagedLoads = 16;
+
+class GemmSpace final : public DesignSpace {
+public:
+  std::string kind() const override { return "gemm"; }
+
+  std::vector<GeneDef> genes(const KernelProblem& p) const override {
+    const bool bf16 = p.input("A").dtype == DType::BF16;
+    return {
+        {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma"} : std::vector<std::string>{"none"}},
+        {"pipeline", {"single", "double", "cp_async"}},
+        {"epilogue", {"direct", "smem"}},
+        {"vector", {"1", "4", "8"}},
+        {"split_k", {"none", "sliced"}},
+    };
+  }
+
+  std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
+    if (genes.at("tensor_core") == "none")
+      return {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}}, {"BLOCK_K", {8, 16, 32}},
+              {"WARP_M", {16, 32, 64}},   {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
+              {"THREAD_N", {2, 4, 8}}};
+    std::vector<TunableParameter> out = {{"BLOCK_M", {64, 128, 256}}, {"BLOCK_N", {64, 128, 256}},
+                                         {"BLOCK_K", {32, 64}},       {"WARP_M", {32, 64}},
+                                         {"WARP_N", {32, 64}}};
+    if (genes.at("pipeline") == "cp_async") out.push_back({"STAGES", {2, 3, 4, 5}});
+    if (genes.at("split_k") == "sliced") out.push_back({"SPLIT_K", {2, 4}});
+    return out;
+  }
+
+  static std::int64_t stages(const Genome& g) {
+    const std::string& pipeline = g.gene("pipeline");
+    return pipeline == "single" ? 1 : pipeline == "double" ? 2 : g.param("STAGES");
+  }
+
+  std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    Violations v;
+    const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
+    const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+    const std::int64_t wm = g.param("WARP_M"), wn = g.param("WARP_N");
+    const std::int64_t vec = std::stoll(g.gene("vector"));
+    const bool mma = g.gene("tensor_core") == "mma";
+    v.divisible(bm, "BLOCK_M", wm, "WARP_M");
+    v.divisible(bn, "BLOCK_N", wn, "WARP_N");
+    if (!v.empty()) return v.take();  // the counts below assume whole warps
+    const std::int64_t threads = kWarp * (bm / wm) * (bn / wn) * splitK(g);
+    v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
+    v.atMost(ceilDiv(M, bm), "grid.y", kMaxGridY, "the grid.y limit");
+    if (!mma) {
+      v.require(g.gene("pipeline") != "cp_async", "the SIMT kernel stages tiles through registers (no cp.async)");
+      v.require(g.gene("epilogue") == "direct", "the SIMT kernel stores its results directly");
+      v.require(vec == 1 || vec == 4, "SIMT global loads are 1 or 4 elements wide");
+      v.require(g.gene("split_k") == "none", "sliced-K is a tensor-core kernel gene");
+      const std::int64_t tm = g.param("THREAD_M"), tn = g.param("THREAD_N");
+      v.divisible(wm, "WARP_M", tm, "THREAD_M");
+      v.divisible(wn, "WARP_N", tn, "THREAD_N");
+      if (!v.empty()) return v.take();
+      if ((wm / tm) * (wn / tn) != kWarp)
+        v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
+              std::to_string((wm / tm) * (wn / tn)));
+      v.atMost(tm * tn, "accumulators per thread", kMaxAccumulatorsPerThread, "the register budget");
+      v.divisible(K, "K", vec, "vector width");
+      v.divisible(N, "N", vec, "vector width");
+      v.divisible(bk, "BLOCK_K", vec, "vector width");
+      // Tiles are kept as fp32 in static shared memory.
+      v.atMost(stages(g) * bk * (bm + bn) * 4, "static shared memory", kMaxStaticSmem, "the 48 KiB static limit");
+      const std::int64_t loads = ceilDiv(bm * bk / vec, threads) + ceilDiv(bk * bn / vec, threads);
+      // Each staged load keeps its values and its address live across the math.
+      v.atMost(loads, "global loads staged per thread", kMaxStagedLoads, "the register budget");
+      const std::int64_t registers = tm * tn + tm + tn + loads * vec + kSimtRegisterOverhead;
+      v.atMost(registers, "estimated registers per thread", std::min(kMaxRegistersPerThread, kRegistersPerSm / threads),
+               "the per-thread register limit");
+    } else {
+      v.require(vec == 8, "tensor-core tiles move in 16-byte chunks (vector=8)");
+      // Each slice of a k-tile must hold whole m16n8k16 steps.
+      v.divisible(bk, "BLOCK_K", 16 * splitK(g), "16 x SPLIT_K");
+      // A chunk is all in or all out of the matrix only when rows split into whole chunks.
+      v.divisible(K, "K", 8, "the 8-element chunk");
+      v.divisible(N, "N", 8, "the 8-element chunk");
+      const std::int64_t accumulators = wm * wn / kWarp;
+      v.atMost(accumulators, "accumulators per thread", kMaxMmaAccumulators, "the register budget");
+      // Sliced-K keeps the slice bookkeeping live beside the accumulators: no 64 x 64 warp tiles.
+      if (g.gene("split_k") == "sliced")
+        v.atMost(accumulators, "accumulators per thread with sliced-K", kMaxMmaAccumulators / 2, "the register budget");
+      std::int64_t registers = accumulators + (wm / 16) * 4 + (wn / 8) * 2 + kMmaRegisterOverhead;
+      if (g.gene("pipeline") != "cp_async")
+        registers += (ceilDiv(bm * bk / 8, threads) + ceilDiv(bk * bn / 8, threads)) * 4;
+      v.atMost(registers, "estimated registers per thread", kMaxRegistersPerThread, "the per-thread limit");
+      v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
+      v.atMost(smemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+    }
+    return v.take();
+  }
+
+  // SIMT genomes have no SPLIT_K parameter: sliced-K is illegal for them (see violations).
+  static std::int64_t splitK(const Genome& g) {
+    return g.gene("split_k") == "sliced" && g.params.count("SPLIT_K") ? g.param("SPLIT_K") : 1;
+  }
+
+  static std::int64_t smemBytes(const Genome& g) {
+    const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+    const std::int64_t pipeline = stages(g) * (bm * (bk + 8) + bk * (bn + 8)) * kBf16Bytes;
+    const std::int64_t epilogue = g.gene("epilogue") == "smem" ? bm * (bn + 8) * kBf16Bytes : 0;
+    const std::int64_t slices = (splitK(g) - 1) * bm * bn * 4;  // fp32 partial sums of the extra slices
+    return std::max({pipeline, epilogue, slices});
+  }
+
+  std::map<std::string, std::string> descriptor(const Genome& g) const override {
+    return {{"tensor_core", g.gene("tensor_core")},
+            {"pipeline", g.gene("pipeline")},
+            {"stages", std::to_string(stages(g))},
+            {"epilogue", g.gene("epilogue")},
+            {"vector", g.gene("vector")},
+            {"split_k", g.gene("split_k") == "sliced" ? std::to_string(g.param("SPLIT_K")) : "1"}};
+  }
+
+  EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
+    return g.gene("tensor_core") == "mma" ? emitGemmMma(g, p) : emitGemmSimt(g, p);
+  }
+};
+
+}  // namespace
+
+const DesignSpace& gemmSpace() {
+  static const GemmSpace space;
+  return space;
+}
+
+std::int64_t gemmMmaSmemBytes(const Genome& g) { return GemmSpace::smemBytes(g); }
+
+}  // namespace crucible::templates

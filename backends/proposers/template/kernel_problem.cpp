@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/proposers/template/kernel_problem.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace crucible::templates {
+namespace {
+
+struct RoleSpec {
+  const char* role;
+  int rank;
+  bool integer;  // an index tensor (targets) rather than floating-point data
+};
+
+struct FamilyLayout {
+  const char* family;
+  std::vector<RoleSpec> inputs;
+  std::vector<RoleSpec> outputs;
+};
+
+const std::vector<FamilyLayout>& layouts() {
+  static const std::vector<FamilyLayout> table = {
+      {"gelu", {{"x", 1, false}}, {{"y", 1, false}}},
+      {"softmax", {{"x", 2, false}}, {{"y", 2, false}}},
+      {"layernorm", {{"x", 2, false}, {"weight", 1, false}, {"bias", 1, false}}, {{"y", 2, false}}},
+      {"rmsnorm", {{"x", 2, false}, {"weight", 1, false}}, {{"y", 2, false}}},
+      {"rowsum", {{"x", 2, false}}, {{"y", 1, false}}},
+      {"transpose", {{"x", 2, false}}, {{"y", 2, false}}},
+      {"matmul", {{"A", 2, false}, {"B", 2, false}}, {{"C", 2, false}}},
+      {"matmul_bias_relu", {{"A", 2, false}, {"B", 2, false}, {"bias", 1, false}}, {{"C", 2, false}}},
+      {"cross_entropy", {{"logits", 2, false}, {"targets", 1, true}}, {{"loss", 1, false}}},
+  };
+  return table;
+}
+
+bool isLiteral(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+bool isFloatData(DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16; }
+
+std::vector<ProblemTensor> bind(const std::vector<TensorSpec>& specs, const std::vector<RoleSpec>& roles,
+                                const std::string& family, const char* what) {
+  if (specs.size() != roles.size())
+    throw std::invalid_argument(std::string(what) + ": family '" + family + "' expects " +
+                                std::to_string(roles.size()) + " tensors, the spec has " +
+                                std::to_string(specs.size()));
+  std::vector<ProblemTensor> out;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const TensorSpec& t = specs[i];
+    const RoleSpec& r = roles[i];
+    const std::string field = std::string(what) + "[" + std::to_string(i) + "] (" + t.name + ")";
+    if (static_cast<int>(t.shape.size()) != r.rank)
+      throw std::invalid_argument(field + ": family '" + family + "' expects rank " + std::to_string(r.rank) +
+                                  " for " + r.role + ", got rank " + std::to_string(t.shape.size()));
+    if (r.integer ? (t.dtype != DType::I64 && t.dtype != DType::I32) : !isFloatData(t.dtype))
+      throw std::invalid_argument(field + ": dtype " + toString(t.dtype) + " is not supported for " + r.role);
+    out.push_back({r.role, t.dtype, t.shape});
+  }
+  return out;
+}
+
+void requireEqual(const KernelProblem& p, const ProblemTensor& a, int da, const ProblemTensor& b, int db) {
+  if (p.extent(a, da) != p.extent(b, db))
+    throw std::invalid_argument("shapes: " + a.role + " dim " + std::to_string(da) + " (" +
+                                std::to_string(p.extent(a, da)) + ") must equal " + b.role + " dim " +
+                                std::to_string(db) + " (" + std::to_string(p.extent(b, db)) + ")");
+}
+
+}  // namespace
+
+const ProblemTensor& KernelProblem::input(const std::string& role) const {
+  for (const auto& t : inputs)
+    if (t.role == role) return t;
+  throw std::logic_error("template problem: no input with role " + role);
+}
+
+const ProblemTensor& KernelProblem::output(const std::string& role) const {
+  for (const auto& t : outputs)
+    if (t.role == role) return t;
+  throw std::logic_error("template problem: no output with role " + role);
+}
+
+std::int64_t KernelProblem::extent(const ProblemTensor& t, int dim) const {
+  const std::string& s = t.shape.at(static_cast<std::size_t>(dim));
+  if (isLiteral(s)) return std::stoll(s);
+  auto it = axes.find(s);
+  if (it == axes.end()) throw std::invalid_argument("shape of " + t.role + ": unknown axis '" + s + "'");
+  return it->second;
+}
+
+std::string KernelProblem::extentCode(const ProblemTensor& t, int dim) const {
+  const std::string& s = t.shape.at(static_cast<std::size_t>(dim));
+  if (!isLiteral(s) && std::find(scalars.begin(), scalars.end(), s) != scalars.end()) return s;
+  return std::to_string(extent(t, dim)) + "LL";
+}
+
+std::string KernelProblem::extentExpr(const ProblemTensor& t, int dim) const {
+  return t.shape.at(static_cast<std::size_t>(dim));
+}
+
+std::string KernelProblem::signature(const std::string& launchBounds) const {
+  std::string s = "extern \"C\" __global__ void ";
+  if (!launchBounds.empty()) s += "__launch_bounds__(" + launchBounds + ") ";
+  s += entry + "(";
+  std::string indent(s.size(), ' ');
+  bool first = true;
+  auto add = [&](const std::string& param) {
+    if (!first) s += ",\n" + indent;
+    s += param;
+    first = false;
+  };
+  for (const auto& t : inputs) add(std::string("const ") + cudaTypeName(t.dtype) + "* __restrict__ " + t.role);
+  for (const auto& t : outputs) add(std::string(cudaTypeName(t.dtype)) + "* __restrict__ " + t.role);
+  for (const auto& sc : scalars) add("long long " + sc);
+  return s + ")";
+}
+
+bool KernelProblem::usesDType(DType d) const {
+  auto has = [d](const std::vector<ProblemTensor>& ts) {
+    return std::any_of(ts.begin(), ts.end(), [d](const ProblemTensor& t) { return t.dtype == d; });
+  };
+  return has(inputs) || has(outputs);
+}
+
+KernelProblem problemFromSpec(const TaskSpec& spec) {
+  const FamilyLayout* layout = nullptr;
+  for (const auto& l : layouts())
+    if (spec.family == l.family) layout = &l;
+  if (!layout) throw std::invalid_argument("family: the template proposer has no kernels for '" + spec.family + "'");
+  if (spec.entry.empty()) throw std::invalid_argument("entry: empty kernel name");
+
+  KernelProblem p;
+  p.taskName = spec.name;
+  p.family = spec.family;
+  p.entry = spec.entry;
+  p.axes = spec.axes;
+  p.scalars = spec.scalars;
+  p.inputs = bind(spec.inputs, layout->inputs, spec.family, "inputs");
+  p.outputs = bind(spec.outputs, layout->outputs, spec.family, "outputs");
+  for (const auto& sc : p.scalars)
+    if (!p.axes.count(sc)) throw std::invalid_argument("scalars: '" + sc + "' is not an axis");
+
+  // Every extent must resolve, and the tensors must agree with each other.
+  for (const auto* group : {&p.inputs, &p.outputs})
+    for (const auto& t : *group)
+      for (int d = 0; d < static_cast<int>(t.shape.size()); ++d)
+        if (p.extent(t, d) <= 0) throw std::invalid_argument("shape of " + t.role + ": extent must be positive");
+
+  const std::string& f = p.family;
+  if (f == "gelu") {
+    requireEqual(p, p.input("x"), 0, p.output("y"), 0);
+  } else if (f == "softmax" || f == "layernorm" || f == "rmsnorm") {
+    requireEqual(p, p.input("x"), 0, p.output("y"), 0);
+    requireEqual(p, p.input("x"), 1, p.output("y"), 1);
+    if (f != "softmax") requireEqual(p, p.input("x"), 1, p.input("weight"), 0);
+    if (f == "layernorm") requireEqual(p, p.input("x"), 1, p.input("bias"), 0);
+    if (p.input("x").dtype != p.output("y").dtype || p.input("x").dtype != p.inputs.back().dtype)
+      throw std::invalid_argument("dtypes: x, its parameters and y must share one dtype");
+  } else if (f == "rowsum") {
+    requireEqual(p, p.input("x"), 0, p.output("y"), 0);
+  } else if (f == "transpose") {
+    requireEqual(p, p.input("x"), 0, p.output("y"), 1);
+    requireEqual(p, p.input("x"), 1, p.output("y"), 0);
+    if (p.input("x").dtype != p.output("y").dtype) throw std::invalid_argument("dtypes: x and y must match");
+  } else if (f == "matmul" || f == "matmul_bias_relu") {
+    requireEqual(p, p.input("A"), 1, p.input("B"), 0);
+    requireEqual(p, p.input("A"), 0, p.output("C"), 0);
+    requireEqual(p, p.input("B"), 1, p.output("C"), 1);
+    const DType d = p.input("A").dtype;
+    if (p.input("B").dtype != d || p.output("C").dtype != d ||
+        (f == "matmul_bias_relu" && p.input("bias").dtype != d))
+      throw std::invalid_argument("dtypes: A, B" + std::string(f == "matmul" ? "" : ", bias") +
+                                  " and C must share one dtype");
+    if (d == DType::F16) throw std::invalid_argument("dtypes: f16 GEMM is not supported (use f32 or bf16)");
+    if (f == "matmul_bias_relu") requireEqual(p, p.input("bias"), 0, p.output("C"), 1);
+  } else if (f == "cross_entropy") {
+    requireEqual(p, p.input("logits"), 0, p.input("targets"), 0);
+    requireEqual(p, p.input("logits"), 0, p.output("loss"), 0);
+  }
+  return p;
+}
+
+}  // namespace crucible::templates

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Transpose y[N,M] = x[M,N]. Genes: how a tile is staged (straight from global
+// with strided writes, or through shared memory: plain, padded against bank
+// conflicts, or XOR-swizzled) and the vector width of the global accesses.
+#include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+class TransposeSpace final : public DesignSpace {
+public:
+  std::string kind() const override { return "transpose"; }
+
+  std::vector<GeneDef> genes(const KernelProblem& p) const override {
+    const bool narrow = p.input("x").dtype != DType::F32;
+    return {
+        {"staging", {"direct", "smem_plain", "smem_padded", "smem_swizzled"}},
+        {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
+    };
+  }
+
+  std::vector<TunableParameter> parameters(const std::string&, const GeneMap&) const override {
+    return {{"TILE", {16, 32, 64}}, {"ROWS_PER_THREAD", {1, 2, 4, 8}}};
+  }
+
+  std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    Violations v;
+    const ProblemTensor& x = p.input("x");
+    const std::int64_t rows = p.extent(x, 0), cols = p.extent(x, 1);
+    const std::int64_t vec = std::stoll(g.gene("vector"));
+    const std::int64_t tile = g.param("TILE"), rpt = g.param("ROWS_PER_THREAD");
+    const std::string& staging = g.gene("staging");
+    // Reads are vectorised along x's rows; through shared memory the writes are too.
+    v.divisible(cols, "N", vec, "vector width");
+    if (staging != "direct") v.divisible(rows, "M", vec, "vector width");
+    v.divisible(tile, "TILE", vec, "vector width");
+    v.divisible(tile, "TILE", rpt, "ROWS_PER_THREAD");
+    const std::int64_t threads = (tile / vec) * (tile / rpt);
+    if (threads < kWarp) v.add("a block of " + std::to_string(threads) + " threads is smaller than a warp");
+    v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
+    // The swizzle XORs the low five bits of the column: the tile must span whole 32-bank rows.
+    if (staging == "smem_swizzled") v.require(tile >= 32, "the XOR swizzle needs TILE >= 32");
+    v.atMost(ceilDiv(rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
+    return v.take();
+  }
+
+  std::map<std::string, std::string> descriptor(const Genome& g) const override {
+    const std::string& staging = g.gene("staging");
+    return {{"memory", staging == "direct" ? "global" : "smem"},
+            {"bank_conflicts", staging == "smem_padded" ? "padding" : staging == "smem_swizzled" ? "swizzle" : "none"},
+            {"vector", g.gene("vector")}};
+  }
+
+  EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitTranspose(g, p); }
+};
+
+}  // namespace
+
+const DesignSpace& transposeSpace() {
+  static const TransposeSpace space;
+  return space;
+}
+
+}  // namespace crucible::templates

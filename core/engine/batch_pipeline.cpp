@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/engine/batch_pipeline.h"
+
+#include <chrono>
+#include "core/engine/seal_policy.h"
+
+namespace crucible::engine_detail {
+
+double fitnessOf(const Evaluation& e, double referenceMedianUs) {
+  if (e.status != CandidateStatus::Valid || !e.timing) return 0;
+  return speedupOf(*e.timing, referenceMedianUs);
+}
+
+BatchPipeline::BatchPipeline(PipelineConfig config, std::vector<PipelineItem> items)
+    : config_(std::move(config)), items_(std::move(items)), results_(items_.size()) {
+  if (items_.empty()) return;
+  int compilers = std::max(1, std::min<int>(config_.compileThreads, static_cast<int>(items_.size())));
+  for (int i = 0; i < compilers; ++i) threads_.emplace_back([this] { compileWorker(); });
+  for (Evaluator* e : config_.evaluators) threads_.emplace_back([this, e] { evaluateWorker(e); });
+}
+
+BatchPipeline::~BatchPipeline() {
+  halt();
+  for (auto& t : threads_) t.join();
+}
+
+void BatchPipeline::halt() {
+  std::lock_guard lock(mutex_);
+  halt_ = true;
+  changed_.notify_all();
+}
+
+bool BatchPipeline::halted() {
+  // Nothing new starts while the run is paused; a stop, or the pipeline's own
+  // halt, ends the wait. Polling keeps the two conditions on separate mutexes.
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (halt_) return true;
+    }
+    if (!config_.control) return false;
+    std::unique_lock lock(config_.control->mutex);
+    if (config_.control->stopRequested) return true;
+    if (!config_.control->paused) return false;
+    config_.control->changed.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+void BatchPipeline::compileWorker() {
+  for (;;) {
+    std::size_t i;
+    {
+      std::lock_guard lock(mutex_);
+      if (nextCompile_ >= items_.size()) return;
+      i = nextCompile_++;
+    }
+    if (halted()) {
+      std::lock_guard lock(mutex_);
+      results_[i].compiled = true;
+      results_[i].state = PipelineResult::State::Skipped;
+      changed_.notify_all();
+      continue;
+    }
+    const Candidate& c = items_[i].candidate;
+    CompileRequest request{c.source, c.launch.entry, config_.compileArch, {}};
+    CompileResult compiled;
+    std::string failure;
+    try {
+      compiled = config_.compiler->compile(request);
+    } catch (const std::exception& e) {
+      failure = std::string("the compiler failed (not the candidate): ") + e.what();
+    }
+    if (failure.empty() && config_.onCompiled) config_.onCompiled(c, compiled);
+    std::lock_guard lock(mutex_);
+    PipelineResult& r = results_[i];
+    r.compile = std::move(compiled);
+    r.compiled = true;
+    if (!failure.empty()) {
+      r.state = PipelineResult::State::Failed;
+      r.failure = failure;
+    } else if (!r.compile.report.ok) {
+      r.state = PipelineResult::State::Done;   // a compile failure is final: nothing to evaluate
+    }
+    changed_.notify_all();
+  }
+}
+
+void BatchPipeline::evaluateWorker(Evaluator* evaluator) {
+  for (;;) {
+    std::size_t i;
+    {
+      std::unique_lock lock(mutex_);
+      if (nextEvaluate_ >= items_.size()) return;
+      i = nextEvaluate_++;
+      changed_.wait(lock, [&] { return results_[i].compiled; });
+      if (results_[i].state != PipelineResult::State::Pending) continue;  // failed or skipped at compile
+    }
+    if (halted()) {
+      std::lock_guard lock(mutex_);
+      results_[i].state = PipelineResult::State::Skipped;
+      changed_.notify_all();
+      continue;
+    }
+    const PipelineItem& item = items_[i];
+    PipelineResult result;
+    {
+      std::lock_guard lock(mutex_);
+      result.compile = std::move(results_[i].compile);
+      result.compiled = true;
+    }
+    try {
+      result.device = evaluator->device();
+      EvaluationRequest request;
+      request.task = config_.task;
+      request.candidate = KernelBinary{result.compile.cubin, item.candidate.launch};
+      request.reference = config_.reference;
+      request.seeds = item.seeds;
+      result.evaluation = evaluator->evaluate(request);
+      result.fitness = fitnessOf(*result.evaluation, config_.referenceMedianUs);
+      bool valid = result.evaluation->status == CandidateStatus::Valid;
+      if (valid && result.fitness > item.profileAbove)
+        result.profile = evaluator->profile(*config_.task, request.candidate);
+      if (deservesExtendedValidation(result.evaluation->status, result.fitness, config_.sealMargin,
+                                     item.bestSealedSpeedup)) {
+        request.seeds = item.extendedSeeds;
+        request.extended = true;
+        result.extended = evaluator->evaluate(request);
+      }
+      result.state = PipelineResult::State::Done;
+    } catch (const std::exception& e) {
+      result.state = PipelineResult::State::Failed;
+      result.failure = std::string("the evaluator failed (not the candidate): ") + e.what();
+    }
+    result.compile.cubin.clear();  // not stored; free it now
+    std::lock_guard lock(mutex_);
+    results_[i] = std::move(result);
+    changed_.notify_all();
+  }
+}
+
+PipelineResult& BatchPipeline::waitFor(std::size_t i, const std::function<void()>& tick) {
+  std::unique_lock lock(mutex_);
+  while (results_[i].state == PipelineResult::State::Pending) {
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+    if (results_[i].state != PipelineResult::State::Pending) break;
+    if (tick) {
+      lock.unlock();
+      tick();
+      lock.lock();
+    }
+  }
+  return results_[i];
+}
+
+}  // namespace crucible::engine_detail

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Compiles and evaluates one generation's candidates with overlap: a pool of
+// compile threads works ahead while one thread per evaluator takes compiled
+// candidates in proposal order. Results are collected per position so the
+// engine commits them in proposal order (determinism), each as soon as it and
+// all earlier ones are final. Worker threads never touch the store.
+// Internal to core/engine.
+#pragma once
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+#include "core/engine/engine_control.h"
+#include "core/engine/interfaces.h"
+
+namespace crucible::engine_detail {
+
+struct PipelineItem {
+  Candidate candidate;                       // stored, status Proposed
+  std::vector<std::uint64_t> seeds;          // validation seeds
+  std::vector<std::uint64_t> extendedSeeds;  // the seal's extended validation
+  double profileAbove = 0;                   // profile a Valid result whose fitness exceeds this
+  double bestSealedSpeedup = 0;              // the seal bar when the generation started
+};
+
+struct PipelineResult {
+  enum class State { Pending, Done, Skipped, Failed };
+  State state = State::Pending;
+  CompileResult compile;
+  bool compiled = false;                     // compile finished (ok or not)
+  std::optional<Evaluation> evaluation;      // absent when the compile failed
+  double fitness = 0;                        // speedup vs the reference; 0 unless Valid and timed
+  std::optional<ProfileResult> profile;
+  std::optional<Evaluation> extended;
+  Fingerprint device;                        // where it was evaluated
+  std::string failure;                       // State::Failed: the backend's exception
+};
+
+struct PipelineConfig {
+  Compiler* compiler = nullptr;
+  std::vector<Evaluator*> evaluators;
+  int compileThreads = 1;
+  std::string compileArch;
+  const Task* task = nullptr;
+  KernelBinary reference;
+  double referenceMedianUs = 0;
+  double sealMargin = 0;
+  EngineControl* control = nullptr;
+  std::function<void(const Candidate&, const CompileResult&)> onCompiled;  // from compile threads
+};
+
+class BatchPipeline {
+public:
+  BatchPipeline(PipelineConfig config, std::vector<PipelineItem> items);
+  ~BatchPipeline();   // halts what has not started and joins
+  BatchPipeline(const BatchPipeline&) = delete;
+  BatchPipeline& operator=(const BatchPipeline&) = delete;
+
+  std::size_t size() const { return items_.size(); }
+  const PipelineItem& item(std::size_t i) const { return items_[i]; }
+  // Blocks until item i is final (Done, Skipped or Failed); calls tick about
+  // every 50 ms while waiting so the caller can react to pause/verdicts.
+  PipelineResult& waitFor(std::size_t i, const std::function<void()>& tick);
+  // Nothing new starts after this (in-flight work finishes).
+  void halt();
+
+private:
+  void compileWorker();
+  void evaluateWorker(Evaluator* evaluator);
+  bool halted();
+
+  PipelineConfig config_;
+  std::vector<PipelineItem> items_;
+  std::vector<PipelineResult> results_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t nextCompile_ = 0;
+  std::size_t nextEvaluate_ = 0;
+  bool halt_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// The fitness of an evaluation: speedup vs the reference for a Valid, timed
+// result; 0 otherwise.
+double fitnessOf(const Evaluation& e, double referenceMedianUs);
+
+}  // namespace crucible::engine_detail

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The evolution engine: drives a Proposer, a Compiler and the Evaluators of a
+// Dispatcher over one run, and records everything in the project store as it
+// happens. Plain C++ (no Qt): the GUI runs it on a worker thread and turns its
+// events into queued signals; the CLI runs it directly.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include "core/engine/interfaces.h"
+#include "core/engine/run_settings.h"
+#include "core/model/candidate.h"
+#include "core/model/ids.h"
+#include "core/model/run.h"
+
+namespace crucible {
+
+struct EngineEvent {
+  enum class Kind {
+    RunStarted,
+    CandidateProposed,
+    AwaitingReview,      // architectureKey waits for a verdict (gated runs)
+    CandidateCompiled,
+    CandidateEvaluated,
+    EliteImproved,       // a cell got a better elite (fitness = its fitness)
+    Sealed,
+    KnowledgeUpdated,
+    Log,
+    Progress,
+    RunPaused,
+    RunResumed,
+    RunStopped,
+    RunFinished,
+    RunFailed,           // message says why
+  };
+  Kind kind = Kind::Log;
+  RunId run = 0;
+  CandidateId candidate = 0;
+  std::string message;
+  std::int64_t evaluationsDone = 0;
+  Budget budget;
+  double bestSpeedup = 0;
+  double elapsedSeconds = 0;       // wall time used by the run (all sessions)
+  double gpuSeconds = 0;           // GPU time used by the run (all sessions)
+  int generation = 0;
+  std::string architectureKey;     // AwaitingReview, CandidateProposed, CandidateEvaluated
+  CandidateStatus status = CandidateStatus::Proposed;  // candidate events
+  double fitness = 0;              // CandidateEvaluated, EliteImproved, Sealed
+  std::string level;               // Log: "info" | "warning" | "error"
+};
+const char* toString(EngineEvent::Kind k);
+
+// Called from engine threads (the thread that calls run() and its compile and
+// evaluation workers, never two at once). Must be cheap and must not call
+// back into the Engine synchronously except pause/resume/stop/setBudget/
+// submitVerdict, which are thread-safe.
+class EngineObserver {
+public:
+  virtual ~EngineObserver() = default;
+  virtual void onEvent(const EngineEvent& event) = 0;
+};
+
+class EngineError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class Engine {
+public:
+  // The proposer, compiler, dispatcher and observer must outlive the Engine.
+  Engine(std::string projectPath, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
+         EngineObserver* observer = nullptr);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Stores a new run (status Created) with the settings as JSON. Throws
+  // EngineError when the task does not exist or the settings are invalid.
+  RunId createRun(TaskId task, std::string name, std::uint64_t seed, Budget budget, bool gated,
+                  RunSettings settings);
+
+  // Blocking: call it on a worker thread. Returns when the run finished (its
+  // budget or generation limit was reached), was stopped, or failed (then the
+  // run's status is Failed and a RunFailed event says why; the error is not
+  // rethrown). Resumes a run that the store says was interrupted (Running,
+  // Paused or Stopped): candidates without a final status are evaluated again,
+  // nothing that finished is repeated. Throws EngineError only when the run
+  // cannot start (unknown run, another run() active on this Engine).
+  void run(RunId run);
+
+  // Thread-safe controls for the run in progress. pause() lets the candidates
+  // in flight finish, then waits; stop() does the same and returns from run()
+  // with the run Stopped and resumable.
+  void pause();
+  void resume();
+  void stop();
+  // Applies to the run in progress (and is stored). An evaluation is one
+  // candidate brought to a final status (a compile failure counts too).
+  void setBudget(Budget budget);
+
+  // Thread-safe. Records a human verdict on an architecture. During run() the
+  // engine applies it at its next step (accepted: the waiting candidates are
+  // evaluated; rejected: they are marked Rejected and later proposals of that
+  // architecture are discarded). Without an active run it is stored directly.
+  void submitVerdict(RunId run, const std::string& architectureKey, bool accept, const std::string& note);
+
+  bool isRunning() const;
+  bool isPaused() const;
+
+private:
+  struct Shared;
+  std::string projectPath_;
+  Proposer& proposer_;
+  Compiler& compiler_;
+  Dispatcher& dispatcher_;
+  EngineObserver* observer_;
+  std::unique_ptr<Shared> shared_;
+};
+
+}  // namespace crucible

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/engine/run_settings.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <nlohmann/json.hpp>
+
+namespace crucible {
+namespace {
+
+template <typename E, std::size_t N>
+E parseName(const std::array<std::pair<E, const char*>, N>& table, const std::string& s, const char* what) {
+  for (const auto& [value, name] : table)
+    if (s == name) return value;
+  std::string known;
+  for (const auto& entry : table) known += std::string(known.empty() ? "" : ", ") + entry.second;
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + s + "' (expected one of: " + known + ")");
+}
+template <typename E, std::size_t N>
+const char* nameOf(const std::array<std::pair<E, const char*>, N>& table, E e) {
+  for (const auto& [value, name] : table)
+    if (value == e) return name;
+  return "?";
+}
+
+constexpr std::array<std::pair<TuningStrategy, const char*>, 3> kTuning{{
+    {TuningStrategy::Random, "random"}, {TuningStrategy::GreedyLocal, "greedy"},
+    {TuningStrategy::ModelBased, "model"}}};
+constexpr std::array<std::pair<ProfileMode, const char*>, 3> kProfile{{
+    {ProfileMode::None, "none"}, {ProfileMode::Elites, "elites"}, {ProfileMode::All, "all"}}};
+constexpr std::array<std::pair<SealStart, const char*>, 2> kSealStart{{
+    {SealStart::FromSeal, "from-seal"}, {SealStart::AwayFromSeal, "away-from-seal"}}};
+
+// Reads j[key] into out when present; a value of the wrong type names the field.
+template <typename T>
+void read(const nlohmann::json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  try {
+    out = it->get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("run settings: field '") + key + "' has the wrong type (" +
+                                it->type_name() + ")");
+  }
+}
+
+void require(bool ok, const char* field, const std::string& what) {
+  if (!ok) throw std::invalid_argument(std::string("run settings: '") + field + "' " + what);
+}
+
+}  // namespace
+
+const char* toString(TuningStrategy s) { return nameOf(kTuning, s); }
+TuningStrategy tuningStrategyFromString(const std::string& s) { return parseName(kTuning, s, "tuning strategy"); }
+const char* toString(ProfileMode m) { return nameOf(kProfile, m); }
+ProfileMode profileModeFromString(const std::string& s) { return parseName(kProfile, s, "profile mode"); }
+const char* toString(SealStart s) { return nameOf(kSealStart, s); }
+SealStart sealStartFromString(const std::string& s) { return parseName(kSealStart, s, "seal start"); }
+
+std::string toJson(const RunSettings& s) {
+  nlohmann::json binning = nlohmann::json::array();
+  for (const auto& b : s.binning) binning.push_back({{"dimension", b.dimension}, {"edges", b.edges}});
+  nlohmann::json j = {
+      {"binning", binning},
+      {"batchSize", s.batchSize},
+      {"islands", s.islands},
+      {"migrationInterval", s.migrationInterval},
+      {"explorationWeight", s.explorationWeight},
+      {"crossoverRate", s.crossoverRate},
+      {"tuningShare", s.tuningShare},
+      {"tuningStrategy", toString(s.tuningStrategy)},
+      {"tuningBudgetPerArchitecture", s.tuningBudgetPerArchitecture},
+      {"profile", toString(s.profile)},
+      {"sealMargin", s.sealMargin},
+      {"validationSeeds", s.validationSeeds},
+      {"extendedValidationSeeds", s.extendedValidationSeeds},
+      {"compileThreads", s.compileThreads},
+      {"compileArch", s.compileArch},
+      {"strategyVariationRate", s.strategyVariationRate},
+      {"sealStart", toString(s.sealStart)},
+      {"maxGenerations", s.maxGenerations},
+      {"knowledgeMinObservations", s.knowledgeMinObservations},
+      {"knowledgeEffectThreshold", s.knowledgeEffectThreshold},
+  };
+  return j.dump();
+}
+
+RunSettings runSettingsFromJson(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.empty() ? std::string("{}") : text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(std::string("run settings: not valid JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw std::invalid_argument("run settings: expected a JSON object");
+  RunSettings s;
+  if (auto it = j.find("binning"); it != j.end() && !it->is_null()) {
+    require(it->is_array(), "binning", "must be an array of {dimension, edges}");
+    for (const auto& b : *it) {
+      require(b.is_object() && b.contains("dimension") && b["dimension"].is_string(), "binning",
+              "entries need a string 'dimension'");
+      DimensionBinning d;
+      d.dimension = b["dimension"].get<std::string>();
+      if (b.contains("edges")) {
+        require(b["edges"].is_array(), "binning.edges", "must be an array of numbers");
+        for (const auto& e : b["edges"]) {
+          require(e.is_number(), "binning.edges", "must be an array of numbers");
+          d.edges.push_back(e.get<double>());
+        }
+      }
+      s.binning.push_back(std::move(d));
+    }
+  }
+  read(j, "batchSize", s.batchSize);
+  read(j, "islands", s.islands);
+  read(j, "migrationInterval", s.migrationInterval);
+  read(j, "explorationWeight", s.explorationWeight);
+  read(j, "crossoverRate", s.crossoverRate);
+  read(j, "tuningShare", s.tuningShare);
+  std::string name;
+  if (j.contains("tuningStrategy")) {
+    read(j, "tuningStrategy", name);
+    s.tuningStrategy = tuningStrategyFromString(name);
+  }
+  read(j, "tuningBudgetPerArchitecture", s.tuningBudgetPerArchitecture);
+  if (j.contains("profile")) {
+    read(j, "profile", name);
+    s.profile = profileModeFromString(name);
+  }
+  read(j, "sealMargin", s.sealMargin);
+  read(j, "validationSeeds", s.validationSeeds);
+  read(j, "extendedValidationSeeds", s.extendedValidationSeeds);
+  read(j, "compileThreads", s.compileThreads);
+  read(j, "compileArch", s.compileArch);
+  read(j, "strategyVariationRate", s.strategyVariationRate);
+  if (j.contains("sealStart")) {
+    read(j, "sealStart", name);
+    s.sealStart = sealStartFromString(name);
+  }
+  read(j, "maxGenerations", s.maxGenerations);
+  read(j, "knowledgeMinObservations", s.knowledgeMinObservations);
+  read(j, "knowledgeEffectThreshold", s.knowledgeEffectThreshold);
+  validate(s);
+  return s;
+}
+
+void validate(const RunSettings& s) {
+  for (const auto& b : s.binning) {
+    require(!b.dimension.empty(), "binning.dimension", "must not be empty");
+    for (std::size_t i = 1; i < b.edges.size(); ++i)
+      require(b.edges[i - 1] < b.edges[i], "binning.edges", "must be strictly ascending (dimension '" +
+                                                                 b.dimension + "')");
+  }
+  require(s.batchSize >= 1, "batchSize", "must be at least 1");
+  require(s.islands >= 1, "islands", "must be at least 1");
+  require(s.migrationInterval >= 1, "migrationInterval", "must be at least 1");
+  require(s.explorationWeight >= 0 && std::isfinite(s.explorationWeight), "explorationWeight",
+          "must be a finite number >= 0");
+  require(s.crossoverRate >= 0 && s.crossoverRate <= 1, "crossoverRate", "must be in [0, 1]");
+  require(s.tuningShare >= 0 && s.tuningShare <= 1, "tuningShare", "must be in [0, 1]");
+  require(s.tuningBudgetPerArchitecture >= 0, "tuningBudgetPerArchitecture", "must be >= 0");
+  require(s.sealMargin >= 0 && std::isfinite(s.sealMargin), "sealMargin", "must be a finite number >= 0");
+  require(s.validationSeeds >= 1, "validationSeeds", "must be at least 1");
+  require(s.extendedValidationSeeds >= 1, "extendedValidationSeeds", "must be at least 1");
+  require(s.compileThreads >= 1, "compileThreads", "must be at least 1");
+  require(s.strategyVariationRate >= 0 && s.strategyVariationRate <= 1, "strategyVariationRate",
+          "must be in [0, 1]");
+  require(s.maxGenerations >= 0, "maxGenerations", "must be >= 0");
+  require(s.knowledgeMinObservations >= 1, "knowledgeMinObservations", "must be at least 1");
+  require(s.knowledgeEffectThreshold >= 0, "knowledgeEffectThreshold", "must be >= 0");
+}
+
+}  // namespace crucible

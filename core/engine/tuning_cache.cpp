@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/engine/tuning_cache.h"
+
+#include <cstdio>
+
+namespace crucible {
+
+std::uint64_t fnv1a64(const std::string& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string configKey(const std::string& architectureKey, const ParameterPoint& parameters,
+                      const std::string& source) {
+  std::string key = architectureKey;
+  key += '|';
+  bool first = true;
+  for (const auto& [name, value] : parameters) {
+    if (!first) key += ',';
+    first = false;
+    key += name;
+    key += '=';
+    key += std::to_string(value);
+  }
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a64(source)));
+  key += '|';
+  key += hash;
+  return key;
+}
+
+}  // namespace crucible

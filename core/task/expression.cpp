@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/task/expression.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include "core/task/task_spec.h"
+
+namespace crucible {
+namespace {
+
+class Parser {
+public:
+  Parser(const std::string& text, const std::map<std::string, std::int64_t>& axes) : text_(text), axes_(axes) {}
+
+  std::int64_t parseAll() {
+    skipSpace();
+    if (pos_ == text_.size()) fail("empty expression");
+    std::int64_t v = expr();
+    skipSpace();
+    if (pos_ != text_.size()) fail(std::string("unexpected '") + text_[pos_] + "'");
+    return v;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ExpressionError(what + " at column " + std::to_string(pos_ + 1) + " in expression '" + text_ + "'");
+  }
+  [[noreturn]] void overflow(const char* op) const {
+    throw ExpressionError(std::string("integer overflow in '") + op + "' in expression '" + text_ + "'");
+  }
+
+  void skipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool accept(char c) {
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) { ++pos_; return true; }
+    return false;
+  }
+  void expect(char c) {
+    if (!accept(c)) fail(std::string("expected '") + c + "'");
+  }
+
+  std::int64_t expr() {
+    std::int64_t v = term();
+    for (;;) {
+      std::int64_t r;
+      if (accept('+')) {
+        if (__builtin_add_overflow(v, term(), &r)) overflow("+");
+      } else if (accept('-')) {
+        if (__builtin_sub_overflow(v, term(), &r)) overflow("-");
+      } else {
+        return v;
+      }
+      v = r;
+    }
+  }
+
+  std::int64_t term() {
+    std::int64_t v = unary();
+    for (;;) {
+      if (accept('*')) {
+        std::int64_t r;
+        if (__builtin_mul_overflow(v, unary(), &r)) overflow("*");
+        v = r;
+      } else if (accept('/')) {
+        v = divide(v, unary(), '/');
+      } else if (accept('%')) {
+        v = divide(v, unary(), '%');
+      } else {
+        return v;
+      }
+    }
+  }
+
+  std::int64_t divide(std::int64_t a, std::int64_t b, char op) {
+    if (b == 0) fail(std::string("division by zero in '") + op + "'");
+    if (a == INT64_MIN && b == -1) overflow(op == '/' ? "/" : "%");
+    return op == '/' ? a / b : a % b;
+  }
+
+  std::int64_t unary() {
+    if (accept('-')) {
+      std::int64_t v = unary();
+      if (v == INT64_MIN) overflow("-");
+      return -v;
+    }
+    if (accept('+')) return unary();
+    return primary();
+  }
+
+  std::int64_t primary() {
+    skipSpace();
+    if (pos_ == text_.size()) fail("unexpected end");
+    const char c = text_[pos_];
+    if (c == '(') {
+      ++pos_;
+      std::int64_t v = expr();
+      expect(')');
+      return v;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) return integer();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return nameOrCall();
+    fail(std::string("unexpected '") + c + "'");
+  }
+
+  std::int64_t integer() {
+    std::int64_t v = 0;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text_[pos_] - '0', &v))
+        throw ExpressionError("integer literal too large in expression '" + text_ + "'");
+      ++pos_;
+    }
+    if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      fail("a number cannot be followed by a letter");
+    return v;
+  }
+
+  std::int64_t nameOrCall() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    const std::string name = text_.substr(start, pos_ - start);
+    if (isExpressionFunction(name)) {
+      expect('(');
+      const std::int64_t a = expr();
+      expect(',');
+      const std::int64_t b = expr();
+      expect(')');
+      if (name == "min") return std::min(a, b);
+      if (name == "max") return std::max(a, b);
+      if (b == 0) fail("division by zero in 'ceil_div'");
+      // Round toward +infinity for any signs: C truncation is already the
+      // ceiling when the exact quotient is negative.
+      const std::int64_t q = divide(a, b, '/');
+      const bool exact = a % b == 0;
+      return (!exact && ((a < 0) == (b < 0))) ? q + 1 : q;
+    }
+    auto it = axes_.find(name);
+    if (it == axes_.end()) throw ExpressionError("unknown name '" + name + "' in expression '" + text_ + "'");
+    return it->second;
+  }
+
+  const std::string& text_;
+  const std::map<std::string, std::int64_t>& axes_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+bool isExpressionFunction(const std::string& name) {
+  return name == "ceil_div" || name == "min" || name == "max";
+}
+
+std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes) {
+  return Parser(expr, axes).parseAll();
+}
+
+std::int64_t evalExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes) {
+  try {
+    return evaluateAxisExpression(expr, axes);
+  } catch (const ExpressionError& e) {
+    throw TaskSpecError("expression", e.what());
+  }
+}
+
+}  // namespace crucible

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Integer expressions over a task's named axes ("ceil_div(M, 128)", "2*M*N*K"):
+// used for shapes, launch rules, flops and minBytes. A small recursive-descent
+// evaluator; every error says what is wrong and where in the text.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace crucible {
+
+// Thrown by evaluateAxisExpression; the message does not name a spec field,
+// callers that know the field (parseTaskSpec) wrap it into a TaskSpecError.
+class ExpressionError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Grammar (integers are 64-bit signed; overflow and division by zero are errors):
+//   expr    := term (('+' | '-') term)*
+//   term    := unary (('*' | '/' | '%') unary)*
+//   unary   := ('+' | '-') unary | primary
+//   primary := INTEGER | NAME | FUNC '(' expr ',' expr ')' | '(' expr ')'
+//   FUNC    := ceil_div | min | max
+// '/' and '%' truncate toward zero as in C; ceil_div rounds toward +infinity.
+std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes);
+
+// True for the function names above: they cannot be axis names.
+bool isExpressionFunction(const std::string& name);
+
+}  // namespace crucible

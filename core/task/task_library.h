@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The built-in task suite (resources/tasks/*.json) and reading spec files.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+#include "core/task/task_spec.h"
+
+namespace crucible {
+
+// The folder holding the built-in task specs, the first that exists of:
+//   $CRUCIBLE_TASKS_DIR; the source tree's resources/tasks (development
+//   builds); <executable>/../share/crucible/tasks (a relocated install); the
+//   configured install prefix's share/crucible/tasks. "" when none exists.
+std::string builtinTasksDir();
+
+// The *.json files in builtinTasksDir(), sorted by path; empty if there is no folder.
+std::vector<std::string> builtinTaskFiles();
+
+// Reads and parses a spec file. Throws TaskSpecError: "<path>: cannot read"
+// for I/O errors; a spec error keeps its field and gets the file name in front.
+TaskSpec loadTaskSpecFile(const std::string& path);
+
+// Reads a file's text (throws TaskSpecError naming the path if unreadable).
+std::string readTaskSpecText(const std::string& path);
+
+// The built-in spec file whose "name" is `name`, or nullopt.
+std::optional<std::string> findBuiltinTaskFile(const std::string& name);
+
+}  // namespace crucible

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// parseTaskSpec: reads a task spec document (format 1, resources/tasks/README.md)
+// and checks everything a kernel run depends on, so that a spec that parses
+// can be drawn, launched and validated. Errors name the field by JSON path.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <regex>
+#include <set>
+#include "core/task/expression.h"
+#include "core/task/json_fields.h"
+#include "core/task/task_spec.h"
+
+namespace crucible {
+namespace {
+
+using namespace taskjson;
+
+constexpr int kFormatVersion = 1;
+
+// Launch limits every CUDA GPU since compute capability 3.0 shares, and the
+// dynamic shared memory an sm_90 block may opt into (227 KiB).
+constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
+
+bool isIdentifier(const std::string& s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, re);
+}
+
+std::string identifier(const json& j, const std::string& path) {
+  std::string s = asString(j, path);
+  if (!isIdentifier(s)) throw TaskSpecError(path, "'" + s + "' is not a C identifier");
+  return s;
+}
+
+// Evaluates an expression read from the field at `path`; the error names that field.
+std::int64_t evaluateAt(const std::string& expr, const std::map<std::string, std::int64_t>& axes,
+                        const std::string& path) {
+  try {
+    return evaluateAxisExpression(expr, axes);
+  } catch (const ExpressionError& e) {
+    throw TaskSpecError(path, e.what());
+  }
+}
+
+int parseFormat(const Fields& root) {
+  const std::int64_t v = asInteger(root.required("format"), "format");
+  if (v > kFormatVersion)
+    throw TaskSpecError("format", "version " + std::to_string(v) + " is newer than this Crucible reads (" +
+                                      std::to_string(kFormatVersion) + ")");
+  if (v != kFormatVersion) throw TaskSpecError("format", "unknown version " + std::to_string(v));
+  return int(v);
+}
+
+std::map<std::string, std::int64_t> parseAxes(const Fields& root) {
+  const json& j = root.required("axes");
+  if (!j.is_object()) throw TaskSpecError("axes", "must be an object of name -> positive integer");
+  std::map<std::string, std::int64_t> axes;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string path = child("axes", it.key());
+    if (!isIdentifier(it.key())) throw TaskSpecError(path, "axis name is not a C identifier");
+    if (isExpressionFunction(it.key())) throw TaskSpecError(path, "'" + it.key() + "' is an expression function");
+    if (!it->is_number_integer() || asInteger(*it, path) <= 0) throw TaskSpecError(path, "must be a positive integer");
+    axes[it.key()] = it->get<std::int64_t>();
+  }
+  return axes;
+}
+
+// randint bounds may be an expression over the axes ("V"); the others are numbers.
+double distributionBound(const json& j, const std::string& path, bool integer,
+                         const std::map<std::string, std::int64_t>& axes) {
+  if (!integer) return asFiniteNumber(j, path);
+  if (j.is_string()) return double(evaluateAt(j.get<std::string>(), axes, path));
+  if (j.is_number_float()) {
+    const double v = asFiniteNumber(j, path);
+    if (v != std::floor(v)) throw TaskSpecError(path, "must be an integer for randint");
+    return v;
+  }
+  return double(asInteger(j, path));
+}
+
+Distribution parseDistribution(const json& j, const std::string& path, DType dtype,
+                               const std::map<std::string, std::int64_t>& axes) {
+  const Fields f(j, path);
+  Distribution d;
+  d.kind = asString(f.required("kind"), f.path("kind"));
+  if (d.kind == "normal") {
+    f.rejectUnknown({"kind", "mean", "stddev"});
+    d.a = asFiniteNumber(f.required("mean"), f.path("mean"));
+    d.b = asFiniteNumber(f.required("stddev"), f.path("stddev"));
+    if (d.b <= 0) throw TaskSpecError(f.path("stddev"), "must be > 0 (a zero spread draws a constant, which cannot tell a kernel from a wrong one)");
+  } else if (d.kind == "uniform" || d.kind == "randint") {
+    const bool integer = d.kind == "randint";
+    f.rejectUnknown({"kind", "low", "high"});
+    d.a = distributionBound(f.required("low"), f.path("low"), integer, axes);
+    d.b = distributionBound(f.required("high"), f.path("high"), integer, axes);
+    if (!(d.a < d.b)) throw TaskSpecError(f.path("high"), "must be greater than low");
+    if (integer && d.a == 0 && d.b == 1) throw TaskSpecError(path, "randint [0, 1) draws only zeros");
+  } else {
+    throw TaskSpecError(f.path("kind"), "unknown distribution '" + d.kind + "' (normal, uniform or randint)");
+  }
+  if (!isFloating(dtype) && d.kind != "randint")
+    throw TaskSpecError(f.path("kind"), std::string("'") + d.kind + "' cannot draw " + toString(dtype) + " values; use randint");
+  if (dtype == DType::I32 && (d.a < -2147483648.0 || d.b > 2147483648.0))
+    throw TaskSpecError(path, "randint range does not fit in i32");
+  return d;
+}
+
+TensorSpec parseTensor(const json& j, const std::string& path, bool input,
+                       const std::map<std::string, std::int64_t>& axes) {
+  const Fields f(j, path);
+  if (input) f.rejectUnknown({"name", "dtype", "shape", "distribution"});
+  else f.rejectUnknown({"name", "dtype", "shape"});
+  TensorSpec t;
+  t.name = identifier(f.required("name"), f.path("name"));
+  const std::string dtype = asString(f.required("dtype"), f.path("dtype"));
+  const auto d = dtypeFromString(dtype);
+  if (!d) throw TaskSpecError(f.path("dtype"), "unknown dtype '" + dtype + "' (f32, f16, bf16, f64, i32, i64)");
+  t.dtype = *d;
+  const json& shape = asArray(f.required("shape"), f.path("shape"));
+  if (shape.empty()) throw TaskSpecError(f.path("shape"), "must list at least one dimension");
+  std::int64_t elements = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const std::string dimPath = index(f.path("shape"), i);
+    t.shape.push_back(asExpressionText(shape[i], dimPath));
+    const std::int64_t extent = evaluateAt(t.shape.back(), axes, dimPath);
+    if (extent <= 0) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(extent) + ", must be positive");
+    if (__builtin_mul_overflow(elements, extent, &elements) ||
+        __builtin_mul_overflow(elements, std::int64_t(sizeOf(t.dtype)), &elements))
+      throw TaskSpecError(f.path("shape"), "tensor size overflows 64 bits");
+    elements /= std::int64_t(sizeOf(t.dtype));
+  }
+  if (input) t.distribution = parseDistribution(f.required("distribution"), f.path("distribution"), t.dtype, axes);
+  return t;
+}
+
+std::vector<TensorSpec> parseTensors(const Fields& root, const char* key, bool input,
+                                     const std::map<std::string, std::int64_t>& axes) {
+  const json& list = asArray(root.required(key), key);
+  if (list.empty()) throw TaskSpecError(key, std::string("must list at least one ") + (input ? "input" : "output"));
+  std::vector<TensorSpec> out;
+  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(parseTensor(list[i], index(key, i), input, axes));
+  return out;
+}
+
+std::vector<std::string> parseScalars(const Fields& root, const std::map<std::string, std::int64_t>& axes) {
+  const json& list = asArray(root.required("scalars"), "scalars");
+  std::vector<std::string> scalars;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = index("scalars", i);
+    const std::string name = asString(list[i], path);
+    if (!axes.count(name)) throw TaskSpecError(path, "'" + name + "' is not an axis (scalars pass axes to the kernel)");
+    for (const auto& s : scalars)
+      if (s == name) throw TaskSpecError(path, "'" + name + "' is listed twice");
+    scalars.push_back(name);
+  }
+  return scalars;
+}
+
+// Kernel parameters are named after tensors and scalars: the names must be unique.
+void checkUniqueNames(const TaskSpec& spec) {
+  std::map<std::string, std::string> owner;  // name -> field path that introduced it
+  for (std::size_t i = 0; i < spec.scalars.size(); ++i) owner[spec.scalars[i]] = index("scalars", i);
+  auto claim = [&](const std::vector<TensorSpec>& list, const char* key) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = index(key, i) + ".name";
+      auto [it, fresh] = owner.emplace(list[i].name, path);
+      if (!fresh) throw TaskSpecError(path, "'" + list[i].name + "' is already used by " + it->second);
+    }
+  };
+  claim(spec.inputs, "inputs");
+  claim(spec.outputs, "outputs");
+}
+
+std::map<std::string, Tolerance> parseTolerances(const Fields& root, const std::vector<TensorSpec>& outputs) {
+  const json& j = root.required("tolerances");
+  if (!j.is_object()) throw TaskSpecError("tolerances", "must be an object of output name -> {rtol, atol}");
+  std::map<std::string, Tolerance> tolerances;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string path = child("tolerances", it.key());
+    bool isOutput = false;
+    for (const auto& o : outputs) isOutput = isOutput || o.name == it.key();
+    if (!isOutput) throw TaskSpecError(path, "no output named '" + it.key() + "'");
+    const Fields f(*it, path);
+    f.rejectUnknown({"rtol", "atol"});
+    Tolerance t;
+    t.rtol = asFiniteNumber(f.required("rtol"), f.path("rtol"));
+    t.atol = asFiniteNumber(f.required("atol"), f.path("atol"));
+    if (t.rtol < 0) throw TaskSpecError(f.path("rtol"), "must be >= 0");
+    if (t.atol < 0) throw TaskSpecError(f.path("atol"), "must be >= 0");
+    tolerances[it.key()] = t;
+  }
+  for (const auto& o : outputs)
+    if (!tolerances.count(o.name))
+      throw TaskSpecError(child("tolerances", o.name), "missing (every output needs a tolerance)");
+  return tolerances;
+}
+
+void parseDims(const Fields& launch, const char* key, std::string (&dims)[3], const std::int64_t (&limits)[3],
+               const std::map<std::string, std::int64_t>& axes, std::int64_t* product) {
+  const std::string path = launch.path(key);
+  const json& list = asArray(launch.required(key), path);
+  if (list.empty() || list.size() > 3) throw TaskSpecError(path, "must list 1 to 3 expressions (x, y, z)");
+  *product = 1;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string dimPath = index(path, i);
+    dims[i] = i < list.size() ? asExpressionText(list[i], dimPath) : "1";
+    const std::int64_t v = evaluateAt(dims[i], axes, dimPath);
+    if (v <= 0) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + ", must be positive");
+    if (v > limits[i]) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + ", above the CUDA limit " + std::to_string(limits[i]));
+    if (__builtin_mul_overflow(*product, v, product)) *product = INT64_MAX;
+  }
+}
+
+SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::string, std::int64_t>& axes) {
+  const Fields f(root.required(key), key);
+  f.rejectUnknown({"source", "launch"});
+  SpecKernel k;
+  k.source = asSourceText(f.required("source"), f.path("source"));
+  if (k.source.find_first_not_of(" \t\r\n") == std::string::npos) throw TaskSpecError(f.path("source"), "must not be empty");
+  const Fields launch(f.required("launch"), f.path("launch"));
+  launch.rejectUnknown({"entry", "grid", "block", "dynamicSmemBytes"});
+  k.launch.entry = identifier(launch.required("entry"), launch.path("entry"));
+  std::int64_t blocks = 0, threads = 0;
+  parseDims(launch, "grid", k.launch.grid, kMaxGridDim, axes, &blocks);
+  parseDims(launch, "block", k.launch.block, kMaxBlockDim, axes, &threads);
+  if (threads > kMaxThreadsPerBlock)
+    throw TaskSpecError(launch.path("block"), std::to_string(threads) + " threads per block, above the CUDA limit 1024");
+  if (const json* smem = launch.optional("dynamicSmemBytes")) {
+    const std::string path = launch.path("dynamicSmemBytes");
+    k.launch.dynamicSmemBytes = asExpressionText(*smem, path);
+    const std::int64_t bytes = evaluateAt(k.launch.dynamicSmemBytes, axes, path);
+    if (bytes < 0 || bytes > kMaxDynamicSmemBytes)
+      throw TaskSpecError(path, "evaluates to " + std::to_string(bytes) + ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
+  }
+  // A cheap guard against a launch rule that names a kernel the source lacks.
+  const std::regex defines("\\b" + k.launch.entry + "\\s*\\(");
+  if (!std::regex_search(k.source, defines))
+    throw TaskSpecError(f.path("source"), "defines no function '" + k.launch.entry + "' (" + launch.path("entry") + ")");
+  return k;
+}
+
+std::string parseCountExpression(const Fields& root, const char* key, std::int64_t minimum,
+                                 const std::map<std::string, std::int64_t>& axes) {
+  const std::string text = asExpressionText(root.required(key), key);
+  const std::int64_t v = evaluateAt(text, axes, key);
+  if (v < minimum) throw TaskSpecError(key, "evaluates to " + std::to_string(v) + ", must be >= " + std::to_string(minimum));
+  return text;
+}
+
+}  // namespace
+
+TaskSpec parseTaskSpec(const std::string& text) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw TaskSpecError("document", std::string("not valid JSON: ") + e.what());
+  }
+  const Fields root(doc, "");
+  root.rejectUnknown({"format", "name", "family", "description", "axes", "inputs", "outputs", "scalars", "tolerances",
+                      "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference"});
+  TaskSpec spec;
+  spec.formatVersion = parseFormat(root);
+  spec.name = asNonEmptyString(root.required("name"), "name");
+  if (!std::regex_match(spec.name, std::regex("[A-Za-z0-9][A-Za-z0-9_.-]*")))
+    throw TaskSpecError("name", "'" + spec.name + "' may use only letters, digits, '_', '.' and '-'");
+  spec.family = identifier(root.required("family"), "family");
+  if (const json* d = root.optional("description")) spec.description = asString(*d, "description");
+  spec.axes = parseAxes(root);
+  spec.inputs = parseTensors(root, "inputs", true, spec.axes);
+  spec.outputs = parseTensors(root, "outputs", false, spec.axes);
+  spec.scalars = parseScalars(root, spec.axes);
+  checkUniqueNames(spec);
+  spec.tolerances = parseTolerances(root, spec.outputs);
+  spec.flops = parseCountExpression(root, "flops", 0, spec.axes);
+  spec.minBytes = parseCountExpression(root, "minBytes", 1, spec.axes);
+  spec.entry = identifier(root.required("entry"), "entry");
+  spec.baseline = parseKernel(root, "baseline", spec.axes);
+  spec.oracle = parseKernel(root, "oracle", spec.axes);
+  if (const json* lib = root.optional("libraryReference")) {
+    spec.libraryReference = asString(*lib, "libraryReference");
+    const auto& known = knownLibraryReferences();
+    if (std::find(known.begin(), known.end(), spec.libraryReference) == known.end())
+      throw TaskSpecError("libraryReference", "unknown library reference '" + spec.libraryReference + "'");
+  }
+  return spec;
+}
+
+}  // namespace crucible

@@ -1,0 +1,13 @@
+// matmul oracle (bf16 inputs): one thread per output element, double precision dot product.
+#include <cuda_bf16.h>
+
+extern "C" __global__ void matmul_oracle(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __restrict__ B,
+                                         double* __restrict__ C, long long M, long long N, long long K) {
+  const long long col = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long row = (long long)blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= N) return;
+  double acc = 0.0;
+  for (long long k = 0; k < K; ++k)
+    acc += (double)__bfloat162float(A[row * K + k]) * (double)__bfloat162float(B[k * N + col]);
+  C[row * N + col] = acc;
+}

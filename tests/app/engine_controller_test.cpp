@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The controller runs the engine off the GUI thread and brings its events back
+// to the GUI thread. The backends are doubles: a dispatcher without GPUs.
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <gtest/gtest.h>
+#include <mutex>
+#include "app/gui/engine_controller.h"
+#include "tests/views/models/sample_project.h"
+
+using namespace crucible;
+
+namespace {
+
+class NoProposer : public Proposer {
+public:
+  std::string name() const override { return "test-none"; }
+  std::vector<Proposal> seeds(const Task&, std::uint64_t) override { return {}; }
+  Proposal propose(const ProposalContext&) override { return {{}, false, "the test proposer proposes nothing"}; }
+  std::vector<MetaPrompt> initialStrategies() const override { return {}; }
+};
+
+class FailingCompiler : public Compiler {
+public:
+  CompileResult compile(const CompileRequest&) override {
+    CompileResult r;
+    r.report.ok = false;
+    r.report.log = "the test compiler compiles nothing";
+    return r;
+  }
+};
+
+// A machine without GPUs. evaluators() can be held closed to keep a run in progress.
+class NoGpus : public Dispatcher {
+public:
+  std::string name() const override { return "test-no-gpus"; }
+  std::vector<Evaluator*> evaluators() override {
+    std::unique_lock lock(mutex_);
+    ++calls_;
+    changed_.notify_all();
+    changed_.wait_for(lock, std::chrono::seconds(10), [this] { return !hold_; });
+    return {};
+  }
+  void hold() {
+    std::lock_guard lock(mutex_);
+    hold_ = true;
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    hold_ = false;
+    changed_.notify_all();
+  }
+  bool waitForCall(std::chrono::seconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [this] { return calls_ > 0; });
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool hold_ = false;
+  int calls_ = 0;
+};
+
+class EngineControllerTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.isValid());
+    path_ = dir_.filePath(QStringLiteral("engine.crucible"));
+    auto store = ProjectStore::create(path_.toStdString());
+    task_ = crucible::test_support::addSampleTask(*store);
+  }
+  QTemporaryDir dir_;
+  QString path_;
+  TaskId task_ = 0;
+  NoProposer proposer_;
+  FailingCompiler compiler_;
+  NoGpus gpus_;
+};
+
+TEST_F(EngineControllerTest, EventsArriveOnTheGuiThreadAndTheRunEnds) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  const RunId run = controller.engine().createRun(task_, "no-gpu", 1, Budget{4, 0, 0}, false, RunSettings{});
+  std::atomic<int> offThread{0};
+  std::vector<EngineEvent> events;
+  QObject::connect(&controller, &app::EngineController::engineEvent, &controller, [&](const EngineEvent& e) {
+    if (QThread::currentThread() != qApp->thread()) ++offThread;
+    events.push_back(e);
+  });
+  QSignalSpy finished(&controller, &app::EngineController::finished);
+  QSignalSpy refreshed(&controller, &app::EngineController::dataChanged);
+
+  controller.start(run);
+  EXPECT_TRUE(controller.isRunning());
+  ASSERT_TRUE(finished.wait(20000)) << "the run did not end";
+  EXPECT_FALSE(controller.isRunning());
+  EXPECT_EQ(finished.front().front().value<RunId>(), run);
+  EXPECT_EQ(offThread, 0);
+  ASSERT_FALSE(events.empty()) << "the engine raised no event";
+  for (const EngineEvent& e : events) EXPECT_EQ(e.run, run) << toString(e.kind);
+  EXPECT_GE(refreshed.count(), 1);
+}
+
+TEST_F(EngineControllerTest, ASecondStartWhileRunningIsRefused) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  const RunId run = controller.engine().createRun(task_, "held", 1, Budget{4, 0, 0}, false, RunSettings{});
+  gpus_.hold();
+  QSignalSpy failed(&controller, &app::EngineController::failed);
+  QSignalSpy finished(&controller, &app::EngineController::finished);
+  controller.start(run);
+  const bool inProgress = gpus_.waitForCall(std::chrono::seconds(10));
+  controller.start(run);
+  gpus_.release();
+  ASSERT_TRUE(inProgress) << "the engine never asked the dispatcher for evaluators";
+  ASSERT_EQ(failed.count(), 1);
+  EXPECT_TRUE(failed.front().front().toString().contains(QStringLiteral("already")));
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_EQ(finished.count(), 1);
+}
+
+TEST_F(EngineControllerTest, AnUnknownRunEndsWithAReason) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  QSignalSpy failed(&controller, &app::EngineController::failed);
+  std::vector<EngineEvent> events;
+  QObject::connect(&controller, &app::EngineController::engineEvent, &controller,
+                   [&](const EngineEvent& e) { events.push_back(e); });
+  QSignalSpy finished(&controller, &app::EngineController::finished);
+  controller.start(4242);
+  ASSERT_TRUE(finished.wait(20000));
+  // Either run() refused to start (failed) or the run failed (RunFailed event); both say why.
+  const bool refused = failed.count() == 1 && failed.front().front().toString().contains(QStringLiteral("4242"));
+  const bool runFailed = !events.empty() && events.back().kind == EngineEvent::Kind::RunFailed &&
+                         !events.back().message.empty();
+  EXPECT_TRUE(refused || runFailed);
+}
+
+TEST_F(EngineControllerTest, AVerdictWithoutARunIsStored) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  const RunId run = controller.engine().createRun(task_, "gated", 1, Budget{4, 0, 0}, true, RunSettings{});
+  controller.submitVerdict(run, QStringLiteral("mem=smem;vec=4"), true, QStringLiteral("looks right"));
+  auto store = ProjectStore::open(path_.toStdString(), ProjectStore::Mode::ReadOnly);
+  const auto v = store->verdict(run, "mem=smem;vec=4");
+  ASSERT_TRUE(v.has_value());
+  EXPECT_TRUE(v->accepted);
+  EXPECT_EQ(v->note, "looks right");
+}
+
+}  // namespace

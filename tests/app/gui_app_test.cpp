@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs the built `crucible` executable the way users, documentation and CI do.
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+#include "crucible/version.h"
+#include "tests/views/models/sample_project.h"
+
+namespace {
+
+struct Result {
+  int exitCode = -1;
+  QString out, err;
+};
+
+// Without a display: the tests must pass on a headless CI machine.
+Result runCrucible(const QStringList& args, bool offscreen = true) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  if (offscreen)
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  else
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+  env.remove(QStringLiteral("DISPLAY"));
+  env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(CRUCIBLE_GUI_EXE), args);
+  EXPECT_TRUE(p.waitForFinished(60000)) << "crucible did not finish: " << args.join(' ').toStdString();
+  Result r;
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
+  r.err = QString::fromLocal8Bit(p.readAllStandardError());
+  return r;
+}
+
+TEST(CrucibleApp, VersionNeedsNoDisplay) {
+  const Result r = runCrucible({QStringLiteral("--version")}, /*offscreen=*/false);
+  EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+  EXPECT_EQ(r.out, QStringLiteral("crucible %1\n").arg(QStringLiteral(CRUCIBLE_VERSION)));
+}
+
+TEST(CrucibleApp, ScreenshotRendersTheMainWindowOfAProject) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("shot.crucible"));
+  crucible::test_support::writeSampleProject(project, {7, 21});
+  const QString png = dir.filePath(QStringLiteral("shot.png"));
+
+  // No QT_QPA_PLATFORM either: --screenshot picks offscreen by itself.
+  const Result r = runCrucible({QStringLiteral("--screenshot"), png, project}, /*offscreen=*/false);
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  QImage image(png);
+  ASSERT_FALSE(image.isNull()) << "no readable PNG at " << png.toStdString();
+  EXPECT_EQ(image.size(), QSize(1600, 1000));
+  // A blank or single-colour window would mean nothing was drawn: a window
+  // with menus, tables and text has many distinct colours.
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+  EXPECT_GT(colours.size(), 16);
+}
+
+TEST(CrucibleApp, ScreenshotOfANonProjectFailsNamingTheFile) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString junk = dir.filePath(QStringLiteral("readme.txt"));
+  {
+    QFile f(junk);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("not a database\n");
+  }
+  const QString png = dir.filePath(QStringLiteral("never.png"));
+  const Result r = runCrucible({QStringLiteral("--screenshot"), png, junk});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("readme.txt"))) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(png));
+}
+
+TEST(CrucibleApp, ScreenshotWithoutAProjectIsAnError) {
+  QTemporaryDir dir;
+  const Result r = runCrucible({QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png"))});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("PROJECT"))) << r.err.toStdString();
+}
+
+}  // namespace

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUPTI counters and device ceilings on a real GPU: the DRAM bytes a copy
+// kernel moves match what it must move; the ceilings are measured and shown
+// beside the datasheet.
+#include <gtest/gtest.h>
+#include <cmath>
+#include "gelu_kernels.h"
+#include "gpu_test_support.h"
+
+namespace crucible::gputest {
+namespace {
+
+// A copy of 2^28 floats (1 GiB each way): large against any L2, so what stays
+// in the cache at either end is a small share of the traffic.
+constexpr const char* kCopyTask = R"json({
+  "format": 1, "name": "copy_f32_268435456", "family": "copy",
+  "description": "y = x, fp32, for the profiler test",
+  "axes": {"N": 268435456},
+  "inputs": [{"name": "x", "dtype": "f32", "shape": ["N"], "distribution": {"kind": "uniform", "low": -1, "high": 1}}],
+  "outputs": [{"name": "y", "dtype": "f32", "shape": ["N"]}],
+  "scalars": ["N"],
+  "tolerances": {"y": {"rtol": 0, "atol": 0}},
+  "flops": "0", "minBytes": "8*N", "entry": "copy_kernel",
+  "baseline": {"launch": {"entry": "copy_kernel", "grid": ["ceil_div(N, 1024)", "1", "1"], "block": ["256", "1", "1"]},
+    "source": "extern \"C\" __global__ void copy_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {\n  const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;\n  if (i + 3 < N) { *(float4*)(y + i) = *(const float4*)(x + i); return; }\n  for (long long k = i; k < N; ++k) y[k] = x[k];\n}\n"},
+  "oracle": {"launch": {"entry": "copy_oracle", "grid": ["ceil_div(N, 256)", "1", "1"], "block": ["256", "1", "1"]},
+    "source": "extern \"C\" __global__ void copy_oracle(const float* __restrict__ x, double* __restrict__ y, long long N) {\n  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N) y[i] = (double)x[i];\n}\n"}
+})json";
+
+void print(const ProfileResult& p) {
+  std::cout << "[ profile  ] permitted=" << p.permitted << " " << p.detail << "\n";
+  for (const auto& [name, value] : p.metrics) std::cout << "[ metric   ] " << name << " = " << value << "\n";
+}
+
+TEST(Profile, CopyKernelDramBytesMatchWhatItMustMove) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = taskFromJson(kCopyTask);
+  ProfileResult p = sharedEvaluator().profile(task, compileBaseline(task));
+  print(p);
+  if (!p.permitted) GTEST_SKIP() << "GPU counters not permitted here: " << p.detail;
+  ASSERT_TRUE(p.metrics.count("dram__bytes_read.sum")) << p.detail;
+  ASSERT_TRUE(p.metrics.count("dram__bytes_write.sum")) << p.detail;
+  const double must = 8.0 * 268435456.0;
+  const double moved = p.metrics["dram__bytes_read.sum"] + p.metrics["dram__bytes_write.sum"];
+  std::cout << "[ dram     ] moved " << moved << " B, must move " << must << " B, ratio " << moved / must << "\n";
+  EXPECT_NEAR(moved / must, 1.0, 0.05);
+  EXPECT_GT(p.metrics["gpu__time_duration.sum"], 0);
+  EXPECT_GT(p.metrics["crucible__theoretical_occupancy_pct"], 0);
+}
+
+TEST(Profile, GeluCountsFloatingPointWork) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  ProfileResult p = sharedEvaluator().profile(task, compileBaseline(task));
+  print(p);
+  if (!p.permitted) GTEST_SKIP() << "GPU counters not permitted here: " << p.detail;
+  ASSERT_TRUE(p.metrics.count("crucible__fp32_flops")) << p.detail;
+  // At least a few FP32 operations per element (the erf polynomial alone has more).
+  EXPECT_GT(p.metrics["crucible__fp32_flops"], 3.0 * 1048576);
+}
+
+TEST(Ceilings, AreMeasuredAndShownBesideTheDatasheet) {
+  CRUCIBLE_REQUIRE_GPU();
+  const std::vector<Ceiling> ceilings = sharedEvaluator().measureCeilings();
+  ASSERT_EQ(ceilings.size(), 4u);
+  for (const Ceiling& c : ceilings) {
+    std::cout << "[ ceiling  ] " << c.device << " " << c.name << ": measured " << c.measured << " " << c.unit
+              << ", datasheet " << (c.datasheet > 0 ? std::to_string(c.datasheet) : std::string("unknown")) << "\n";
+    EXPECT_GT(c.measured, 0) << c.name;
+    if (c.datasheet > 0) {
+      EXPECT_LT(c.measured, 1.1 * c.datasheet) << c.name << " above its datasheet value: a measuring error";
+      EXPECT_GT(c.measured, 0.3 * c.datasheet) << c.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crucible::gputest

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `crucible-cli best` end to end: a project filled through ProjectStore, the
+// real executable run on it, its table/JSON and exported files checked.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+#include "core/store/project_store.h"
+
+namespace fs = std::filesystem;
+using namespace crucible;
+
+namespace {
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;   // stdout and stderr together
+};
+
+// Runs crucible-cli with the given arguments (already shell-quoted where needed);
+// stderr joins stdout unless the caller wants stdout alone (it then goes nowhere).
+Outcome cli(const std::string& args, bool withStderr = true) {
+  const std::string command = std::string("'") + CRUCIBLE_CLI_PATH + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+  Outcome o;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return o;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+class CmdBestTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("crucible-best-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    project_ = (dir_ / "p.crucible").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  TaskId addTask(ProjectStore& store, const std::string& name) {
+    Task t;
+    t.name = name;
+    t.family = "softmax";
+    t.specJson = readText(fs::path(CRUCIBLE_SOURCE_DIR) / "resources" / "tasks" / (name + ".json"));
+    EXPECT_FALSE(t.specJson.empty()) << name;
+    return store.addTask(t);
+  }
+
+  RunId addRun(ProjectStore& store, TaskId task, std::int64_t evaluations) {
+    crucible::Run r;
+    r.taskId = task;
+    r.name = "r";
+    r.proposer = "template";
+    r.evaluationsDone = evaluations;
+    return store.addRun(r);
+  }
+
+  CandidateId addCandidate(ProjectStore& store, RunId run, CandidateStatus status, double speedup, double medianUs,
+                           const std::string& marker) {
+    Candidate c;
+    c.runId = run;
+    c.source = "extern \"C\" __global__ void softmax_kernel() {} // " + marker;
+    c.launch.entry = "softmax_kernel";
+    c.launch.grid[0] = "M";
+    c.launch.block[0] = "256";
+    c.launch.dynamicSmemBytes = "N*4";
+    c.architectureKey = "template:softmax:" + marker;
+    c.status = status;
+    Timing t;
+    t.medianUs = medianUs;
+    t.referenceMedianUs = medianUs * speedup;
+    t.speedup = speedup;
+    c.timing = t;
+    return store.addCandidate(c);
+  }
+
+  fs::path dir_;
+  std::string project_;
+};
+
+TEST_F(CmdBestTest, EmptyProjectSaysSoAndSucceeds) {
+  ProjectStore::create(project_);
+  const Outcome o = cli("best --project '" + project_ + "'");
+  EXPECT_EQ(o.exitCode, 0) << o.out;
+  EXPECT_NE(o.out.find("has no tasks"), std::string::npos) << o.out;
+}
+
+TEST_F(CmdBestTest, MissingProjectAndBadOptionsAreErrors) {
+  EXPECT_EQ(cli("best").exitCode, 2);
+  EXPECT_EQ(cli("best --project '" + project_ + "' --frobnicate").exitCode, 2);
+  const Outcome missing = cli("best --project '" + (dir_ / "nope.crucible").string() + "'");
+  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_NE(missing.out.find("no project file"), std::string::npos) << missing.out;
+}
+
+TEST_F(CmdBestTest, PicksTheFastestValidCandidateOverAllRunsAndExportsIt) {
+  CandidateId winner = 0;
+  {
+    auto store = ProjectStore::create(project_);
+    const TaskId softmax = addTask(*store, "softmax_f32_1024x1024");
+    addTask(*store, "softmax_f32_8192x4096");  // no run at all: listed as having no valid candidate
+    const RunId first = addRun(*store, softmax, 40);
+    addCandidate(*store, first, CandidateStatus::Valid, 1.5, 10.0, "slow");
+    addCandidate(*store, first, CandidateStatus::Valid, 2.0, 8.0, "fast-but-tied");
+    addCandidate(*store, first, CandidateStatus::Invalid, 9.0, 1.0, "wrong");        // fast but wrong
+    addCandidate(*store, first, CandidateStatus::Reference, 1.0, 15.0, "reference");
+    const RunId second = addRun(*store, softmax, 25);
+    winner = addCandidate(*store, second, CandidateStatus::Valid, 2.0, 7.5, "winner");  // tie broken by median
+  }
+  const fs::path exportDir = dir_ / "best";
+
+  const Outcome table = cli("best --project '" + project_ + "'");
+  EXPECT_EQ(table.exitCode, 1) << "a task without a valid candidate makes the exit status 1\n" << table.out;
+  EXPECT_NE(table.out.find("template:softmax:winner"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("softmax_f32_8192x4096"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("NO VALID CANDIDATE (0 runs, 0 evaluations)"), std::string::npos) << table.out;
+
+  const Outcome json = cli("best --project '" + project_ + "' --json --export '" + exportDir.string() + "'", false);
+  EXPECT_EQ(json.exitCode, 1) << json.out;
+  const auto list = nlohmann::json::parse(json.out);  // stdout stays pure JSON with --export
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["task"], "softmax_f32_1024x1024");
+  EXPECT_EQ(list[0]["candidate"], winner);
+  EXPECT_EQ(list[0]["run_evaluations"], 25);
+  EXPECT_EQ(list[0]["evaluations"], 65);
+  EXPECT_DOUBLE_EQ(list[0]["speedup"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(list[0]["median_us"].get<double>(), 7.5);
+  EXPECT_EQ(list[1]["valid"], false);
+
+  const fs::path cu = exportDir / "softmax_f32_1024x1024.cu";
+  ASSERT_TRUE(fs::exists(cu));
+  EXPECT_NE(readText(cu).find("// winner"), std::string::npos);
+  EXPECT_FALSE(fs::exists(exportDir / "softmax_f32_8192x4096.cu"));
+  const auto meta = nlohmann::json::parse(readText(exportDir / "softmax_f32_1024x1024.json"));
+  EXPECT_EQ(meta["task"], "softmax_f32_1024x1024");
+  EXPECT_EQ(meta["spec"]["axes"]["M"], 1024);
+  EXPECT_EQ(meta["entry"], "softmax_kernel");
+  EXPECT_EQ(meta["grid"], nlohmann::json::array({"M", "1", "1"}));
+  EXPECT_EQ(meta["block"], nlohmann::json::array({"256", "1", "1"}));
+  EXPECT_EQ(meta["smem"], "N*4");
+  EXPECT_EQ(meta["candidate"], winner);
+  EXPECT_DOUBLE_EQ(meta["median_us"].get<double>(), 7.5);
+  EXPECT_DOUBLE_EQ(meta["speedup"].get<double>(), 2.0);
+}
+
+TEST_F(CmdBestTest, AllTasksValidExitsZero) {
+  {
+    auto store = ProjectStore::create(project_);
+    const RunId run = addRun(*store, addTask(*store, "softmax_f32_1024x1024"), 3);
+    addCandidate(*store, run, CandidateStatus::Valid, 1.1, 9.0, "only");
+  }
+  const Outcome o = cli("best --project '" + project_ + "'");
+  EXPECT_EQ(o.exitCode, 0) << o.out;
+}
+
+}  // namespace

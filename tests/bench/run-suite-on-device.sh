@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The suite benchmark of issue 5, on the device machine, from the repository root:
+#   tests/bench/run-suite-on-device.sh [BUILD_DIR] [BUDGET] [MINUTES_PER_TASK]
+# 1. evolves each suite task (the large shapes of resources/tasks) with the carried headless build:
+#    crucible-cli run --project $OUT/suite.crucible --task FILE --budget BUDGET --minutes MINUTES_PER_TASK
+# 2. exports the best valid kernel of every task (crucible-cli best --export $OUT/best)
+# 3. benchmarks them against PyTorch eager, torch.compile and cuBLAS (tests/bench/suite_bench.py),
+#    writing $OUT/suite-table.md.
+# A task that fails is reported and the others go on; every log is kept in $OUT.
+#
+# Device time: the whole script must fit in about 9 minutes (one device command may run 10).
+# Defaults: 10 tasks x (0.25 min of evolution + ~10 s of start-up) ~ 4.2 min; the bench ~ 1 min
+# (torch import, 2 GiB copy, 50 interleaved samples per contender) plus torch.compile, capped by
+# COMPILE_BUDGET (default 150 s over all tasks; later tasks skip compile and the table says so)
+# -> ~7.5-8.5 min. For a longer evolution, lower COMPILE_BUDGET or set NO_COMPILE=1 (the
+# acceptance table then lacks the torch.compile column).
+# Environment: TASKS="name1 name2" restricts the suite; COMPILE_MODE (default max-autotune);
+# COMPILE_BUDGET seconds; NO_COMPILE=1 skips torch.compile; SAMPLES (default 50).
+set -u
+
+BUILD_DIR=${1:-build/headless}
+BUDGET=${2:-60}
+MINUTES_PER_TASK=${3:-0.25}
+OUT=${OUT:-$PWD/bench-out}
+COMPILE_MODE=${COMPILE_MODE:-max-autotune}
+COMPILE_BUDGET=${COMPILE_BUDGET:-150}
+SAMPLES=${SAMPLES:-50}
+
+CLI="$BUILD_DIR/bin/crucible-cli"
+PROJECT="$OUT/suite.crucible"
+EXPORT_DIR="$OUT/best"
+mkdir -p "$OUT/logs"
+SUMMARY="$OUT/summary.txt"
+: > "$SUMMARY"
+
+note() { echo "$*" | tee -a "$SUMMARY"; }
+
+for tool in "$CLI" "$BUILD_DIR/bin/crucible-worker"; do
+  if [[ ! -x "$tool" ]]; then
+    note "FATAL: $tool is missing or not executable (carry a headless build: BUILD_DIR=$BUILD_DIR)"
+    exit 2
+  fi
+done
+
+# The suite: for each operator (the task name without its shape suffix), the spec with the largest shape.
+suite_tasks() {
+  python3 - <<'EOF'
+import json, math, pathlib
+largest = {}
+for path in sorted(pathlib.Path("resources/tasks").glob("*.json")):
+    spec = json.loads(path.read_text())
+    operator = spec["name"].rsplit("_", 1)[0]
+    size = math.prod(spec["axes"].values())
+    if operator not in largest or size > largest[operator][0]:
+        largest[operator] = (size, spec["name"])
+print(" ".join(name for _, name in sorted(largest.values(), key=lambda v: v[1])))
+EOF
+}
+
+TASK_LIST=${TASKS:-$(suite_tasks)}
+if [[ -z "$TASK_LIST" ]]; then
+  note "FATAL: no suite tasks found under resources/tasks"
+  exit 2
+fi
+
+note "suite benchmark $(date -u '+%Y-%m-%d %H:%M UTC'): budget $BUDGET evaluations / $MINUTES_PER_TASK min per task"
+note "tasks: $TASK_LIST"
+"$CLI" version > "$OUT/logs/version.log" 2>&1 || note "warning: crucible-cli version failed (see logs/version.log)"
+
+# 1. Evolution, one task at a time; a hard timeout keeps a stuck run from eating the device time.
+RUN_TIMEOUT=$(python3 -c "print(int(float('$MINUTES_PER_TASK') * 60 + 60))")
+rm -f "$PROJECT"
+FAILED_RUNS=()
+for task in $TASK_LIST; do
+  spec="resources/tasks/$task.json"
+  log="$OUT/logs/run-$task.log"
+  if [[ ! -f "$spec" ]]; then
+    note "run $task: FAILED: no spec $spec"
+    FAILED_RUNS+=("$task")
+    continue
+  fi
+  started=$SECONDS
+  timeout --signal=INT --kill-after=20 "$RUN_TIMEOUT" \
+    "$CLI" run --project "$PROJECT" --task "$spec" --budget "$BUDGET" --minutes "$MINUTES_PER_TASK" > "$log" 2>&1
+  rc=$?
+  if [[ $rc -eq 0 ]]; then
+    note "run $task: ok in $((SECONDS - started)) s: $(tail -n 1 "$log")"
+  else
+    note "run $task: FAILED (exit $rc) after $((SECONDS - started)) s; last lines of $log:"
+    tail -n 5 "$log" | sed 's/^/    /' | tee -a "$SUMMARY"
+    FAILED_RUNS+=("$task")
+  fi
+done
+
+# 2. The best valid kernel of every task. Exit 1 means some task has none: still export the rest.
+"$CLI" best --project "$PROJECT" --export "$EXPORT_DIR" > "$OUT/best.txt" 2> "$OUT/logs/best.log"
+rc=$?
+tee -a "$SUMMARY" < "$OUT/best.txt"
+if [[ $rc -ne 0 && $rc -ne 1 ]]; then
+  note "best: FAILED (exit $rc): $(tail -n 3 "$OUT/logs/best.log")"
+fi
+
+# 3. The benchmark table. --expect lists the whole suite, so a task without a kernel is a FAIL line.
+# shellcheck disable=SC2086  # unquoted on purpose: word splitting normalises the list's whitespace
+EXPECTED=$(echo $TASK_LIST | tr ' ' ',')
+BENCH_ARGS=(--kernels "$EXPORT_DIR" --out "$OUT/suite-table.md" --samples "$SAMPLES"
+            --expect "$EXPECTED" --compile-mode "$COMPILE_MODE" --compile-budget "$COMPILE_BUDGET")
+[[ "${NO_COMPILE:-0}" == 1 ]] && BENCH_ARGS+=(--no-compile)
+started=$SECONDS
+python3 tests/bench/suite_bench.py "${BENCH_ARGS[@]}" > "$OUT/logs/bench.log" 2> "$OUT/logs/bench.err"
+rc=$?
+note "bench: exit $rc after $((SECONDS - started)) s (0: every acceptance check passed, 1: some failed, else an error)"
+if [[ -f "$OUT/suite-table.md" ]]; then
+  cat "$OUT/suite-table.md"
+else
+  note "bench: no table written; last lines of logs/bench.err:"
+  tail -n 20 "$OUT/logs/bench.err" | tee -a "$SUMMARY"
+fi
+[[ ${#FAILED_RUNS[@]} -gt 0 ]] && note "runs that failed: ${FAILED_RUNS[*]}"
+exit $rc

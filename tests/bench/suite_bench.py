@@ -1,0 +1,1029 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Crucible suite benchmark: our best kernels against PyTorch on one GPU, side by side.
+
+For every kernel exported by `crucible-cli best --export DIR` (DIR/<task>.cu + DIR/<task>.json),
+or for the spec baselines of a task folder (--tasks-dir, to test this script on its own), it:
+  - draws the inputs as the task spec says, with torch;
+  - compiles the .cu with NVRTC and launches it with the CUDA driver API (both through ctypes);
+  - checks the output against PyTorch with the spec's tolerances (a mismatch is reported loudly);
+  - times, interleaved in one process with CUDA events and an L2 flush before every sample:
+    our kernel, PyTorch eager, torch.compile of the eager function, and the library (cuBLAS) where
+    one exists;
+  - measures the device-to-device copy bandwidth in the same run;
+and prints (and writes with --out) one markdown table plus the acceptance lines of issue 5.
+
+--dry-run needs neither torch nor a GPU: it evaluates the launch expressions and the input plans.
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+try:  # --dry-run works without torch
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    torch = None
+    F = None
+
+CUDA_HOME = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+MEMORY_BOUND_FAMILIES = {"softmax", "layernorm", "rmsnorm", "gelu", "rowsum", "transpose", "cross_entropy"}
+MATMUL_FAMILIES = {"matmul", "matmul_bias_relu"}
+COPY_BW_TARGET = 0.85      # memory-bound tasks must reach this fraction of the measured copy bandwidth
+CUBLAS_TARGET = 0.85       # fp32 matmul must reach this fraction of cuBLAS
+L2_FLUSH_BYTES = 256 << 20
+COPY_BYTES = 2 << 30
+DRY_RUN_CAPABILITY = (9, 0)   # the H200's; a dry run has no GPU to ask
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Launch expressions: integers, axis names, + - * / % ( ), unary -, ceil_div/min/max(a, b).
+# Division truncates toward zero as in C (the engine's core/task evaluator does the same).
+
+class ExpressionError(ValueError):
+    pass
+
+
+TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_]\w*)|(.))")
+FUNCTIONS = {"ceil_div", "min", "max"}
+
+
+def tokenize(text):
+    tokens = []
+    for number, name, symbol in TOKEN.findall(text):
+        if number:
+            tokens.append(("num", int(number)))
+        elif name:
+            tokens.append(("name", name))
+        elif symbol.strip():
+            if symbol not in "+-*/%(),":
+                raise ExpressionError(f"unexpected character '{symbol}' in expression '{text}'")
+            tokens.append(("sym", symbol))
+    return tokens
+
+
+def c_div(a, b):
+    if b == 0:
+        raise ExpressionError("division by zero")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def c_mod(a, b):
+    return a - b * c_div(a, b)
+
+
+def ceil_div(a, b):
+    if b == 0:
+        raise ExpressionError("division by zero in ceil_div")
+    return -((-a) // b)
+
+
+class ExpressionParser:
+    """Recursive descent with C precedence: sum := term (+|- term)*, term := unary (*|/|% unary)*."""
+
+    def __init__(self, text, axes):
+        self.text, self.axes, self.tokens, self.pos = text, axes, tokenize(text), 0
+
+    def parse(self):
+        if not self.tokens:
+            raise ExpressionError("empty expression")
+        value = self.sum()
+        if self.pos != len(self.tokens):
+            raise ExpressionError(f"unexpected '{self.tokens[self.pos][1]}' in expression '{self.text}'")
+        return value
+
+    def peek(self):
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
+
+    def take(self, symbol):
+        if self.peek() != ("sym", symbol):
+            raise ExpressionError(f"expected '{symbol}' in expression '{self.text}'")
+        self.pos += 1
+
+    def checked(self, value):
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise ExpressionError(f"overflow in expression '{self.text}'")
+        return value
+
+    def sum(self):
+        value = self.term()
+        while self.peek() in (("sym", "+"), ("sym", "-")):
+            op = self.tokens[self.pos][1]
+            self.pos += 1
+            rhs = self.term()
+            value = self.checked(value + rhs if op == "+" else value - rhs)
+        return value
+
+    def term(self):
+        value = self.unary()
+        while self.peek() in (("sym", "*"), ("sym", "/"), ("sym", "%")):
+            op = self.tokens[self.pos][1]
+            self.pos += 1
+            rhs = self.unary()
+            value = self.checked(value * rhs if op == "*" else c_div(value, rhs) if op == "/" else c_mod(value, rhs))
+        return value
+
+    def unary(self):
+        if self.peek() == ("sym", "-"):
+            self.pos += 1
+            return self.checked(-self.unary())
+        return self.primary()
+
+    def primary(self):
+        kind, value = self.peek()
+        if kind is None:
+            raise ExpressionError(f"expression '{self.text}' ends too early")
+        self.pos += 1
+        if kind == "num":
+            return self.checked(value)
+        if kind == "sym" and value == "(":
+            inner = self.sum()
+            self.take(")")
+            return inner
+        if kind == "name" and value in FUNCTIONS:
+            self.take("(")
+            a = self.sum()
+            self.take(",")
+            b = self.sum()
+            self.take(")")
+            return self.checked({"ceil_div": ceil_div, "min": min, "max": max}[value](a, b))
+        if kind == "name":
+            if value not in self.axes:
+                raise ExpressionError(f"unknown name '{value}' in expression '{self.text}'")
+            return self.axes[value]
+        raise ExpressionError(f"unexpected '{value}' in expression '{self.text}'")
+
+
+def eval_expression(expr, axes):
+    """An expression (a JSON string or integer) evaluated over the task's axes."""
+    if isinstance(expr, bool) or not isinstance(expr, (int, str)):
+        raise ExpressionError(f"expression must be a string or an integer, not {expr!r}")
+    return ExpressionParser(str(expr), axes).parse()
+
+
+# ----------------------------------------------------------------------------------------------
+# Specs and kernels
+
+@dataclass
+class TensorPlan:
+    """How to make one tensor: its dtype, shape and (inputs only) distribution."""
+    name: str
+    dtype: str
+    shape: tuple
+    kind: str = ""       # normal | uniform | randint ("" for outputs)
+    a: float = 0.0       # mean or low
+    b: float = 0.0       # stddev or high
+
+    def elements(self):
+        return math.prod(self.shape)
+
+
+@dataclass
+class KernelCase:
+    """One task and the kernel to benchmark for it."""
+    name: str
+    spec: dict
+    source: str
+    entry: str
+    grid: list
+    block: list
+    smem: object
+    origin: str           # where the kernel comes from, for the report
+
+    @property
+    def family(self):
+        return self.spec["family"]
+
+    @property
+    def axes(self):
+        return self.spec["axes"]
+
+
+def tensor_plan(spec, tensor, is_input):
+    axes = spec["axes"]
+    shape = tuple(eval_expression(d, axes) for d in tensor["shape"])
+    if any(d <= 0 for d in shape):
+        raise ExpressionError(f"tensor '{tensor['name']}' has a non-positive dimension {shape}")
+    if not is_input:
+        return TensorPlan(tensor["name"], tensor["dtype"], shape)
+    dist = tensor["distribution"]
+    kind = dist["kind"]
+    if kind == "normal":
+        a, b = float(dist["mean"]), float(dist["stddev"])
+    elif kind in ("uniform", "randint"):
+        a, b = dist["low"], dist["high"]
+        if kind == "randint":  # integer bounds may be expressions over the axes ("high": "V")
+            a, b = eval_expression(a, axes), eval_expression(b, axes)
+        a, b = float(a), float(b)
+    else:
+        raise ValueError(f"tensor '{tensor['name']}': unknown distribution '{kind}'")
+    return TensorPlan(tensor["name"], tensor["dtype"], shape, kind, a, b)
+
+
+def input_plans(spec):
+    return [tensor_plan(spec, t, True) for t in spec["inputs"]]
+
+
+def output_plans(spec):
+    return [tensor_plan(spec, t, False) for t in spec["outputs"]]
+
+
+def scalar_values(spec):
+    return [spec["axes"][name] for name in spec.get("scalars", [])]
+
+
+def launch_dims(case):
+    """(grid, block, dynamic smem bytes) as integers."""
+    grid = [eval_expression(e, case.axes) for e in case.grid]
+    block = [eval_expression(e, case.axes) for e in case.block]
+    smem = eval_expression(case.smem, case.axes)
+    grid += [1] * (3 - len(grid))
+    block += [1] * (3 - len(block))
+    if any(d <= 0 for d in grid + block) or smem < 0:
+        raise ExpressionError(f"{case.name}: launch out of range: grid {grid}, block {block}, smem {smem}")
+    return grid, block, smem
+
+
+def join_source(source):
+    return "\n".join(source) if isinstance(source, list) else source
+
+
+def load_exported(directory):
+    """The kernels `crucible-cli best --export DIR` wrote: DIR/<task>.json + DIR/<task>.cu."""
+    cases = []
+    for meta_path in sorted(Path(directory).glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        source_path = meta_path.with_suffix(".cu")
+        if not source_path.exists():
+            raise FileNotFoundError(f"{meta_path} has no kernel source {source_path}")
+        cases.append(KernelCase(meta["task"], meta["spec"], source_path.read_text(), meta["entry"], meta["grid"],
+                                meta["block"], meta.get("smem", "0"),
+                                f"candidate {meta.get('candidate')} of run {meta.get('run')}"))
+    return cases
+
+
+def load_baselines(directory):
+    """The baselines of the task specs in a folder (resources/tasks): to test this script alone."""
+    cases = []
+    for path in sorted(Path(directory).glob("*.json")):
+        spec = json.loads(path.read_text())
+        launch = spec["baseline"]["launch"]
+        cases.append(KernelCase(spec["name"], spec, join_source(spec["baseline"]["source"]), launch["entry"],
+                                launch["grid"], launch["block"], launch.get("dynamicSmemBytes", "0"),
+                                "spec baseline"))
+    return cases
+
+
+def select_cases(cases, only):
+    if not only:
+        return cases
+    unknown = set(only) - {c.name for c in cases}
+    if unknown:
+        print(f"warning: no kernel for --only {', '.join(sorted(unknown))}", file=sys.stderr)
+    return [c for c in cases if c.name in set(only)]
+
+
+def is_memory_bound(case):
+    return case.family in MEMORY_BOUND_FAMILIES
+
+
+def dtype_of_first_input(case):
+    return case.spec["inputs"][0]["dtype"]
+
+
+def shape_text(case):
+    return "x".join(str(v) for v in case.axes.values())
+
+
+# ----------------------------------------------------------------------------------------------
+# PyTorch references per family: eager (timed), exact (the correctness reference; defaults to
+# eager), library (name, function) where a vendor library does the operator.
+
+def rmsnorm_fp32(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(x.dtype)
+
+
+def rmsnorm_eager(x, w):
+    return F.rms_norm(x, (x.shape[-1],), w, eps=1e-6)
+
+
+def matmul_bias_relu_eager(a, b, bias):
+    return torch.relu(a @ b + bias)
+
+
+def matmul_bias_relu_fp32(a, b, bias):
+    """The spec's formula: fp32 accumulation, bias added in fp32, one rounding (eager rounds twice)."""
+    return torch.relu(torch.matmul(a.float(), b.float()) + bias.float()).to(a.dtype)
+
+
+def matmul_bias_relu_library():
+    if hasattr(torch, "_addmm_activation"):
+        return ("cuBLASLt GEMM with bias+ReLU epilogue (torch._addmm_activation)",
+                lambda a, b, bias: torch._addmm_activation(bias, a, b))
+    return ("cuBLAS addmm + ReLU (torch.addmm, torch.relu)", lambda a, b, bias: torch.relu(torch.addmm(bias, a, b)))
+
+
+@dataclass
+class Reference:
+    eager_text: str
+    eager: object
+    exact: object = None
+    library_text: str = ""
+    library: object = None
+
+
+def reference_for(case):
+    family = case.family
+    if family == "softmax":
+        return Reference("torch.softmax(x, -1)", lambda x: torch.softmax(x, -1))
+    if family == "layernorm":
+        return Reference("F.layer_norm(x, (N,), w, b, 1e-5)", lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, 1e-5))
+    if family == "rmsnorm":
+        if hasattr(F, "rms_norm"):
+            return Reference("F.rms_norm(x, (N,), w, 1e-6)", rmsnorm_eager, exact=rmsnorm_fp32)
+        return Reference("x.float()*rsqrt(mean(x^2)+1e-6)*w -> bf16", rmsnorm_fp32)
+    if family == "gelu":
+        return Reference("F.gelu(x) (erf)", lambda x: F.gelu(x))
+    if family == "rowsum":
+        return Reference("x.sum(1)", lambda x: x.sum(1))
+    if family == "transpose":
+        return Reference("x.t().contiguous()", lambda x: x.t().contiguous())
+    if family == "matmul":
+        what = ("cuBLAS sgemm (torch.matmul, TF32 off)" if dtype_of_first_input(case) == "f32"
+                else "cuBLAS/cuBLASLt bf16 GEMM (torch.matmul)")
+        # A Python function, not torch.matmul itself: torch.compile traces Python frames only,
+        # and would run a bare builtin eagerly without saying so.
+        return Reference("torch.matmul(A, B)", lambda a, b: torch.matmul(a, b), library_text=what,
+                         library=torch.matmul)
+    if family == "matmul_bias_relu":
+        text, fn = matmul_bias_relu_library()
+        return Reference("torch.relu(A @ B + bias)", matmul_bias_relu_eager, exact=matmul_bias_relu_fp32,
+                         library_text=text, library=fn)
+    if family == "cross_entropy":
+        return Reference("F.cross_entropy(logits, targets, reduction='none')",
+                         lambda logits, t: F.cross_entropy(logits, t, reduction="none"))
+    raise ValueError(f"{case.name}: no PyTorch reference for family '{family}'")
+
+
+# ----------------------------------------------------------------------------------------------
+# NVRTC and the CUDA driver API through ctypes
+
+def needs_arch_specific(source):
+    """wgmma/setmaxnreg/tcgen05 exist only on the 'a' target (sm_90a)."""
+    return re.search(r"\bwgmma\b|setmaxnreg|tcgen05", source) is not None
+
+
+def target_arch(source, capability):
+    arch = f"sm_{capability[0]}{capability[1]}"
+    return arch + "a" if needs_arch_specific(source) else arch
+
+
+def nvrtc_options(arch):
+    include = CUDA_HOME / "include"
+    return [f"--gpu-architecture={arch}", "-std=c++17", f"-I{include}", f"-I{include / 'cccl'}"]
+
+
+class Nvrtc:
+    def __init__(self):
+        self.lib = ctypes.CDLL(str(CUDA_HOME / "lib64" / "libnvrtc.so"))
+        self.lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+
+    def version(self):
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor))
+        return f"{major.value}.{minor.value}"
+
+    def check(self, rc, what):
+        if rc != 0:
+            raise RuntimeError(f"NVRTC {what}: {self.lib.nvrtcGetErrorString(rc).decode()}")
+
+    def log(self, program):
+        size = ctypes.c_size_t()
+        self.lib.nvrtcGetProgramLogSize(program, ctypes.byref(size))
+        text = ctypes.create_string_buffer(size.value)
+        self.lib.nvrtcGetProgramLog(program, text)
+        return text.value.decode(errors="replace")
+
+    def compile_cubin(self, source, name, options):
+        program = ctypes.c_void_p()
+        self.check(self.lib.nvrtcCreateProgram(ctypes.byref(program), source.encode(), f"{name}.cu".encode(),
+                                               0, None, None), "create program")
+        try:
+            argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+            rc = self.lib.nvrtcCompileProgram(program, len(options), argv)
+            if rc != 0:
+                raise RuntimeError(f"{name}: NVRTC compile failed ({' '.join(options)}):\n{self.log(program)}")
+            size = ctypes.c_size_t()
+            self.check(self.lib.nvrtcGetCUBINSize(program, ctypes.byref(size)), "cubin size")
+            cubin = ctypes.create_string_buffer(size.value)
+            self.check(self.lib.nvrtcGetCUBIN(program, cubin), "get cubin")
+            return cubin.raw
+        finally:
+            self.lib.nvrtcDestroyProgram(ctypes.byref(program))
+
+
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+DEFAULT_SMEM_LIMIT = 48 << 10
+
+
+class Driver:
+    """The driver API on the context torch made current (its primary context)."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+        self.modules = []
+        context = ctypes.c_void_p()
+        self.check(self.lib.cuCtxGetCurrent(ctypes.byref(context)), "cuCtxGetCurrent")
+        if not context.value:
+            raise RuntimeError("no current CUDA context: torch must initialise the device first")
+
+    def check(self, rc, what):
+        if rc != 0:
+            text = ctypes.c_char_p()
+            self.lib.cuGetErrorString(rc, ctypes.byref(text))
+            raise RuntimeError(f"{what} failed: CUDA error {rc} ({text.value.decode() if text.value else '?'})")
+
+    def load(self, cubin, entry, smem):
+        module, function = ctypes.c_void_p(), ctypes.c_void_p()
+        self.check(self.lib.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(cubin)), "cuModuleLoadData")
+        self.modules.append(module)
+        self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module, entry.encode()),
+                   f"cuModuleGetFunction('{entry}')")
+        if smem > DEFAULT_SMEM_LIMIT:
+            self.check(self.lib.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                   ctypes.c_int(smem)), f"opting in to {smem} B of dynamic smem")
+        return function
+
+    @staticmethod
+    def parameter_array(args):
+        """cuLaunchKernel's kernelParams: the address of each argument (the args must stay alive)."""
+        return (ctypes.c_void_p * len(args))(*[ctypes.addressof(a) for a in args])
+
+    def launch(self, function, grid, block, smem, stream, params):
+        self.check(self.lib.cuLaunchKernel(function, *[ctypes.c_uint(v) for v in grid + block], ctypes.c_uint(smem),
+                                           ctypes.c_void_p(stream), params, None), "cuLaunchKernel")
+
+
+class OurKernel:
+    """A compiled candidate bound to its tensors: calling it launches once on torch's current stream."""
+
+    def __init__(self, driver, nvrtc, case, inputs, outputs):
+        self.driver, self.case = driver, case
+        self.grid, self.block, self.smem = launch_dims(case)
+        self.arch = target_arch(case.source, torch.cuda.get_device_capability())
+        cubin = nvrtc.compile_cubin(case.source, case.name, nvrtc_options(self.arch))
+        self.function = driver.load(cubin, case.entry, self.smem)
+        pointers = [ctypes.c_void_p(t.data_ptr()) for t in inputs + outputs]
+        scalars = [ctypes.c_longlong(v) for v in scalar_values(case.spec)]
+        self.args = pointers + scalars      # kept alive: the launch reads them by address
+        self.params = Driver.parameter_array(self.args)
+
+    def __call__(self):
+        stream = torch.cuda.current_stream().cuda_stream
+        self.driver.launch(self.function, self.grid, self.block, self.smem, stream, self.params)
+
+
+# ----------------------------------------------------------------------------------------------
+# Tensors and correctness
+
+TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64", "i32": "int32",
+                "i64": "int64"}
+
+
+def torch_dtype(name):
+    return getattr(torch, TORCH_DTYPES[name])
+
+
+def make_input(plan, generator):
+    dtype = torch_dtype(plan.dtype)
+    if plan.kind == "randint":
+        return torch.randint(int(plan.a), int(plan.b), plan.shape, dtype=dtype, device="cuda", generator=generator)
+    if plan.kind == "normal":
+        values = torch.randn(plan.shape, dtype=torch.float32, device="cuda", generator=generator) * plan.b + plan.a
+    else:  # uniform [a, b)
+        values = torch.rand(plan.shape, dtype=torch.float32, device="cuda", generator=generator) * (plan.b - plan.a) + plan.a
+    return values.to(dtype)
+
+
+def make_output(plan):
+    """Filled with NaN (floating) so an element the kernel leaves unwritten fails the check."""
+    dtype = torch_dtype(plan.dtype)
+    if dtype.is_floating_point:
+        return torch.full(plan.shape, float("nan"), dtype=dtype, device="cuda")
+    return torch.full(plan.shape, -1, dtype=dtype, device="cuda")
+
+
+def as_tuple(result):
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+
+def mismatch(out, ref, tolerance):
+    """'' when |out - ref| <= atol + rtol*|ref| everywhere (NaN fails), else what is wrong."""
+    if tuple(out.shape) != tuple(ref.shape):
+        return f"shape {tuple(out.shape)} != reference {tuple(ref.shape)}"
+    o, r = out.double(), ref.double()
+    error = (o - r).abs()
+    bad = ~(error <= tolerance["atol"] + tolerance["rtol"] * r.abs())
+    count = int(bad.sum())
+    if count == 0:
+        return ""
+    first = int(bad.flatten().nonzero()[0])
+    finite = error[~torch.isnan(error)]
+    worst = float(finite.max()) if finite.numel() else float("nan")
+    return (f"{count} of {out.numel()} elements outside rtol {tolerance['rtol']} atol {tolerance['atol']}; "
+            f"max abs error {worst:.3g}; first at flat index {first}: {float(o.flatten()[first])!r} vs "
+            f"{float(r.flatten()[first])!r}")
+
+
+def check_outputs(case, outputs, references):
+    problems = []
+    for plan_spec, out, ref in zip(case.spec["outputs"], outputs, references):
+        why = mismatch(out, ref, case.spec["tolerances"][plan_spec["name"]])
+        if why:
+            problems.append(f"{plan_spec['name']}: {why}")
+    return "; ".join(problems)
+
+
+# ----------------------------------------------------------------------------------------------
+# Timing: CUDA events, an L2 flush before every sample, contenders interleaved
+
+class L2Flush:
+    def __init__(self):
+        self.buffer = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+        self.value = 0
+
+    def __call__(self):
+        self.value = (self.value + 1) % 251
+        self.buffer.fill_(self.value)
+
+
+def time_interleaved(contenders, samples, flush, warmup=3):
+    """Median microseconds per contender: each round runs every contender once, the start rotating."""
+    names = list(contenders)
+    for _ in range(warmup):
+        for name in names:
+            contenders[name]()
+    torch.cuda.synchronize()
+    times = {name: [] for name in names}
+    for i in range(samples):
+        shift = i % len(names)
+        recorded = []
+        for name in names[shift:] + names[:shift]:
+            flush()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            contenders[name]()
+            end.record()
+            recorded.append((name, start, end))
+        torch.cuda.synchronize()
+        for name, start, end in recorded:
+            times[name].append(start.elapsed_time(end) * 1000.0)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def copy_bandwidth(samples):
+    """Device-to-device copy (torch copy_ of 2 GiB), GB/s counting read + write = 2 x size."""
+    src = torch.ones(COPY_BYTES // 4, dtype=torch.float32, device="cuda")
+    dst = torch.empty_like(src)
+    median_us = time_interleaved({"copy": lambda: dst.copy_(src)}, samples, flush=lambda: None)["copy"]
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * COPY_BYTES / (median_us * 1e-6) / 1e9, median_us
+
+
+# ----------------------------------------------------------------------------------------------
+# GPU identity and clocks (nvidia-smi), sampled in the background for the whole run
+
+def nvidia_smi(query):
+    try:
+        out = subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader,nounits", "-i",
+                              smi_index()], capture_output=True, text=True, timeout=30)
+        return [v.strip() for v in out.stdout.strip().splitlines()[0].split(",")] if out.returncode == 0 else None
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return None
+
+
+def smi_index():
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
+    return visible if visible.isdigit() else "0"
+
+
+class ClockSampler:
+    """nvidia-smi -lms: SM and memory clocks every 100 ms. Each sample carries nvidia-smi's own
+    timestamp, so output buffered in the pipe still lands in the right task's window."""
+    QUERY = "timestamp,clocks.sm,clocks.mem,clocks.max.sm"
+
+    def __init__(self):
+        self.samples = []   # (datetime, sm MHz, mem MHz, max sm MHz)
+        self.process = None
+        try:
+            self.process = subprocess.Popen(["nvidia-smi", f"--query-gpu={self.QUERY}", "--format=csv,noheader,nounits",
+                                             "-i", smi_index(), "-lms", "100"], stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, text=True)
+        except OSError as e:
+            print(f"warning: no clock samples: cannot run nvidia-smi ({e})", file=sys.stderr)
+            return
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        for line in self.process.stdout:
+            sample = parse_clock_line(line)
+            if sample:
+                self.samples.append(sample)
+
+    def stop(self):
+        """Ends nvidia-smi and waits until every line it wrote is read."""
+        if self.process:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.thread.join(timeout=10)
+
+    def sm_median_during(self, window):
+        """Median SM clock of the samples inside [start, end]; None if none fell inside."""
+        inside = [s[1] for s in self.samples if window[0] <= s[0] <= window[1]]
+        return statistics.median(inside) if inside else None
+
+
+def parse_clock_line(line):
+    """'2025/01/31 12:00:00.123, 1980, 3201, 1980' -> (datetime, 1980.0, 3201.0, 1980.0); None if unreadable."""
+    try:
+        stamp, sm, mem, max_sm = (v.strip() for v in line.split(","))
+        return (datetime.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S.%f"), float(sm), float(mem), float(max_sm))
+    except ValueError:
+        return None
+
+
+# ----------------------------------------------------------------------------------------------
+# One task
+
+@dataclass
+class TaskResult:
+    case: KernelCase
+    ours_us: float = None
+    eager_us: float = None
+    compile_us: float = None
+    library_us: float = None
+    correct: bool = False
+    reference: Reference = None
+    arch: str = ""
+    sm_mhz: float = None                        # median SM clock while it was timed
+    window: tuple = None                        # (start, end) local time of its timing loop
+    notes: list = field(default_factory=list)   # failures and mismatches, shown under the table
+    error: str = ""                             # the task could not be measured at all
+
+
+class CompileState:
+    """torch.compile settings and the total time it may spend (max-autotune can take minutes per task)."""
+
+    def __init__(self, mode, budget_s):
+        self.mode, self.budget_s, self.spent_s = mode, budget_s, 0.0
+
+    def compiled(self, fn, args, result):
+        """The compiled function after its first (compiling) call, or None with a note why."""
+        if self.mode is None:
+            return None
+        if self.spent_s >= self.budget_s:
+            result.notes.append(f"torch.compile skipped: the compile budget of {self.budget_s:.0f} s is spent")
+            return None
+        started = time.monotonic()
+        try:
+            compiled = torch.compile(fn, mode=self.mode, dynamic=False)
+            compiled(*args)
+            torch.cuda.synchronize()
+            return compiled
+        except Exception as e:  # noqa: BLE001 - any compiler failure is reported per task
+            result.notes.append(f"torch.compile({self.mode}) FAILED: {type(e).__name__}: {first_line(e)}")
+            return None
+        finally:
+            took = time.monotonic() - started
+            self.spent_s += took
+            result.notes.append(f"torch.compile({self.mode}) took {took:.0f} s")
+
+
+def first_line(error):
+    text = str(error).strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def run_contender_check(name, fn, case, expected, result):
+    """A reference contender whose output disagrees with the correctness reference is noted, not hidden."""
+    why = check_outputs(case, [t.clone() for t in as_tuple(fn())], expected)
+    if why:
+        result.notes.append(f"{name} output differs from the reference: {why}")
+
+
+def bench_task(case, driver, nvrtc, compile_state, flush, samples):
+    result = TaskResult(case)
+    result.reference = reference_for(case)
+    generator = torch.Generator(device="cuda").manual_seed(1234)
+    inputs = [make_input(p, generator) for p in input_plans(case.spec)]
+    outputs = [make_output(p) for p in output_plans(case.spec)]
+    ref = result.reference
+    expected = [t.clone() for t in as_tuple((ref.exact or ref.eager)(*inputs))]
+
+    ours = OurKernel(driver, nvrtc, case, inputs, outputs)
+    result.arch = ours.arch
+    ours()
+    torch.cuda.synchronize()
+    first_check = check_outputs(case, outputs, expected)
+
+    contenders = {"ours": ours, "eager": lambda: ref.eager(*inputs)}
+    if ref.exact is not None:
+        run_contender_check("eager", contenders["eager"], case, expected, result)
+    if ref.library is not None:
+        contenders["library"] = lambda: ref.library(*inputs)
+        run_contender_check("library", contenders["library"], case, expected, result)
+    compiled = compile_state.compiled(ref.eager, inputs, result)
+    if compiled is not None:
+        contenders["compile"] = lambda: compiled(*inputs)
+        run_contender_check("torch.compile", contenders["compile"], case, expected, result)
+
+    started = datetime.datetime.now()   # local time, as nvidia-smi stamps its samples
+    medians = time_interleaved(contenders, samples, flush)
+    result.window = (started, datetime.datetime.now())
+
+    last_check = check_outputs(case, outputs, expected)   # after many launches: races show here
+    result.correct = not first_check and not last_check
+    for when, why in (("first launch", first_check), ("after timing", last_check)):
+        if why:
+            result.notes.append(f"OUR KERNEL IS WRONG ({when}): {why}")
+    result.ours_us, result.eager_us = medians["ours"], medians["eager"]
+    result.library_us, result.compile_us = medians.get("library"), medians.get("compile")
+    return result
+
+
+def bench_all(cases, args):
+    """Every task, one after another; a task that fails is reported and the others go on."""
+    torch.backends.cuda.matmul.allow_tf32 = False   # fp32 matmul is full fp32 (cuBLAS sgemm), also for compile
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")                    # makes torch's primary context current for the driver API
+    driver, nvrtc = Driver(), Nvrtc()
+    flush = L2Flush()
+    compile_state = CompileState(None if args.no_compile else args.compile_mode, args.compile_budget)
+    sampler = ClockSampler()
+    results = []
+    try:
+        copy_gbs, copy_us = copy_bandwidth(args.copy_samples)
+        for case in cases:
+            print(f"[bench] {case.name} ({case.origin})", file=sys.stderr, flush=True)
+            try:
+                results.append(bench_task(case, driver, nvrtc, compile_state, flush, args.samples))
+            except Exception as e:  # noqa: BLE001 - reported in the table, the other tasks go on
+                failed = TaskResult(case, error=f"{type(e).__name__}: {str(e).strip()[:2000]}")
+                results.append(failed)
+                print(f"[bench] {case.name} FAILED: {failed.error}", file=sys.stderr, flush=True)
+            torch.cuda.empty_cache()
+    finally:
+        sampler.stop()
+    for r in results:
+        if r.window:
+            r.sm_mhz = sampler.sm_median_during(r.window)
+    return results, (copy_gbs, copy_us), sampler, nvrtc.version()
+
+
+# ----------------------------------------------------------------------------------------------
+# Report
+
+def fmt(value, digits=1):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def ratio(other_us, ours_us):
+    """How many times faster ours is (other time / our time); > 1: ours is faster."""
+    return None if other_us is None or ours_us is None else other_us / ours_us
+
+
+def achieved_gbs(r):
+    if r.ours_us is None or not is_memory_bound(r.case):
+        return None
+    return eval_expression(r.case.spec["minBytes"], r.case.axes) / (r.ours_us * 1e-6) / 1e9
+
+
+def achieved_tflops(r):
+    if r.ours_us is None or r.case.family not in MATMUL_FAMILIES:
+        return None
+    return eval_expression(r.case.spec["flops"], r.case.axes) / (r.ours_us * 1e-6) / 1e12
+
+
+def table_row(r, copy_gbs):
+    gbs = achieved_gbs(r)
+    percent = None if gbs is None else 100.0 * gbs / copy_gbs
+    if r.error:
+        correct = "ERROR"
+    else:
+        correct = "yes" if r.correct else "**NO**"
+    cells = [r.case.name, shape_text(r.case), fmt(r.ours_us), fmt(r.eager_us), fmt(r.compile_us), fmt(r.library_us),
+             fmt(ratio(r.eager_us, r.ours_us), 2), fmt(ratio(r.compile_us, r.ours_us), 2),
+             fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1), fmt(achieved_tflops(r), 1),
+             fmt(r.sm_mhz, 0), correct]
+    return "| " + " | ".join(cells) + " |"
+
+
+TABLE_HEADER = ("| task | shape | ours µs | eager µs | compile µs | library µs | × eager | × compile | × library "
+                "| GB/s | % copy BW | TFLOP/s | SM MHz | correct |\n"
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+
+
+def acceptance_lines(results, copy_gbs, expected_names):
+    """(passed, line) for every check of issue 5, from the measurements only."""
+    checks = []
+    measured = {r.case.name for r in results}
+    for name in expected_names:
+        if name not in measured:
+            checks.append((False, f"{name}: no kernel to measure (no valid candidate exported)"))
+    for r in results:
+        name = r.case.name
+        if r.error or r.ours_us is None:
+            checks.append((False, f"{name}: not measured: {r.error}"))
+            continue
+        if not r.correct:
+            checks.append((False, f"{name}: our kernel is NOT correct"))
+        speedup = ratio(r.eager_us, r.ours_us)
+        checks.append((r.correct and speedup > 1.0,
+                       f"{name}: correct and faster than PyTorch eager: {speedup:.2f}x "
+                       f"({r.ours_us:.1f} vs {r.eager_us:.1f} µs)"))
+        if is_memory_bound(r.case):
+            fraction = achieved_gbs(r) / copy_gbs
+            checks.append((fraction >= COPY_BW_TARGET,
+                           f"{name}: >= {COPY_BW_TARGET:.0%} of copy bandwidth: {fraction:.1%} "
+                           f"({achieved_gbs(r):.0f} of {copy_gbs:.0f} GB/s)"))
+        if r.case.family == "matmul" and dtype_of_first_input(r.case) == "f32":
+            if r.library_us is None:
+                checks.append((False, f"{name}: cuBLAS was not measured"))
+            else:
+                fraction = r.library_us / r.ours_us
+                checks.append((fraction >= CUBLAS_TARGET,
+                               f"{name}: >= {CUBLAS_TARGET:.0%} of cuBLAS sgemm: {fraction:.1%} "
+                               f"({r.ours_us:.1f} vs {r.library_us:.1f} µs)"))
+    return checks
+
+
+def header_lines(args, copy, sampler, nvrtc_version, compile_mode):
+    identity = nvidia_smi("name,driver_version,clocks.max.sm,clocks.max.mem") or ["?", "?", "?", "?"]
+    sm = [s[1] for s in sampler.samples]
+    mem = [s[2] for s in sampler.samples]
+    clock_text = (f"SM {min(sm):.0f} / {statistics.median(sm):.0f} / {max(sm):.0f} MHz (min / median / max), "
+                  f"memory {min(mem):.0f} / {statistics.median(mem):.0f} / {max(mem):.0f} MHz, "
+                  f"over {len(sm)} samples" if sm else "not sampled (nvidia-smi unavailable)")
+    return [
+        "# Crucible suite benchmark",
+        "",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- GPU: {torch.cuda.get_device_name()} (nvidia-smi: {identity[0]}), driver {identity[1]}, "
+        f"max clocks SM {identity[2]} MHz / memory {identity[3]} MHz",
+        f"- clocks during the run (nvidia-smi every 100 ms): {clock_text}",
+        f"- software: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, NVRTC {nvrtc_version}",
+        f"- device-to-device copy bandwidth, measured in this run: {copy[0]:.0f} GB/s "
+        f"(torch copy_ of 2 GiB, bytes = 2 x size, median of {args.copy_samples})",
+        f"- timing: CUDA events, median of {args.samples} samples, L2 flushed (256 MiB write) before each, "
+        "all contenders of a task interleaved in the same process",
+        f"- torch.compile: {'not run (--no-compile)' if compile_mode is None else 'mode=' + compile_mode}",
+        f"- kernels: {args.kernels or args.tasks_dir} "
+        f"({'best candidates exported by crucible-cli best' if args.kernels else 'spec baselines'})",
+        "",
+        "× eager / × compile / × library: that time divided by ours (> 1: ours is faster). GB/s: the task's "
+        "minBytes / our time. TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
+        "",
+    ]
+
+
+def notes_lines(results):
+    lines = ["", "## Per task", ""]
+    for r in results:
+        parts = [f"kernel: {r.case.origin}" + (f", {r.arch}" if r.arch else "")]
+        if r.reference:
+            parts.append(f"eager: `{r.reference.eager_text}`")
+            if r.reference.library_text:
+                parts.append(f"library: {r.reference.library_text}")
+        if r.error:
+            parts.append(f"**FAILED: {r.error}**")
+        parts += r.notes
+        lines.append(f"- {r.case.name}: " + "; ".join(parts))
+    return lines
+
+
+def render_report(results, copy, sampler, nvrtc_version, args, expected_names):
+    compile_mode = None if args.no_compile else args.compile_mode
+    lines = header_lines(args, copy, sampler, nvrtc_version, compile_mode)
+    lines.append(TABLE_HEADER)
+    lines += [table_row(r, copy[0]) for r in results]
+    lines += notes_lines(results)
+    checks = acceptance_lines(results, copy[0], expected_names)
+    passed = sum(ok for ok, _ in checks)
+    lines += ["", "## Acceptance (issue 5), measured above", ""]
+    lines += [f"- {'PASS' if ok else 'FAIL'} {text}" for ok, text in checks]
+    verdict = "PASS" if checks and passed == len(checks) else "FAIL"
+    lines += ["", f"**{verdict}: {passed} of {len(checks)} checks pass.**", ""]
+    return "\n".join(lines), verdict == "PASS"
+
+
+# ----------------------------------------------------------------------------------------------
+# Dry run: everything that needs no GPU
+
+def describe_case(case):
+    grid, block, smem = launch_dims(case)
+    lines = [f"{case.name}  [{case.family}, {case.origin}]",
+             f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B; scalars "
+             f"{dict(zip(case.spec.get('scalars', []), scalar_values(case.spec)))}",
+             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"]
+    for p in input_plans(case.spec):
+        lines.append(f"  in  {p.name}: {p.dtype}{list(p.shape)} {p.kind}({p.a:g}, {p.b:g})")
+    for p in output_plans(case.spec):
+        tol = case.spec["tolerances"][p.name]
+        lines.append(f"  out {p.name}: {p.dtype}{list(p.shape)} rtol {tol['rtol']} atol {tol['atol']}")
+    flops = eval_expression(case.spec["flops"], case.axes)
+    min_bytes = eval_expression(case.spec["minBytes"], case.axes)
+    kind = "memory-bound" if is_memory_bound(case) else "compute (matmul)" if case.family in MATMUL_FAMILIES else "?"
+    lines.append(f"  flops {flops:.4g}, minBytes {min_bytes:.4g} ({kind})")
+    return "\n".join(lines)
+
+
+def nvrtc_if_present():
+    """NVRTC needs no GPU: the dry run compiles too when the toolkit is here."""
+    try:
+        return Nvrtc()
+    except OSError:
+        return None
+
+
+def dry_run(cases, capability):
+    failures = 0
+    nvrtc = nvrtc_if_present()
+    for case in cases:
+        try:
+            print(describe_case(case))
+            if nvrtc:
+                arch = target_arch(case.source, capability)
+                cubin = nvrtc.compile_cubin(case.source, case.name, nvrtc_options(arch))
+                print(f"  compiled for {arch}: cubin of {len(cubin)} B")
+        except (ExpressionError, KeyError, ValueError, RuntimeError) as e:
+            failures += 1
+            print(f"{case.name}: INVALID: {e}")
+    compiled = f"compiled with NVRTC {nvrtc.version()}" if nvrtc else f"not compiled (no NVRTC under {CUDA_HOME})"
+    print(f"dry run: {len(cases) - failures} of {len(cases)} kernels described and {compiled}; {failures} failed")
+    return 1 if failures else 0
+
+
+# ----------------------------------------------------------------------------------------------
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--kernels", help="folder written by `crucible-cli best --export`")
+    source.add_argument("--tasks-dir", help="a folder of task specs: benchmark their baselines (tests this script)")
+    p.add_argument("--only", default="", help="comma-separated task names to keep")
+    p.add_argument("--expect", default="", help="comma-separated task names that must be present (missing: FAIL)")
+    p.add_argument("--out", help="write the markdown report here as well")
+    p.add_argument("--samples", type=int, default=50, help="timed samples per contender (>= 30)")
+    p.add_argument("--copy-samples", type=int, default=30, help="samples of the copy-bandwidth measurement")
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--compile-mode", default="max-autotune", help="torch.compile mode (default max-autotune)")
+    p.add_argument("--compile-budget", type=float, default=600,
+                   help="seconds torch.compile may spend over all tasks; later tasks skip it (default 600)")
+    p.add_argument("--dry-run", action="store_true", help="evaluate launches and input plans only; no torch, no GPU")
+    args = p.parse_args(argv)
+    if args.samples < 30:
+        p.error("--samples must be at least 30")
+    return args
+
+
+def names(text):
+    return [n for n in (s.strip() for s in text.split(",")) if n]
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    cases = load_exported(args.kernels) if args.kernels else load_baselines(args.tasks_dir)
+    cases = select_cases(cases, names(args.only))
+    if args.dry_run:
+        return dry_run(cases, DRY_RUN_CAPABILITY)
+    if torch is None or not torch.cuda.is_available():
+        print("suite_bench: needs PyTorch with a CUDA GPU (use --dry-run to check specs without one)", file=sys.stderr)
+        return 2
+    results, copy, sampler, nvrtc_version = bench_all(cases, args)
+    report, passed = render_report(results, copy, sampler, nvrtc_version, args, names(args.expect))
+    print(report)
+    if args.out:
+        Path(args.out).write_text(report)
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Unit tests of suite_bench.py's GPU-free parts: launch expressions, spec-to-tensor plans,
+the exported-kernel loader and the acceptance verdicts. Run: python3 tests/bench/test_suite_bench.py"""
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import suite_bench as sb  # noqa: E402
+
+TASKS_DIR = HERE.parent.parent / "resources" / "tasks"
+
+
+class ExpressionTest(unittest.TestCase):
+    def ev(self, text, **axes):
+        return sb.eval_expression(text, axes)
+
+    def test_precedence_and_parentheses(self):
+        self.assertEqual(self.ev("2 + 3 * 4"), 14)
+        self.assertEqual(self.ev("(2 + 3) * 4"), 20)
+        self.assertEqual(self.ev("20 - 6 - 4"), 10)       # left associative
+        self.assertEqual(self.ev("64 / 4 / 2"), 8)
+
+    def test_division_truncates_toward_zero_like_c(self):
+        self.assertEqual(self.ev("7 / 2"), 3)
+        self.assertEqual(self.ev("-7 / 2"), -3)           # Python's // would give -4
+        self.assertEqual(self.ev("-7 % 3"), -1)           # Python's % would give 2
+        self.assertEqual(self.ev("7 % -3"), 1)
+
+    def test_functions_with_nested_commas(self):
+        self.assertEqual(self.ev("ceil_div(N, 128)", N=1000), 8)
+        self.assertEqual(self.ev("ceil_div(N, 128)", N=1024), 8)
+        self.assertEqual(self.ev("ceil_div(-7, 2)"), -3)  # toward +infinity
+        self.assertEqual(self.ev("min(max(M, 4), ceil_div(N, 2))", M=3, N=9), 4)
+        self.assertEqual(self.ev("max(M*N, 1) * 4", M=8192, N=4096), 8192 * 4096 * 4)
+
+    def test_integers_and_unary_minus(self):
+        self.assertEqual(sb.eval_expression(256, {}), 256)
+        self.assertEqual(self.ev("-(-M)", M=5), 5)
+
+    def test_errors_say_what_is_wrong(self):
+        cases = {"Q + 1": "unknown name 'Q'", "4 / (M - M)": "division by zero", "1 2": "unexpected '2'",
+                 "ceil_div(4)": "expected ','", "(1 + 2": "expected ')'", "": "empty", "3 $ 4": "'$'",
+                 "9223372036854775807 + 1": "overflow", "2 *": "ends too early"}
+        for text, message in cases.items():
+            with self.subTest(text=text):
+                with self.assertRaises(sb.ExpressionError) as caught:
+                    self.ev(text, M=3)
+                self.assertIn(message, str(caught.exception))
+
+
+def spec_named(name):
+    return json.loads((TASKS_DIR / f"{name}.json").read_text())
+
+
+class SpecPlanTest(unittest.TestCase):
+    def test_cross_entropy_targets_use_an_axis_expression_bound(self):
+        logits, targets = sb.input_plans(spec_named("cross_entropy_f32_8192x32000"))
+        self.assertEqual((logits.dtype, logits.shape, logits.kind, logits.a, logits.b), ("f32", (8192, 32000), "normal", 0, 1))
+        self.assertEqual((targets.dtype, targets.shape, targets.kind, targets.a, targets.b), ("i64", (8192,), "randint", 0, 32000))
+
+    def test_outputs_follow_their_own_shape(self):
+        (y,) = sb.output_plans(spec_named("transpose_f32_2048x1024"))
+        self.assertEqual((y.name, y.shape), ("y", (1024, 2048)))
+
+    def test_layernorm_weight_distribution(self):
+        x, w, b = sb.input_plans(spec_named("layernorm_f32_8192x4096"))
+        self.assertEqual((w.kind, w.a, w.b, w.shape), ("uniform", 0.5, 1.5, (4096,)))
+        self.assertEqual((b.a, b.b), (-0.5, 0.5))
+
+    def test_scalars_in_spec_order(self):
+        self.assertEqual(sb.scalar_values(spec_named("matmul_f32_4096x4096x4096")), [4096, 4096, 4096])
+
+    def test_every_builtin_baseline_resolves(self):
+        cases = sb.load_baselines(TASKS_DIR)
+        self.assertEqual(len(cases), len(list(TASKS_DIR.glob("*.json"))))
+        for case in cases:
+            with self.subTest(task=case.name):
+                grid, block, smem = sb.launch_dims(case)
+                self.assertEqual((len(grid), len(block)), (3, 3))
+                self.assertLessEqual(block[0] * block[1] * block[2], 1024)
+                self.assertGreaterEqual(smem, 0)
+                self.assertIn(case.entry, case.source)
+
+    def test_baseline_launch_of_the_transpose(self):
+        (case,) = sb.select_cases(sb.load_baselines(TASKS_DIR), ["transpose_f32_2048x1024"])
+        self.assertEqual(sb.launch_dims(case), ([32, 64, 1], [32, 8, 1], 0))
+
+
+class ExportedLoaderTest(unittest.TestCase):
+    def test_reads_what_crucible_cli_best_exports(self):
+        spec = spec_named("softmax_f32_1024x1024")
+        with tempfile.TemporaryDirectory() as d:
+            meta = {"task": spec["name"], "spec": spec, "entry": "softmax_kernel", "grid": ["M", "1", "1"],
+                    "block": ["128", "1", "1"], "smem": "N*4", "candidate": 7, "run": 2, "median_us": 10.0,
+                    "speedup": 1.5}
+            (Path(d) / f"{spec['name']}.json").write_text(json.dumps(meta))
+            (Path(d) / f"{spec['name']}.cu").write_text("extern \"C\" __global__ void softmax_kernel() {}")
+            (case,) = sb.load_exported(d)
+        self.assertEqual(case.origin, "candidate 7 of run 2")
+        self.assertEqual(sb.launch_dims(case), ([1024, 1, 1], [128, 1, 1], 4096))
+
+    def test_missing_source_is_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "t.json").write_text(json.dumps({"task": "t"}))
+            with self.assertRaises(FileNotFoundError):
+                sb.load_exported(d)
+
+
+class ArchTest(unittest.TestCase):
+    def test_wgmma_needs_sm_90a(self):
+        self.assertEqual(sb.target_arch("asm volatile(\"wgmma.mma_async.sync ...\");", (9, 0)), "sm_90a")
+        self.assertEqual(sb.target_arch("__global__ void k() {}", (9, 0)), "sm_90")
+
+
+def result(name, ours, eager, correct=True, library=None):
+    (case,) = sb.select_cases(sb.load_baselines(TASKS_DIR), [name])
+    return sb.TaskResult(case, ours_us=ours, eager_us=eager, library_us=library, correct=correct)
+
+
+class AcceptanceTest(unittest.TestCase):
+    COPY_GBS = 4000.0
+
+    def verdicts(self, results, expected=()):
+        return sb.acceptance_lines(results, self.COPY_GBS, list(expected))
+
+    def test_memory_bound_task_checks_eager_and_copy_bandwidth(self):
+        # softmax 8192x4096 f32 moves 2*4*8192*4096 B = 268 MB: 70 us is 3835 GB/s = 95.9% of 4000.
+        checks = self.verdicts([result("softmax_f32_8192x4096", ours=70.0, eager=100.0)])
+        self.assertEqual([ok for ok, _ in checks], [True, True])
+        self.assertIn("95.9%", checks[1][1])
+        checks = self.verdicts([result("softmax_f32_8192x4096", ours=90.0, eager=100.0)])   # 74.6%
+        self.assertEqual([ok for ok, _ in checks], [True, False])
+
+    def test_slower_than_eager_fails(self):
+        checks = self.verdicts([result("softmax_f32_8192x4096", ours=101.0, eager=100.0)])
+        self.assertFalse(checks[0][0])
+
+    def test_wrong_kernel_fails_even_when_fast(self):
+        checks = self.verdicts([result("gelu_f32_67108864", ours=10.0, eager=100.0, correct=False)])
+        self.assertFalse(checks[0][0])
+        self.assertIn("NOT correct", checks[0][1])
+        self.assertFalse(checks[1][0])
+
+    def test_fp32_matmul_against_cublas(self):
+        good = self.verdicts([result("matmul_f32_4096x4096x4096", ours=2000.0, eager=1800.0, library=1800.0)])
+        self.assertEqual([ok for ok, _ in good], [False, True])   # slower than eager, but 90% of cuBLAS
+        missing = self.verdicts([result("matmul_f32_4096x4096x4096", ours=2000.0, eager=2100.0)])
+        self.assertEqual([ok for ok, _ in missing], [True, False])
+        self.assertIn("cuBLAS was not measured", missing[1][1])
+
+    def test_bf16_matmul_has_no_bandwidth_or_cublas_check(self):
+        checks = self.verdicts([result("matmul_bf16_8192x8192x8192", ours=2000.0, eager=1800.0, library=1800.0)])
+        self.assertEqual(len(checks), 1)
+
+    def test_a_suite_task_without_a_kernel_fails(self):
+        checks = self.verdicts([], expected=["rowsum_f32_8192x8192"])
+        self.assertEqual(checks, [(False, "rowsum_f32_8192x8192: no kernel to measure (no valid candidate exported)")])
+
+    def test_an_unmeasured_task_fails(self):
+        failed = result("rowsum_f32_8192x8192", ours=None, eager=None)
+        failed.error = "RuntimeError: cuLaunchKernel failed"
+        checks = self.verdicts([failed])
+        self.assertEqual([ok for ok, _ in checks], [False])
+
+
+class ClockLineTest(unittest.TestCase):
+    def test_parses_nvidia_smi_csv_with_its_timestamp(self):
+        stamp, sm, mem, max_sm = sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201, 1980\n")
+        self.assertEqual((stamp.hour, stamp.microsecond, sm, mem, max_sm), (12, 123000, 1980.0, 3201.0, 1980.0))
+
+    def test_unreadable_lines_are_skipped(self):
+        self.assertIsNone(sb.parse_clock_line("2025/01/31 12:00:00.123, [N/A], 3201, 1980"))
+        self.assertIsNone(sb.parse_clock_line("garbage"))
+
+
+class DryRunTest(unittest.TestCase):
+    def test_dry_run_describes_every_builtin_task(self):
+        self.assertEqual(sb.main(["--tasks-dir", str(TASKS_DIR), "--dry-run", "--only",
+                                  "softmax_f32_1024x1024,cross_entropy_f32_1024x32000"]), 0)
+
+    def test_fewer_than_30_samples_is_refused(self):
+        with self.assertRaises(SystemExit):
+            sb.parse_args(["--tasks-dir", str(TASKS_DIR), "--samples", "10"])
+
+
+if __name__ == "__main__":
+    unittest.main()

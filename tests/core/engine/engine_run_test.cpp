@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+#include <atomic>
+#include <set>
+#include <thread>
+#include "core/engine/engine.h"
+#include "tests/core/engine/doubles/fake_backends.h"
+#include "tests/core/engine/doubles/fake_proposer.h"
+#include "tests/core/engine/engine_fixture.h"
+
+namespace crucible {
+namespace {
+
+using testing::FakeCompiler;
+using testing::FakeDispatcher;
+using testing::FakeProposer;
+using testing::RecordingObserver;
+using testing::TempProject;
+using Kind = EngineEvent::Kind;
+
+struct Bench {
+  explicit Bench(int evaluators = 1) : dispatcher(evaluators) {}
+  TempProject project;
+  FakeProposer proposer;
+  FakeCompiler compiler;
+  FakeDispatcher dispatcher;
+  RecordingObserver observer;
+  Engine engine{project.path(), proposer, compiler, dispatcher, &observer};
+};
+
+std::vector<std::string> runOnce(std::uint64_t seed, int evaluators, RunSettings settings, int budget = 48) {
+  Bench b(evaluators);
+  RunId run = b.engine.createRun(b.project.task(), "det", seed, Budget{budget, 0, 0}, false, settings);
+  b.engine.run(run);
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  return testing::candidateSequence(*store, run);
+}
+
+TEST(EngineRun, SameSeedGivesIdenticalCandidateSequences) {
+  RunSettings s = testing::smallSettings();
+  s.islands = 2;
+  s.migrationInterval = 2;
+  s.crossoverRate = 0.2;
+  s.tuningShare = 0.3;
+  s.strategyVariationRate = 0.3;
+  auto a = runOnce(42, 2, s);
+  auto b = runOnce(42, 2, s);
+  ASSERT_GT(a.size(), 40u);
+  EXPECT_EQ(a, b);
+  auto c = runOnce(43, 2, s);
+  EXPECT_NE(a, c) << "a different seed explores differently";
+  // The evaluator count changes only where candidates run, not what they are.
+  EXPECT_EQ(a, runOnce(42, 1, s));
+}
+
+TEST(EngineRun, EvaluationBudgetIsMetExactlyAndEverythingIsRecorded) {
+  Bench b;
+  RunId run = b.engine.createRun(b.project.task(), "budget", 5, Budget{25, 0, 0}, false, testing::smallSettings());
+  b.engine.run(run);
+  auto store = b.project.open();
+  auto r = store->run(run);
+  EXPECT_EQ(r->status, RunStatus::Finished);
+  EXPECT_EQ(r->evaluationsDone, 25);
+  int finals = 0;
+  double best = 0;
+  for (const auto& s : store->candidateSummaries(run)) {
+    if (s.status == CandidateStatus::Reference) continue;
+    EXPECT_NE(s.status, CandidateStatus::Proposed) << "candidate " << s.id << " left unevaluated";
+    ++finals;
+    if (s.status == CandidateStatus::Valid) best = std::max(best, s.fitness);
+  }
+  EXPECT_EQ(finals, 25);
+  EXPECT_DOUBLE_EQ(r->bestSpeedup, best);
+  EXPECT_GT(r->gpuSecondsUsed, 0.025 - 1e-9) << "each fake evaluation reports 1 ms of GPU time";
+  // A compile failure and an invalid candidate are recorded as such, not as faults of the run.
+  EXPECT_EQ(b.observer.count(Kind::RunStarted), 1);
+  EXPECT_EQ(b.observer.count(Kind::RunFinished), 1);
+  EXPECT_EQ(b.observer.count(Kind::CandidateEvaluated), 25);
+  EXPECT_GE(b.observer.count(Kind::EliteImproved), 1);
+  // Strategies are individuals: stored, and their uses recorded.
+  std::int64_t uses = 0;
+  for (const auto& m : store->metaPrompts(run)) uses += m.uses;
+  EXPECT_GT(uses, 0);
+  // The archive holds the best valid candidate of each cell.
+  auto cells = store->archive(run);
+  ASSERT_FALSE(cells.empty());
+  for (const auto& cell : cells) {
+    auto elite = store->candidate(cell.elite);
+    EXPECT_EQ(elite->status, CandidateStatus::Valid);
+    EXPECT_DOUBLE_EQ(elite->fitness, cell.fitness);
+  }
+}
+
+TEST(EngineRun, CompileFailuresAndInvalidResultsAreRecordedWithReasons) {
+  Bench b;
+  RunSettings s = testing::smallSettings();
+  s.tuningShare = 0.5;
+  RunId run = b.engine.createRun(b.project.task(), "failures", 11, Budget{120, 0, 0}, false, s);
+  b.engine.run(run);
+  auto store = b.project.open();
+  auto failed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed);
+  auto invalid = store->candidatesWithStatus(run, CandidateStatus::Invalid);
+  ASSERT_FALSE(failed.empty());
+  EXPECT_NE(failed.front().statusDetail.find("vector width 8"), std::string::npos) << failed.front().statusDetail;
+  EXPECT_EQ(failed.front().fitness, 0);
+  for (const auto& c : invalid) EXPECT_EQ(c.fitness, 0);
+}
+
+TEST(EngineRun, PauseHoldsTheRunAndResumeContinuesIt) {
+  Bench b;
+  b.dispatcher.evaluator(0).delayMicroseconds = 2000;
+  RunId run = b.engine.createRun(b.project.task(), "pause", 3, Budget{30, 0, 0}, false, testing::smallSettings());
+  std::atomic<bool> pausedOnce{false};
+  b.observer.setHook([&](const EngineEvent& e) {
+    if (e.kind == Kind::CandidateEvaluated && e.evaluationsDone == 8 && !pausedOnce.exchange(true)) b.engine.pause();
+  });
+  std::thread worker([&] { b.engine.run(run); });
+  for (int i = 0; i < 500 && b.observer.count(Kind::RunPaused) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(b.observer.count(Kind::RunPaused), 1);
+  // While paused, the batch in flight may finish, but nothing new starts.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  int during = b.dispatcher.totalEvaluations();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  EXPECT_EQ(b.dispatcher.totalEvaluations(), during) << "evaluations continued during the pause";
+  EXPECT_LT(during, 30);
+  EXPECT_TRUE(b.engine.isPaused());
+  {
+    auto store = b.project.open(); 
+    EXPECT_EQ(store->run(run)->status, RunStatus::Paused);
+  }
+  b.engine.resume();
+  worker.join();
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(store->run(run)->evaluationsDone, 30);
+  EXPECT_EQ(b.observer.count(Kind::RunResumed), 1);
+  auto compileFailed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed).size();
+  EXPECT_EQ(b.dispatcher.totalEvaluations(), 30 - static_cast<int>(compileFailed));
+}
+
+TEST(EngineRun, StopLeavesAResumableRunAndResumeEvaluatesNothingTwice) {
+  Bench b;
+  std::string record = (b.project.dir() / "evaluations.log").string();
+  b.dispatcher.evaluator(0).recordPath = record;
+  RunId run = b.engine.createRun(b.project.task(), "stop", 9, Budget{30, 0, 0}, false, testing::smallSettings());
+  b.observer.setHook([&](const EngineEvent& e) {
+    if (e.kind == Kind::CandidateEvaluated && e.evaluationsDone == 10) b.engine.stop();
+  });
+  b.engine.run(run);
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Stopped);
+  EXPECT_EQ(b.observer.count(Kind::RunStopped), 1);
+  std::int64_t done = store->run(run)->evaluationsDone;
+  EXPECT_GE(done, 10);
+  EXPECT_LT(done, 30);
+  b.observer.setHook(nullptr);
+  b.engine.run(run);
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(store->run(run)->evaluationsDone, 30);
+  auto compileFailed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed).size();
+  EXPECT_EQ(b.dispatcher.totalEvaluations(), 30 - static_cast<int>(compileFailed))
+      << "every candidate that reached the evaluator was evaluated once";
+}
+
+TEST(EngineRun, SetBudgetExtendsAFinishedRun) {
+  Bench b;
+  RunId run = b.engine.createRun(b.project.task(), "grow", 2, Budget{10, 0, 0}, false, testing::smallSettings());
+  b.engine.run(run);
+  b.observer.setHook([&](const EngineEvent& e) {
+    if (e.kind == Kind::RunStarted) b.engine.setBudget(Budget{18, 0, 0});
+  });
+  b.engine.run(run);
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->evaluationsDone, 18);
+  EXPECT_EQ(store->run(run)->budget.evaluations, 18);
+}
+
+TEST(EngineRun, ProfilesElitesOnlyOrEverything) {
+  for (ProfileMode mode : {ProfileMode::Elites, ProfileMode::All, ProfileMode::None}) {
+    Bench b;
+    RunSettings s = testing::smallSettings();
+    s.profile = mode;
+    RunId run = b.engine.createRun(b.project.task(), "profile", 6, Budget{30, 0, 0}, false, s);
+    b.engine.run(run);
+    auto store = b.project.open();
+    auto valid = store->candidatesWithStatus(run, CandidateStatus::Valid);
+    int profiled = 0;
+    for (const auto& c : valid) profiled += !c.profile.empty();
+    if (mode == ProfileMode::All) {
+      EXPECT_EQ(profiled, static_cast<int>(valid.size()));
+    }
+    if (mode == ProfileMode::None) {
+      EXPECT_EQ(profiled, 0);
+    }
+    if (mode == ProfileMode::Elites) {
+      EXPECT_GT(profiled, 0);
+      EXPECT_LT(profiled, static_cast<int>(valid.size()));
+      for (const auto& cell : store->archive(run)) EXPECT_FALSE(store->candidate(cell.elite)->profile.empty());
+    }
+  }
+}
+
+TEST(EngineRun, KnowledgeIsLearnedFromOneChangeMutationsAndReachesTheProposer) {
+  Bench b;
+  RunSettings s = testing::smallSettings();
+  s.knowledgeMinObservations = 3;
+  s.batchSize = 8;
+  RunId run = b.engine.createRun(b.project.task(), "learn", 12, Budget{160, 0, 0}, false, s);
+  b.engine.run(run);
+  auto store = b.project.open();
+  auto knowledge = store->knowledge();
+  ASSERT_FALSE(knowledge.empty());
+  bool validated = false;
+  for (const auto& k : knowledge) {
+    EXPECT_EQ(k.scopeArch, "sm_90");
+    EXPECT_EQ(k.scopeFamily, "gelu");
+    EXPECT_GT(k.evidence.size(), 0u);
+    EXPECT_LE(static_cast<std::int64_t>(k.evidence.size()), k.observations);
+    validated |= k.status == KnowledgeStatus::Validated;
+  }
+  EXPECT_TRUE(validated);
+  EXPECT_GT(b.proposer.maxKnowledgeSeen.load(), 0u) << "validated knowledge is passed to the proposer";
+  EXPECT_GE(b.observer.count(Kind::KnowledgeUpdated), 1);
+}
+
+TEST(EngineRun, ADispatcherWithoutEvaluatorsFailsTheRunWithAReason) {
+  TempProject project;
+  FakeProposer proposer;
+  FakeCompiler compiler;
+  FakeDispatcher none(0);
+  RecordingObserver observer;
+  Engine engine(project.path(), proposer, compiler, none, &observer);
+  RunId run = engine.createRun(project.task(), "nogpu", 1, Budget{5, 0, 0}, false, testing::smallSettings());
+  engine.run(run);
+  auto store = project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Failed);
+  ASSERT_EQ(observer.count(Kind::RunFailed), 1);
+  for (const auto& e : observer.events())
+    if (e.kind == Kind::RunFailed) {
+      EXPECT_NE(e.message.find("no evaluator"), std::string::npos) << e.message;
+    }
+}
+
+TEST(EngineRun, BadRequestsAreRefusedClearly) {
+  TempProject project;
+  FakeProposer proposer;
+  FakeCompiler compiler;
+  FakeDispatcher dispatcher(1);
+  Engine engine(project.path(), proposer, compiler, dispatcher);
+  EXPECT_THROW(engine.run(999), EngineError);
+  EXPECT_THROW(engine.createRun(999, "x", 1, Budget{}, false, RunSettings{}), EngineError);
+  RunSettings bad;
+  bad.batchSize = 0;
+  EXPECT_THROW(engine.createRun(project.task(), "x", 1, Budget{}, false, bad), EngineError);
+}
+
+}  // namespace
+}  // namespace crucible

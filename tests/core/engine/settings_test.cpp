@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+#include "core/engine/budget.h"
+#include "core/engine/run_settings.h"
+
+namespace crucible {
+namespace {
+
+TEST(RunSettings, RoundTripsThroughJson) {
+  RunSettings s;
+  s.binning = {{"vector_width", {2, 4, 8}}, {"memory", {}}};
+  s.batchSize = 12;
+  s.islands = 3;
+  s.migrationInterval = 4;
+  s.tuningStrategy = TuningStrategy::GreedyLocal;
+  s.profile = ProfileMode::All;
+  s.sealStart = SealStart::AwayFromSeal;
+  s.sealMargin = 0.1;
+  s.compileArch = "sm_90a";
+  RunSettings r = runSettingsFromJson(toJson(s));
+  EXPECT_EQ(r.binning.size(), 2u);
+  EXPECT_EQ(r.binning[0].dimension, "vector_width");
+  EXPECT_EQ(r.binning[0].edges, (std::vector<double>{2, 4, 8}));
+  EXPECT_EQ(r.batchSize, 12);
+  EXPECT_EQ(r.islands, 3);
+  EXPECT_EQ(r.migrationInterval, 4);
+  EXPECT_EQ(r.tuningStrategy, TuningStrategy::GreedyLocal);
+  EXPECT_EQ(r.profile, ProfileMode::All);
+  EXPECT_EQ(r.sealStart, SealStart::AwayFromSeal);
+  EXPECT_DOUBLE_EQ(r.sealMargin, 0.1);
+  EXPECT_EQ(r.compileArch, "sm_90a");
+  EXPECT_EQ(toJson(r), toJson(s));
+}
+
+TEST(RunSettings, MissingFieldsKeepDefaults) {
+  RunSettings r = runSettingsFromJson("{\"batchSize\": 3}");
+  EXPECT_EQ(r.batchSize, 3);
+  EXPECT_EQ(r.islands, RunSettings{}.islands);
+  EXPECT_EQ(runSettingsFromJson("").batchSize, RunSettings{}.batchSize);
+}
+
+void expectError(const std::string& json, const std::string& mentions) {
+  try {
+    runSettingsFromJson(json);
+    FAIL() << "accepted " << json;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos) << e.what();
+  }
+}
+
+TEST(RunSettings, BadInputNamesTheField) {
+  expectError("{\"batchSize\": 0}", "batchSize");
+  expectError("{\"batchSize\": \"many\"}", "batchSize");
+  expectError("{\"tuningStrategy\": \"psychic\"}", "psychic");
+  expectError("{\"binning\": [{\"dimension\": \"v\", \"edges\": [4, 2]}]}", "ascending");
+  expectError("{\"crossoverRate\": 2}", "crossoverRate");
+  expectError("[1,2]", "object");
+  expectError("{oops", "JSON");
+}
+
+TEST(Budget, EachDimensionEndsTheRunAndZeroMeansUnlimited) {
+  EXPECT_FALSE(budgetExhausted(Budget{}, Usage{1000000, 1e9, 1e9}));
+  EXPECT_TRUE(budgetExhausted(Budget{10, 0, 0}, Usage{10, 0, 0}));
+  EXPECT_FALSE(budgetExhausted(Budget{10, 0, 0}, Usage{9, 0, 0}));
+  EXPECT_TRUE(budgetExhausted(Budget{0, 5, 0}, Usage{0, 5.5, 0}));
+  EXPECT_TRUE(budgetExhausted(Budget{0, 0, 2}, Usage{0, 0, 2}));
+  EXPECT_EQ(evaluationsLeft(Budget{10, 0, 0}, Usage{7, 0, 0}), 3);
+  EXPECT_EQ(evaluationsLeft(Budget{10, 0, 0}, Usage{12, 0, 0}), 0);
+  EXPECT_GT(evaluationsLeft(Budget{}, Usage{12, 0, 0}), 1000000);
+}
+
+}  // namespace
+}  // namespace crucible

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/diff/diff_view.h"
+
+#include <Qsci/qsciscintilla.h>
+#include <QApplication>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+#include "view_test_project.h"
+#include "views/diff/cuda_lexer.h"
+#include "views/diff/side_by_side_diff.h"
+
+using namespace crucible;
+using namespace crucible::views;
+
+namespace {
+using fixture::app;
+
+std::string numbered(int n, int changeEvery) {
+  std::string s;
+  for (int i = 0; i < n; ++i)
+    s += "  float v" + std::to_string(i) + " = x[" + std::to_string(i) + (changeEvery && i % changeEvery == 0 ? "] * 2;\n" : "];\n");
+  return s;
+}
+}  // namespace
+
+TEST(CudaLexer, KnowsCudaKeywordsAndBuiltins) {
+  app();
+  CudaLexer lexer;
+  const std::string kw = lexer.keywords(1);
+  const std::string builtins = lexer.keywords(2);
+  EXPECT_NE(kw.find("__global__"), std::string::npos);
+  EXPECT_NE(kw.find("__shared__"), std::string::npos);
+  EXPECT_NE(kw.find(" while"), std::string::npos) << "C++ keywords kept";
+  for (const char* b : {"threadIdx", "__syncthreads", "__shfl_xor_sync", "float4"})
+    EXPECT_NE(builtins.find(b), std::string::npos) << b;
+}
+
+TEST(SideBySideDiff, PaddedEditorsAndNextPrevious) {
+  app();
+  SideBySideDiff w;
+  QSignalSpy spy(&w, &SideBySideDiff::currentChangeChanged);
+  const std::string left = numbered(60, 0);
+  std::string right = numbered(60, 20);  // lines 0, 20, 40 changed
+  right += "  y[0] = v0;\n";              // and one added at the end
+  w.setTexts(left, right);
+  EXPECT_EQ(w.leftEditor()->lines(), w.rightEditor()->lines()) << "both sides padded to the same rows";
+  EXPECT_EQ(w.changeCount(), 4);
+  EXPECT_EQ(w.currentChangeRow(), -1);
+  EXPECT_TRUE(w.goToNextChange());
+  EXPECT_EQ(w.currentChangeRow(), 0);
+  EXPECT_TRUE(w.goToNextChange());
+  EXPECT_EQ(w.currentChangeRow(), 20);
+  EXPECT_TRUE(w.goToNextChange());
+  EXPECT_TRUE(w.goToNextChange());
+  EXPECT_EQ(w.currentChangeRow(), 60);
+  EXPECT_FALSE(w.goToNextChange()) << "no change after the last";
+  EXPECT_TRUE(w.goToPreviousChange());
+  EXPECT_EQ(w.currentChangeRow(), 40);
+  ASSERT_FALSE(spy.isEmpty());
+  EXPECT_EQ(spy.last().at(0).toInt(), 2);
+  EXPECT_EQ(spy.last().at(1).toInt(), 4);
+  int line = -1, index = -1;
+  w.rightEditor()->getCursorPosition(&line, &index);
+  EXPECT_EQ(line, 40);
+}
+
+TEST(SideBySideDiff, ScrollingIsSynchronized) {
+  app();
+  SideBySideDiff w;
+  w.resize(800, 200);
+  w.show();
+  w.setTexts(numbered(300, 7), numbered(300, 11));
+  QApplication::processEvents();
+  w.leftEditor()->verticalScrollBar()->setValue(120);
+  EXPECT_EQ(w.rightEditor()->verticalScrollBar()->value(), 120);
+  w.rightEditor()->verticalScrollBar()->setValue(30);
+  EXPECT_EQ(w.leftEditor()->verticalScrollBar()->value(), 30);
+}
+
+TEST(DiffView, FollowsSelectionAgainstFirstParent) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId seed = p.add(0, {}, CandidateStatus::Valid, 1.0, "a\nb\nc\n");
+  const CandidateId child = p.add(1, {seed}, CandidateStatus::Valid, 1.5, "a\nB\nc\nd\n");
+  auto session = p.openSession();
+  DiffView view(session.get());
+  EXPECT_FALSE(view.message().isEmpty()) << "says that nothing is selected";
+
+  session->selectCandidate(child);
+  EXPECT_EQ(view.leftCandidate(), seed);
+  EXPECT_EQ(view.rightCandidate(), child);
+  EXPECT_EQ(view.diffWidget()->changeCount(), 2);
+  EXPECT_TRUE(view.message().isEmpty());
+
+  session->selectCandidate(seed);
+  EXPECT_EQ(view.leftCandidate(), 0);
+  EXPECT_TRUE(view.message().contains(QStringLiteral("no parent"))) << view.message().toStdString();
+
+  view.compare(child, 9999);
+  EXPECT_TRUE(view.message().contains(QStringLiteral("#9999"))) << view.message().toStdString();
+}

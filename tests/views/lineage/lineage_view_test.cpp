@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/lineage/lineage_view.h"
+
+#include <QComboBox>
+#include <QGraphicsScene>
+#include <QSignalSpy>
+#include <QTest>
+#include <gtest/gtest.h>
+#include "view_test_project.h"
+#include "views/lineage/lineage_canvas.h"
+
+using namespace crucible;
+using namespace crucible::views;
+using fixture::app;
+
+namespace {
+void waitForLayout(LineageView& view) {
+  QSignalSpy spy(&view, &LineageView::layoutFinished);
+  if (view.layoutPending()) {
+    ASSERT_TRUE(spy.wait(5000));
+  }
+}
+}  // namespace
+
+TEST(LineageView, SaysWhatIsMissing) {
+  app();
+  fixture::ViewTestProject p;
+  auto session = p.openSession();
+  LineageView view(session.get());
+  EXPECT_EQ(view.shownCount(), 0);
+  EXPECT_TRUE(view.message().contains(QStringLiteral("No candidates"))) << view.message().toStdString();
+  ProjectSession closed;
+  LineageView none(&closed);
+  EXPECT_TRUE(none.message().contains(QStringLiteral("No project"))) << none.message().toStdString();
+}
+
+TEST(LineageView, DrawsFiltersFindsAndSelects) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId ref = p.add(0, {}, CandidateStatus::Reference, 1.0);
+  const CandidateId a = p.add(1, {ref}, CandidateStatus::Valid, 1.2);
+  const CandidateId bad = p.add(1, {ref}, CandidateStatus::CompileFailed, 0);
+  const CandidateId b = p.add(2, {a}, CandidateStatus::Valid, 1.9);
+  const CandidateId c = p.add(2, {bad, a}, CandidateStatus::Invalid, 0);
+  const CandidateId d = p.add(3, {b}, CandidateStatus::Valid, 1.4);
+  ArchiveCell cell;
+  cell.runId = p.run();
+  cell.key = "mem=smem";
+  cell.elite = b;
+  cell.fitness = 1.9;
+  p.store().putArchiveCell(cell);
+
+  auto session = p.openSession();
+  LineageView view(session.get());
+  view.resize(800, 600);
+  view.show();
+  waitForLayout(view);
+  EXPECT_EQ(view.shownCount(), 6);
+  EXPECT_TRUE(view.message().isEmpty());
+  EXPECT_EQ(view.bestPath(), (std::vector<CandidateId>{b, a, ref}));
+
+  auto* filter = view.findChild<QComboBox*>(QStringLiteral("lineageFilter"));
+  ASSERT_NE(filter, nullptr);
+  filter->setCurrentIndex(filter->findText(QStringLiteral("Only valid")));
+  waitForLayout(view);
+  EXPECT_EQ(view.shownCount(), 4);
+  EXPECT_FALSE(view.isShown(bad));
+  EXPECT_FALSE(view.isShown(c));
+  EXPECT_FALSE(view.findCandidate(c)) << "hidden by the filter";
+
+  filter->setCurrentIndex(filter->findText(QStringLiteral("Only elites")));
+  waitForLayout(view);
+  EXPECT_EQ(view.shownCount(), 1);
+  EXPECT_TRUE(view.isShown(b));
+
+  view.setFilter(LineageView::Filter::All);
+  view.setArchitectureFilter(QStringLiteral("arch1"));  // the odd generations
+  waitForLayout(view);
+  EXPECT_EQ(view.shownCount(), 3);
+  EXPECT_TRUE(view.isShown(d));
+  view.setArchitectureFilter(QString());
+  waitForLayout(view);
+
+  EXPECT_TRUE(view.findCandidate(d));
+  EXPECT_EQ(session->selectedCandidate(), d);
+
+  // A click on a node selects it everywhere.
+  auto* gv = view.findChild<LineageGraphicsView*>();
+  ASSERT_NE(gv, nullptr);
+  LineageCanvasItem* canvas = nullptr;
+  for (auto* item : gv->scene()->items())
+    if ((canvas = dynamic_cast<LineageCanvasItem*>(item))) break;
+  ASSERT_NE(canvas, nullptr);
+  const QPointF scenePos = canvas->nodes()[canvas->indexOf(a)].pos;
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, {}, gv->mapFromScene(scenePos));
+  EXPECT_EQ(session->selectedCandidate(), a);
+}
+
+TEST(LineageView, TenThousandCandidates) {
+  app();
+  fixture::ViewTestProject p;
+  std::vector<CandidateId> ids;
+  p.store().transaction([&] {
+    ids.push_back(p.add(0, {}, CandidateStatus::Reference, 1.0));
+    for (int i = 1; i < 10000; ++i) {
+      const CandidateId parent = ids[static_cast<std::size_t>(std::max(0, i - 1 - (i * 7919) % 150))];
+      ids.push_back(p.add(1 + i / 100, {parent}, i % 3 ? CandidateStatus::Valid : CandidateStatus::Invalid, 1.0 + (i % 50) / 100.0));
+    }
+  });
+  auto session = p.openSession();
+  QElapsedTimer timer;
+  timer.start();
+  LineageView view(session.get());
+  view.resize(1000, 700);
+  view.show();
+  waitForLayout(view);
+  QApplication::processEvents();
+  view.grab();  // one full paint
+  std::printf("10k candidates: read, laid out and painted in %lld ms\n", static_cast<long long>(timer.elapsed()));
+  EXPECT_EQ(view.shownCount(), 10000);
+  EXPECT_LT(timer.elapsed(), 10000);
+}

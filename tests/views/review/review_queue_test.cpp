@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/review/review_queue_view.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <gtest/gtest.h>
+#include "view_test_project.h"
+#include "views/review/review_queue_model.h"
+
+using namespace crucible;
+using namespace crucible::views;
+using fixture::app;
+
+TEST(ReviewQueueModel, PassesTheModelTester) {
+  app();
+  ReviewQueueModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  fixture::ViewTestProject p;
+  std::vector<Candidate> cs{p.make(1, {}, CandidateStatus::AwaitingReview, 0), p.make(2, {}, CandidateStatus::AwaitingReview, 0)};
+  cs[0].id = 5;
+  cs[1].id = 9;
+  model.setCandidates(cs);
+  EXPECT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(model.rowOf(9), 1);
+  EXPECT_EQ(model.data(model.index(1, ReviewQueueModel::Id)).toLongLong(), 9);
+  EXPECT_EQ(model.data(model.index(0, ReviewQueueModel::Architecture)).toString(), QStringLiteral("arch1"));
+  model.setCandidates({});
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(ReviewQueueView, AcceptAndRejectWithShortcutsAndNotes) {
+  app();
+  fixture::ViewTestProject p;
+  crucible::Run gated = *p.store().run(p.run());
+  gated.gated = true;
+  p.store().updateRun(gated);
+  const CandidateId parent = p.add(0, {}, CandidateStatus::Valid, 1.0, "a\nb\n");
+  Candidate first = p.make(1, {parent}, CandidateStatus::AwaitingReview, 0, "a\nB\n");
+  first.architectureKey = "tile=64";
+  first.genomeJson = R"({"tile":64,"vec":4})";
+  const CandidateId firstId = p.store().addCandidate(first);
+  Candidate second = p.make(1, {parent}, CandidateStatus::AwaitingReview, 0, "a\nb\nc\n");
+  second.architectureKey = "tile=128";
+  const CandidateId secondId = p.store().addCandidate(second);
+  Candidate sameArch = p.make(2, {parent}, CandidateStatus::AwaitingReview, 0);
+  sameArch.architectureKey = "tile=64";
+  p.store().addCandidate(sameArch);
+  p.add(1, {parent}, CandidateStatus::Valid, 1.1);  // not queued
+
+  auto session = p.openSession();
+  ReviewQueueView view(session.get());
+  view.show();
+  view.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&view)) << "shortcuts need an active window";
+  QSignalSpy spy(&view, &ReviewQueueView::verdictGiven);
+  EXPECT_EQ(view.model()->rowCount(), 3);
+  EXPECT_EQ(view.currentCandidate(), firstId);
+  EXPECT_EQ(session->selectedCandidate(), firstId) << "the shown candidate is selected everywhere";
+
+  auto* note = view.findChild<QLineEdit*>(QStringLiteral("reviewNote"));
+  ASSERT_NE(note, nullptr);
+  note->setFocus();
+  QTest::keyClicks(note, QStringLiteral("tiles of 64 fit smem"));
+  QTest::keyClick(note, Qt::Key_Return, Qt::ControlModifier);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy[0][0].value<RunId>(), p.run());
+  EXPECT_EQ(spy[0][1].toString(), QStringLiteral("tile=64"));
+  EXPECT_TRUE(spy[0][2].toBool());
+  EXPECT_EQ(spy[0][3].toString(), QStringLiteral("tiles of 64 fit smem"));
+  // Both candidates of the decided architecture leave the queue.
+  EXPECT_EQ(view.model()->rowCount(), 1);
+  EXPECT_EQ(view.currentCandidate(), secondId);
+  EXPECT_TRUE(note->text().isEmpty());
+
+  QTest::keyClicks(note, QStringLiteral("too many registers"));
+  QTest::keyClick(note, Qt::Key_Backspace, Qt::ControlModifier);
+  ASSERT_EQ(spy.count(), 2);
+  EXPECT_EQ(spy[1][1].toString(), QStringLiteral("tile=128"));
+  EXPECT_FALSE(spy[1][2].toBool());
+  EXPECT_EQ(spy[1][3].toString(), QStringLiteral("too many registers"));
+  EXPECT_EQ(view.model()->rowCount(), 0);
+  EXPECT_TRUE(view.message().contains(QStringLiteral("No candidates awaiting review"))) << view.message().toStdString();
+  EXPECT_FALSE(view.accept()) << "nothing left to decide";
+  EXPECT_EQ(spy.count(), 2);
+}
+
+TEST(ReviewQueueView, VerdictsInTheStoreAreNotAskedAgain) {
+  app();
+  fixture::ViewTestProject p;
+  Candidate c = p.make(1, {}, CandidateStatus::AwaitingReview, 0);
+  c.architectureKey = "k";
+  p.store().addCandidate(c);
+  ReviewVerdict v;
+  v.runId = p.run();
+  v.architectureKey = "k";
+  v.accepted = true;
+  p.store().recordVerdict(v);
+  auto session = p.openSession();
+  ReviewQueueView view(session.get());
+  EXPECT_EQ(view.model()->rowCount(), 0);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/archive/archive_map_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include "views/archive/archive_grid_model.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+ArchiveMapView::ArchiveMapView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  xBox_ = new QComboBox(this);
+  yBox_ = new QComboBox(this);
+  xBox_->setObjectName(QStringLiteral("archiveX"));
+  yBox_->setObjectName(QStringLiteral("archiveY"));
+  summary_ = new QLabel(this);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(new QLabel(tr("Columns:"), this));
+  bar->addWidget(xBox_);
+  bar->addWidget(new QLabel(tr("Rows:"), this));
+  bar->addWidget(yBox_);
+  bar->addWidget(summary_, 1);
+
+  model_ = new ArchiveGridModel(this);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  message_ = new QLabel(this);
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(message_);
+  stack_->addWidget(table_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(bar);
+  layout->addWidget(stack_, 1);
+
+  connect(xBox_, &QComboBox::currentIndexChanged, this, &ArchiveMapView::rebuild);
+  connect(yBox_, &QComboBox::currentIndexChanged, this, &ArchiveMapView::rebuild);
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) { selectCell(i.row(), i.column()); });
+  connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
+    const QModelIndex i = model_->indexOfElite(id);
+    if (i.isValid()) table_->setCurrentIndex(i);
+    else table_->clearSelection();
+  });
+  connect(session_, &ProjectSession::currentRunChanged, this, &ArchiveMapView::reload);
+  connect(session_, &ProjectSession::dataChanged, this, &ArchiveMapView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &ArchiveMapView::reload);
+  reload();
+}
+
+QString ArchiveMapView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void ArchiveMapView::reload() {
+  elites_.clear();
+  const ProjectStore* store = session_->store();
+  const RunId run = session_->currentRun();
+  if (store && run) {
+    for (const ArchiveCell& cell : store->archive(run)) {
+      if (cell.elite == 0) continue;
+      ArchiveElite e{cell.elite, cell.fitness, {}};
+      if (auto c = store->candidate(cell.elite)) e.descriptor = c->descriptor;
+      elites_.push_back(std::move(e));
+    }
+  }
+  // Dimension choices; keep the chosen ones when they still exist.
+  const QString x = xBox_->currentText(), y = yBox_->currentText();
+  {
+    const QSignalBlocker bx(xBox_), by(yBox_);
+    xBox_->clear();
+    yBox_->clear();
+    for (const auto& d : descriptorDimensions(elites_)) {
+      xBox_->addItem(QString::fromStdString(d));
+      yBox_->addItem(QString::fromStdString(d));
+    }
+    const int n = xBox_->count();
+    xBox_->setCurrentIndex(xBox_->findText(x) >= 0 ? xBox_->findText(x) : 0);
+    yBox_->setCurrentIndex(yBox_->findText(y) >= 0 ? yBox_->findText(y) : (n > 1 ? 1 : 0));
+  }
+  if (!store) message_->setText(tr("No project open."));
+  else if (!run) message_->setText(tr("This project has no runs yet."));
+  else if (elites_.empty()) message_->setText(tr("The archive of this run is empty: no candidate has been placed in a cell yet."));
+  rebuild();
+}
+
+void ArchiveMapView::setAxes(const QString& x, const QString& y) {
+  const QSignalBlocker bx(xBox_), by(yBox_);
+  if (xBox_->findText(x) >= 0) xBox_->setCurrentIndex(xBox_->findText(x));
+  if (yBox_->findText(y) >= 0) yBox_->setCurrentIndex(yBox_->findText(y));
+  rebuild();
+}
+
+void ArchiveMapView::rebuild() {
+  if (elites_.empty()) {
+    model_->setGrid({});
+    summary_->clear();
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  // A single dimension is shown against itself: one row per value would be a diagonal,
+  // so with one dimension the rows fold everything.
+  const std::string xd = xBox_->currentText().toStdString();
+  const std::string yd = xBox_->count() > 1 ? yBox_->currentText().toStdString() : std::string();
+  model_->setGrid(buildArchiveGrid(elites_, xd, yd));
+  const auto& g = model_->grid();
+  summary_->setText(tr("%1 archive cells, %2 of %3 shown cells filled").arg(elites_.size()).arg(g.filled).arg(g.xValues.size() * g.yValues.size()));
+  stack_->setCurrentWidget(table_);
+  const QModelIndex sel = model_->indexOfElite(session_->selectedCandidate());
+  if (sel.isValid()) table_->setCurrentIndex(sel);
+}
+
+void ArchiveMapView::selectCell(int row, int column) {
+  const QModelIndex i = model_->index(row, column);
+  const CandidateId elite = model_->data(i, ArchiveGridModel::EliteRole).toLongLong();
+  if (elite != 0) session_->selectCandidate(elite);
+}
+
+}  // namespace crucible::views

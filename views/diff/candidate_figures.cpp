@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/diff/candidate_figures.h"
+
+#include <QStringList>
+
+namespace crucible::views {
+
+QString formatSpeedup(double speedup) { return QStringLiteral("%1×").arg(speedup, 0, 'g', 3); }
+
+QString formatMicroseconds(double us) { return QStringLiteral("%1 µs").arg(us, 0, 'f', us < 10 ? 2 : 1); }
+
+QString formatDescriptor(const std::map<std::string, std::string>& descriptor) {
+  if (descriptor.empty()) return QStringLiteral("no descriptor");
+  QStringList parts;
+  for (const auto& [k, v] : descriptor) parts << QStringLiteral("%1=%2").arg(QString::fromStdString(k), QString::fromStdString(v));
+  return parts.join(QStringLiteral(", "));
+}
+
+QString candidateHeadline(const Candidate& c) {
+  QString s = QStringLiteral("#%1 · generation %2 · %3").arg(c.id).arg(c.generation).arg(QString::fromUtf8(toString(c.status)));
+  if (!c.mutation.empty()) s += QStringLiteral(" (%1)").arg(QString::fromStdString(c.mutation));
+  return s;
+}
+
+QString candidateFigures(const Candidate& c) {
+  QStringList parts;
+  if (c.timing) {
+    parts << QStringLiteral("%1 median (IQR %2)").arg(formatMicroseconds(c.timing->medianUs), formatMicroseconds(c.timing->iqrUs));
+    if (c.timing->speedup > 0) parts << QStringLiteral("%1 the reference").arg(formatSpeedup(c.timing->speedup));
+  } else {
+    parts << QStringLiteral("not timed");
+  }
+  if (c.compile && c.compile->ok) {
+    parts << QStringLiteral("%1 registers").arg(c.compile->registers);
+    parts << QStringLiteral("%1 B static smem").arg(c.compile->staticSmemBytes);
+    if (c.launch.dynamicSmemBytes != "0" && !c.launch.dynamicSmemBytes.empty())
+      parts << QStringLiteral("dynamic smem %1").arg(QString::fromStdString(c.launch.dynamicSmemBytes));
+    if (c.compile->spillStoreBytes + c.compile->spillLoadBytes > 0)
+      parts << QStringLiteral("spills %1/%2 B").arg(c.compile->spillStoreBytes).arg(c.compile->spillLoadBytes);
+  } else if (c.compile) {
+    parts << QStringLiteral("compile failed");
+  } else {
+    parts << QStringLiteral("not compiled");
+  }
+  parts << formatDescriptor(c.descriptor);
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString candidateFigures(const CandidateSummary& c) {
+  QStringList parts;
+  parts << QStringLiteral("#%1 · generation %2 · %3").arg(c.id).arg(c.generation).arg(QString::fromUtf8(toString(c.status)));
+  if (c.medianUs > 0) parts << QStringLiteral("%1 median").arg(formatMicroseconds(c.medianUs));
+  if (c.speedup > 0) parts << QStringLiteral("%1 the reference").arg(formatSpeedup(c.speedup));
+  if (c.registers > 0) parts << QStringLiteral("%1 registers").arg(c.registers);
+  if (!c.mutation.empty()) parts << QString::fromStdString(c.mutation);
+  return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/diff/diff_view.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <climits>
+#include "views/diff/candidate_figures.h"
+#include "views/diff/side_by_side_diff.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+DiffView::DiffView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  auto* top = new QHBoxLayout;
+  leftPick_ = new QSpinBox(this);
+  rightPick_ = new QSpinBox(this);
+  for (auto* s : {leftPick_, rightPick_}) {
+    s->setRange(0, INT_MAX);
+    s->setSpecialValueText(tr("none"));
+    s->setPrefix(QStringLiteral("#"));
+    s->setKeyboardTracking(false);
+  }
+  auto* swap = new QPushButton(tr("Swap"), this);
+  prev_ = new QPushButton(tr("Previous change"), this);
+  next_ = new QPushButton(tr("Next change"), this);
+  prev_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F7));
+  next_->setShortcut(QKeySequence(Qt::Key_F7));
+  changeLabel_ = new QLabel(this);
+  top->addWidget(new QLabel(tr("Left:"), this));
+  top->addWidget(leftPick_);
+  top->addWidget(new QLabel(tr("Right:"), this));
+  top->addWidget(rightPick_);
+  top->addWidget(swap);
+  top->addStretch();
+  top->addWidget(changeLabel_);
+  top->addWidget(prev_);
+  top->addWidget(next_);
+
+  message_ = new QLabel(this);
+  message_->setWordWrap(true);
+  leftFigures_ = new QLabel(this);
+  rightFigures_ = new QLabel(this);
+  for (auto* l : {leftFigures_, rightFigures_}) {
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  }
+  diff_ = new SideBySideDiff(this);
+
+  auto* figures = new QHBoxLayout;
+  figures->addWidget(leftFigures_, 1);
+  figures->addWidget(rightFigures_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(message_);
+  layout->addLayout(figures);
+  layout->addWidget(diff_, 1);
+
+  connect(leftPick_, &QSpinBox::valueChanged, this, [this](int v) { compare(v, rightId_); });
+  connect(rightPick_, &QSpinBox::valueChanged, this, [this](int v) { compare(leftId_, v); });
+  connect(swap, &QPushButton::clicked, this, [this] { compare(rightId_, leftId_); });
+  connect(prev_, &QPushButton::clicked, diff_, &SideBySideDiff::goToPreviousChange);
+  connect(next_, &QPushButton::clicked, diff_, &SideBySideDiff::goToNextChange);
+  connect(diff_, &SideBySideDiff::currentChangeChanged, this, [this](int index, int count) {
+    if (count == 0) changeLabel_->setText(leftId_ && rightId_ ? tr("identical source") : QString());
+    else if (index < 0) changeLabel_->setText(tr("%n change(s)", nullptr, count));
+    else changeLabel_->setText(tr("change %1 of %2").arg(index + 1).arg(count));
+    prev_->setEnabled(count > 0);
+    next_->setEnabled(count > 0);
+  });
+
+  connect(session_, &ProjectSession::candidateSelected, this, &DiffView::showCandidate);
+  connect(session_, &ProjectSession::dataChanged, this, &DiffView::refresh);
+  connect(session_, &ProjectSession::projectClosed, this, [this] { compare(0, 0); });
+  connect(session_, &ProjectSession::projectOpened, this, [this] { compare(0, 0); });
+  if (session_->selectedCandidate() != 0) showCandidate(session_->selectedCandidate());
+  else refresh();
+}
+
+QString DiffView::message() const { return message_->text(); }
+
+void DiffView::setMessage(const QString& text) {
+  message_->setText(text);
+  message_->setVisible(!text.isEmpty());
+}
+
+void DiffView::showCandidate(CandidateId id) {
+  const ProjectStore* store = session_->store();
+  CandidateId parent = 0;
+  if (store && id != 0) {
+    if (auto c = store->candidate(id); c && !c->parents.empty()) parent = c->parents.front();
+  }
+  compare(parent, id);
+}
+
+void DiffView::compare(CandidateId left, CandidateId right) {
+  leftId_ = left;
+  rightId_ = right;
+  // Keep the pickers in step without re-entering compare().
+  for (auto [pick, id] : {std::pair{leftPick_, left}, std::pair{rightPick_, right}}) {
+    const QSignalBlocker block(pick);
+    pick->setValue(static_cast<int>(id));
+  }
+  refresh();
+}
+
+void DiffView::refresh() {
+  const ProjectStore* store = session_->store();
+  leftFigures_->clear();
+  rightFigures_->clear();
+  if (!store) {
+    diff_->clear();
+    setMessage(tr("No project open."));
+    return;
+  }
+  if (leftId_ == 0 && rightId_ == 0) {
+    diff_->clear();
+    setMessage(tr("No candidate selected: select one in any view, or pick two candidates above."));
+    return;
+  }
+  std::optional<Candidate> left, right;
+  QStringList problems;
+  auto load = [&](CandidateId id, std::optional<Candidate>& c, QLabel* figures) {
+    if (id == 0) {
+      figures->setText(tr("<i>no candidate on this side</i>"));
+      return;
+    }
+    c = store->candidate(id);
+    if (!c) {
+      problems << tr("Candidate #%1 is not in this project.").arg(id);
+      figures->setText(tr("<i>#%1 not found</i>").arg(id));
+      return;
+    }
+    figures->setText(QStringLiteral("<b>%1</b><br>%2").arg(candidateHeadline(*c).toHtmlEscaped(), candidateFigures(*c).toHtmlEscaped()));
+  };
+  load(leftId_, left, leftFigures_);
+  load(rightId_, right, rightFigures_);
+  if (leftId_ == 0 && right)
+    problems << tr("Candidate #%1 has no parent (it is a %2): pick a candidate on the left to compare against.")
+                    .arg(rightId_)
+                    .arg(right->mutation.empty() ? tr("seed") : QString::fromStdString(right->mutation));
+  setMessage(problems.join(QLatin1Char(' ')));
+  diff_->setTexts(left ? left->source : std::string(), right ? right->source : std::string());
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/knowledge/knowledge_view.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include "views/diff/candidate_figures.h"
+#include "views/knowledge/knowledge_model.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+namespace {
+constexpr int kCandidateRole = Qt::UserRole + 1;
+constexpr int kRunRole = Qt::UserRole + 2;
+}  // namespace
+
+KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  search_ = new QLineEdit(this);
+  search_->setObjectName(QStringLiteral("knowledgeSearch"));
+  search_->setPlaceholderText(tr("Search claims, decisions and scopes (full text)"));
+  search_->setClearButtonEnabled(true);
+  searchStatus_ = new QLabel(this);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(search_, 1);
+  bar->addWidget(searchStatus_);
+
+  model_ = new KnowledgeModel(this);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setSortingEnabled(false);
+  table_->horizontalHeader()->setSectionResizeMode(KnowledgeModel::Claim, QHeaderView::Stretch);
+  table_->verticalHeader()->hide();
+
+  detail_ = new QLabel(this);
+  detail_->setWordWrap(true);
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  evidence_ = new QListWidget(this);
+  auto* detailBox = new QWidget(this);
+  auto* dl = new QVBoxLayout(detailBox);
+  dl->setContentsMargins(0, 0, 0, 0);
+  dl->addWidget(detail_);
+  dl->addWidget(new QLabel(tr("Evidence (click to select):"), this));
+  dl->addWidget(evidence_, 1);
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(table_);
+  splitter->addWidget(detailBox);
+  message_ = new QLabel(this);
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(message_);
+  stack_->addWidget(splitter);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(bar);
+  layout->addWidget(stack_, 1);
+
+  connect(search_, &QLineEdit::textChanged, this, &KnowledgeView::reload);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& i) { showEntry(i.row()); });
+  connect(evidence_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+    const CandidateId id = item->data(kCandidateRole).toLongLong();
+    if (id == 0) return;
+    const RunId run = item->data(kRunRole).toLongLong();
+    if (run) session_->setCurrentRun(run);  // evidence may come from an earlier run
+    session_->selectCandidate(id);
+  });
+  connect(session_, &ProjectSession::dataChanged, this, &KnowledgeView::reload);
+  connect(session_, &ProjectSession::projectOpened, this, &KnowledgeView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &KnowledgeView::reload);
+  reload();
+}
+
+QString KnowledgeView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void KnowledgeView::setSearch(const QString& query) { search_->setText(query); }
+
+void KnowledgeView::reload() {
+  const ProjectStore* store = session_->store();
+  searchStatus_->clear();
+  if (!store) {
+    model_->setEntries({});
+    message_->setText(tr("No project open."));
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  const QString query = search_->text().trimmed();
+  std::vector<KnowledgeEntry> entries;
+  if (query.isEmpty()) {
+    entries = store->knowledge();
+  } else {
+    try {
+      entries = store->searchKnowledge(query.toStdString());
+    } catch (const StoreError& e) {
+      // An incomplete FTS5 query while typing: say so and keep the table empty.
+      searchStatus_->setText(tr("Search: %1").arg(QString::fromUtf8(e.what())));
+    }
+  }
+  model_->setEntries(std::move(entries));
+  if (model_->rowCount() == 0) {
+    message_->setText(query.isEmpty() ? tr("The knowledge base is empty: claims appear as runs measure the effect of their decisions.")
+                                      : tr("No claim matches \"%1\".").arg(query));
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  searchStatus_->setText(query.isEmpty() ? tr("%n claim(s)", nullptr, model_->rowCount())
+                                         : tr("%n match(es)", nullptr, model_->rowCount()));
+  stack_->setCurrentWidget(stack_->widget(1));
+  table_->selectRow(0);
+  showEntry(0);
+}
+
+void KnowledgeView::showEntry(int row) {
+  evidence_->clear();
+  const KnowledgeEntry* k = model_->entryAt(row);
+  if (!k) {
+    detail_->clear();
+    return;
+  }
+  QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(k->claim).toHtmlEscaped());
+  html += tr("Scope: %1<br>").arg(formatScope(*k).toHtmlEscaped());
+  if (!k->decision.empty()) html += tr("Supports the decision: <tt>%1</tt><br>").arg(QString::fromStdString(k->decision).toHtmlEscaped());
+  html += tr("Status: %1; measured effect %2× over %3 observation(s)")
+              .arg(QString::fromUtf8(toString(k->status)))
+              .arg(k->effect, 0, 'g', 3)
+              .arg(k->observations);
+  if (!k->probe.empty()) html += tr("<br>Certified by the hardware probe: %1").arg(QString::fromStdString(k->probe).toHtmlEscaped());
+  if (k->updatedAt) html += tr("<br>Updated %1").arg(QDateTime::fromSecsSinceEpoch(k->updatedAt).toString(Qt::ISODate));
+  detail_->setText(html);
+  const ProjectStore* store = session_->store();
+  for (CandidateId id : k->evidence) {
+    auto* item = new QListWidgetItem(evidence_);
+    item->setData(kCandidateRole, QVariant::fromValue<qlonglong>(id));
+    const auto c = store ? store->candidate(id) : std::nullopt;
+    if (c) {
+      item->setData(kRunRole, QVariant::fromValue<qlonglong>(c->runId));
+      item->setText(tr("run #%1 · %2").arg(c->runId).arg(candidateHeadline(*c)) + QStringLiteral(" · ") + candidateFigures(*c));
+    } else {
+      item->setText(tr("#%1 (missing from the project)").arg(id));
+    }
+  }
+  if (k->evidence.empty()) evidence_->addItem(tr("No evidence candidates recorded."));
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/lineage/lineage_view.h"
+
+#include <QComboBox>
+#include <QFuture>
+#include <QGraphicsScene>
+#include <QHBoxLayout>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPromise>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QThreadPool>
+#include <QVBoxLayout>
+#include <memory>
+#include "views/diff/candidate_figures.h"
+#include "views/lineage/lineage_canvas.h"
+#include "views/lineage/status_colors.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+namespace {
+constexpr double kSpacingX = 34;  // scene units between neighbours
+constexpr double kSpacingY = 70;  // scene units between generations of the tree
+}  // namespace
+
+LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  filterBox_ = new QComboBox(this);
+  filterBox_->setObjectName(QStringLiteral("lineageFilter"));
+  filterBox_->addItem(tr("All candidates"), static_cast<int>(Filter::All));
+  filterBox_->addItem(tr("Only valid"), static_cast<int>(Filter::OnlyValid));
+  filterBox_->addItem(tr("Only elites"), static_cast<int>(Filter::OnlyElites));
+  archBox_ = new QComboBox(this);
+  archBox_->setObjectName(QStringLiteral("lineageArchitecture"));
+  archBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  archBox_->setMinimumContentsLength(16);
+  search_ = new QLineEdit(this);
+  search_->setObjectName(QStringLiteral("lineageSearch"));
+  search_->setPlaceholderText(tr("Find candidate #"));
+  search_->setValidator(new QIntValidator(1, INT_MAX, search_));
+  search_->setClearButtonEnabled(true);
+  auto* fitButton = new QPushButton(tr("Fit"), this);
+  status_ = new QLabel(this);
+
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(filterBox_);
+  bar->addWidget(archBox_);
+  bar->addWidget(search_);
+  bar->addWidget(fitButton);
+  bar->addWidget(status_, 1);
+
+  message_ = new QLabel(this);
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  scene_ = new QGraphicsScene(this);
+  canvas_ = new LineageCanvasItem;
+  scene_->addItem(canvas_);
+  view_ = new LineageGraphicsView(this);
+  view_->setScene(scene_);
+  view_->setCanvas(canvas_);
+  view_->setToolTipProvider([this](CandidateId id) { return toolTipFor(id); });
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(message_);
+  stack_->addWidget(view_);
+
+  // Legend: the status colours and the marks.
+  QStringList legend;
+  for (CandidateStatus st : {CandidateStatus::Reference, CandidateStatus::Valid, CandidateStatus::Invalid,
+                             CandidateStatus::CompileFailed, CandidateStatus::Faulted, CandidateStatus::TimedOut,
+                             CandidateStatus::ResourceError, CandidateStatus::AwaitingReview, CandidateStatus::Rejected,
+                             CandidateStatus::Proposed, CandidateStatus::Compiled})
+    legend << QStringLiteral("<span style='color:%1'>&#9679;</span> %2").arg(statusColor(st).name(), QString::fromUtf8(toString(st)));
+  legend << tr("&#9632; reference") << tr("<span style='color:#d4a017'>&#9711;</span> sealed")
+         << tr("<b>&#9711;</b> elite") << tr("<span style='color:#e67800'>&#9473;</span> path to the best");
+  auto* legendLabel = new QLabel(legend.join(QStringLiteral(" &nbsp; ")), this);
+  legendLabel->setWordWrap(true);
+  legendLabel->setTextFormat(Qt::RichText);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(bar);
+  layout->addWidget(stack_, 1);
+  layout->addWidget(legendLabel);
+
+  watcher_ = new QFutureWatcher<LineageLayout>(this);
+  connect(watcher_, &QFutureWatcher<LineageLayout>::finished, this, [this] {
+    // Only the newest request is watched; a finished signal from a replaced
+    // one finds no result yet and is ignored.
+    if (watcher_->future().resultCount() == 0) return;
+    layoutPending_ = false;
+    applyLayout(watcher_->result());
+    emit layoutFinished();
+  });
+
+  connect(filterBox_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setFilter(static_cast<Filter>(filterBox_->itemData(i).toInt())); });
+  connect(archBox_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setArchitectureFilter(i <= 0 ? QString() : archBox_->itemText(i)); });
+  connect(search_, &QLineEdit::returnPressed, this, [this] {
+    if (!search_->text().isEmpty()) findCandidate(search_->text().toLongLong());
+  });
+  connect(fitButton, &QPushButton::clicked, this, &LineageView::fit);
+  connect(view_, &LineageGraphicsView::nodeClicked, session_, &ProjectSession::selectCandidate);
+  connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
+    canvas_->setSelectedId(id);
+    const int i = canvas_->indexOf(id);
+    if (i >= 0) view_->ensureVisible(QRectF(canvas_->nodes()[static_cast<std::size_t>(i)].pos, QSizeF(1, 1)), 80, 80);
+  });
+  connect(session_, &ProjectSession::currentRunChanged, this, [this] {
+    fitAfterLayout_ = true;
+    reload();
+  });
+  connect(session_, &ProjectSession::dataChanged, this, &LineageView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &LineageView::reload);
+  reload();
+}
+
+LineageView::~LineageView() {
+  // A layout still running finishes on its own copy of the input; nobody waits for it.
+  watcher_->disconnect(this);
+}
+
+QString LineageView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void LineageView::showMessage(const QString& text) {
+  // A layout still running for earlier data must not replace the message.
+  watcher_->setFuture(QFuture<LineageLayout>());
+  layoutPending_ = false;
+  message_->setText(text);
+  stack_->setCurrentWidget(message_);
+  status_->clear();
+}
+
+int LineageView::shownCount() const {
+  return stack_->currentWidget() == view_ ? static_cast<int>(canvas_->nodes().size()) : 0;
+}
+
+bool LineageView::isShown(CandidateId id) const { return shownCount() > 0 && canvas_->indexOf(id) >= 0; }
+
+void LineageView::reload() {
+  const ProjectStore* store = session_->store();
+  summaries_.clear();
+  byId_.clear();
+  sealed_.clear();
+  elites_.clear();
+  bestPath_.clear();
+  referenceId_ = 0;
+  if (!store) {
+    canvas_->setGraph({}, {});
+    showMessage(tr("No project open."));
+    return;
+  }
+  const RunId run = session_->currentRun();
+  if (run == 0) {
+    canvas_->setGraph({}, {});
+    showMessage(tr("This project has no runs yet: start one to grow a lineage."));
+    return;
+  }
+  summaries_ = store->candidateSummaries(run);
+  for (std::size_t i = 0; i < summaries_.size(); ++i) byId_.emplace(summaries_[i].id, i);
+  for (const Seal& s : store->seals()) sealed_.insert(s.candidateId);
+  for (const ArchiveCell& c : store->archive(run))
+    if (c.elite != 0) elites_.insert(c.elite);
+  if (auto r = store->run(run)) referenceId_ = r->referenceCandidate;
+
+  // Architecture choices: keep the current one if it still exists.
+  {
+    const QSignalBlocker block(archBox_);
+    archBox_->clear();
+    archBox_->addItem(tr("All architectures"));
+    std::set<std::string> keys;
+    for (const auto& s : summaries_)
+      if (!s.architectureKey.empty()) keys.insert(s.architectureKey);
+    for (const auto& k : keys) archBox_->addItem(QString::fromStdString(k));
+    const int i = archFilter_.isEmpty() ? 0 : archBox_->findText(archFilter_);
+    archBox_->setCurrentIndex(std::max(0, i));
+    if (i < 0) archFilter_.clear();
+  }
+  relayout();
+}
+
+bool LineageView::passesFilter(const CandidateSummary& s) const {
+  if (!archFilter_.isEmpty() && QString::fromStdString(s.architectureKey) != archFilter_) return false;
+  switch (filter_) {
+    case Filter::All: return true;
+    case Filter::OnlyValid: return s.status == CandidateStatus::Valid || s.status == CandidateStatus::Reference;
+    case Filter::OnlyElites: return elites_.count(s.id) > 0;
+  }
+  return true;
+}
+
+void LineageView::setFilter(Filter filter) {
+  filter_ = filter;
+  const int i = filterBox_->findData(static_cast<int>(filter));
+  if (i != filterBox_->currentIndex()) {
+    const QSignalBlocker block(filterBox_);
+    filterBox_->setCurrentIndex(i);
+  }
+  fitAfterLayout_ = true;
+  relayout();
+}
+
+void LineageView::setArchitectureFilter(const QString& key) {
+  archFilter_ = key;
+  const int i = key.isEmpty() ? 0 : archBox_->findText(key);
+  if (i >= 0 && i != archBox_->currentIndex()) {
+    const QSignalBlocker block(archBox_);
+    archBox_->setCurrentIndex(i);
+  }
+  fitAfterLayout_ = true;
+  relayout();
+}
+
+void LineageView::relayout() {
+  if (summaries_.empty()) {
+    canvas_->setGraph({}, {});
+    showMessage(tr("No candidates in this run yet."));
+    return;
+  }
+  std::vector<LineageInput> all;
+  all.reserve(summaries_.size());
+  for (const auto& s : summaries_) all.push_back({s.id, s.parents});
+
+  // The best path runs through the whole lineage, whatever the filter.
+  CandidateId best = 0;
+  double bestFitness = 0;
+  for (const auto& s : summaries_)
+    if (s.status == CandidateStatus::Valid && (best == 0 || s.fitness > bestFitness)) {
+      best = s.id;
+      bestFitness = s.fitness;
+    }
+  bestPath_ = best ? primaryPathToRoot(all, best) : std::vector<CandidateId>{};
+
+  auto input = filterLineage(all, [this](CandidateId id) { return passesFilter(summaries_[byId_.at(id)]); });
+  if (input.empty()) {
+    canvas_->setGraph({}, {});
+    showMessage(tr("No candidate of this run passes the filter (%1 candidates in the run).").arg(summaries_.size()));
+    return;
+  }
+  auto promise = std::make_shared<QPromise<LineageLayout>>();
+  watcher_->setFuture(promise->future());
+  layoutPending_ = true;
+  promise->start();
+  QThreadPool::globalInstance()->start([promise, input = std::move(input)] {
+    promise->addResult(layoutLineage(input));
+    promise->finish();
+  });
+}
+
+void LineageView::applyLayout(const LineageLayout& layout) {
+  const std::set<CandidateId> onPath(bestPath_.begin(), bestPath_.end());
+  std::vector<CanvasNode> nodes;
+  nodes.reserve(layout.nodes.size());
+  for (const auto& p : layout.nodes) {
+    const CandidateSummary& s = summaries_[byId_.at(p.id)];
+    CanvasNode n;
+    n.id = p.id;
+    n.pos = QPointF(p.x * kSpacingX, p.depth * kSpacingY);
+    n.fill = statusColor(s.status);
+    if (s.speedup > 0) n.label = formatSpeedup(s.speedup);
+    n.reference = s.status == CandidateStatus::Reference || s.id == referenceId_;
+    n.sealed = sealed_.count(s.id) > 0;
+    n.elite = elites_.count(s.id) > 0;
+    n.onBestPath = onPath.count(s.id) > 0;
+    nodes.push_back(std::move(n));
+  }
+  std::vector<CanvasEdge> edges;
+  edges.reserve(layout.edges.size());
+  for (const auto& e : layout.edges) {
+    // On the best path when the child's primary parent is the next one up the path.
+    const bool best = e.primary && nodes[static_cast<std::size_t>(e.child)].onBestPath &&
+                      nodes[static_cast<std::size_t>(e.parent)].onBestPath;
+    edges.push_back({e.child, e.parent, e.primary, best});
+  }
+  canvas_->setGraph(std::move(nodes), std::move(edges));
+  canvas_->setSelectedId(session_->selectedCandidate());
+  scene_->setSceneRect(canvas_->boundingRect());
+  stack_->setCurrentWidget(view_);
+  status_->setText(tr("%1 of %2 candidates shown").arg(canvas_->nodes().size()).arg(summaries_.size()));
+  if (fitAfterLayout_) {
+    fit();
+    fitAfterLayout_ = false;
+  }
+}
+
+void LineageView::fit() {
+  if (canvas_->nodes().empty()) return;
+  view_->fitInView(canvas_->boundingRect(), Qt::KeepAspectRatio);
+  // A huge lineage fits as a speck: never zoom out below a legible overview.
+  if (view_->transform().m11() < 0.05) view_->setTransform(QTransform::fromScale(0.05, 0.05));
+}
+
+bool LineageView::findCandidate(CandidateId id) {
+  const int i = canvas_->indexOf(id);
+  if (shownCount() == 0 || i < 0) {
+    status_->setText(byId_.count(id) ? tr("#%1 is hidden by the filter.").arg(id)
+                                     : tr("#%1 is not in this run.").arg(id));
+    return false;
+  }
+  view_->centerOn(canvas_->nodes()[static_cast<std::size_t>(i)].pos);
+  session_->selectCandidate(id);
+  return true;
+}
+
+QString LineageView::toolTipFor(CandidateId id) const {
+  auto it = byId_.find(id);
+  if (it == byId_.end()) return {};
+  const CandidateSummary& s = summaries_[it->second];
+  QStringList lines;
+  lines << candidateFigures(s);
+  if (!s.architectureKey.empty()) lines << tr("architecture: %1").arg(QString::fromStdString(s.architectureKey));
+  if (!s.proposer.empty()) lines << tr("proposer: %1").arg(QString::fromStdString(s.proposer));
+  if (s.parents.size() > 1) {
+    QStringList ps;
+    for (CandidateId p : s.parents) ps << QStringLiteral("#%1").arg(p);
+    lines << tr("parents: %1").arg(ps.join(QStringLiteral(", ")));
+  }
+  if (s.id == referenceId_ || s.status == CandidateStatus::Reference) lines << tr("the run's reference");
+  if (sealed_.count(s.id)) lines << tr("sealed");
+  if (elites_.count(s.id)) lines << tr("elite of an archive cell");
+  return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace crucible::views

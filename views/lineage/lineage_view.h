@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The current run's lineage as a tidy tree: node colour by status, label by
+// speedup, reference (square) and sealed (gold ring) kernels marked, the path
+// to the best candidate highlighted. Zoom with the wheel, drag to pan, Fit,
+// find by id, and filters (only valid, only elites, one architecture) that
+// re-hang each kept candidate under its nearest kept ancestor. The layout
+// runs on the thread pool; the GUI keeps the previous drawing meanwhile.
+#pragma once
+#include <QFutureWatcher>
+#include <QWidget>
+#include <set>
+#include <unordered_map>
+#include "core/model/candidate.h"
+#include "views/lineage/lineage_layout.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QStackedWidget;
+class QGraphicsScene;
+
+namespace crucible::views {
+
+class ProjectSession;
+class LineageCanvasItem;
+class LineageGraphicsView;
+
+class LineageView : public QWidget {
+  Q_OBJECT
+public:
+  enum class Filter { All, OnlyValid, OnlyElites };
+
+  explicit LineageView(ProjectSession* session, QWidget* parent = nullptr);
+  ~LineageView() override;
+
+  // Number of candidates drawn after filtering (0 while nothing is shown).
+  int shownCount() const;
+  bool isShown(CandidateId id) const;
+  // The candidates on the highlighted path, best first.
+  const std::vector<CandidateId>& bestPath() const { return bestPath_; }
+  // The message shown instead of the tree ("" when the tree is shown).
+  QString message() const;
+  bool layoutPending() const { return layoutPending_; }
+
+public slots:
+  void reload();
+  void setFilter(crucible::views::LineageView::Filter filter);
+  void setArchitectureFilter(const QString& architectureKey);  // "" = all
+  // Centres on a candidate and selects it; false (with a message) if it is not drawn.
+  bool findCandidate(crucible::CandidateId id);
+  void fit();
+
+signals:
+  void layoutFinished();
+
+private:
+  void relayout();
+  void applyLayout(const LineageLayout& layout);
+  void showMessage(const QString& text);
+  QString toolTipFor(CandidateId id) const;
+  bool passesFilter(const CandidateSummary& s) const;
+
+  ProjectSession* session_;
+  QComboBox* filterBox_ = nullptr;
+  QComboBox* archBox_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* message_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  QGraphicsScene* scene_ = nullptr;
+  LineageCanvasItem* canvas_ = nullptr;
+  LineageGraphicsView* view_ = nullptr;
+  QFutureWatcher<LineageLayout>* watcher_ = nullptr;
+
+  Filter filter_ = Filter::All;
+  QString archFilter_;
+  std::vector<CandidateSummary> summaries_;
+  std::unordered_map<CandidateId, std::size_t> byId_;
+  std::set<CandidateId> sealed_, elites_;
+  CandidateId referenceId_ = 0;
+  std::vector<CandidateId> bestPath_;
+  bool layoutPending_ = false;  // a layout for the newest request is running
+  bool fitAfterLayout_ = true;
+};
+
+}  // namespace crucible::views

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A table of one Crucible model with a text filter and a status filter above
+// it, sorted and filtered through a StatusFilterProxy. Reports the id
+// (IdRole) of the current row.
+#pragma once
+#include <QWidget>
+
+class QAbstractItemModel;
+class QComboBox;
+class QLineEdit;
+class QTableView;
+
+namespace crucible::views {
+
+class StatusFilterProxy;
+
+class FilteredTable : public QWidget {
+  Q_OBJECT
+public:
+  // statuses: the status names the status filter offers (besides "all").
+  FilteredTable(QAbstractItemModel* source, const QStringList& statuses, QWidget* parent = nullptr);
+
+  QTableView* view() const { return view_; }
+  StatusFilterProxy* proxy() const { return proxy_; }
+  QLineEdit* textFilter() const { return text_; }
+  QComboBox* statusFilter() const { return status_; }
+
+public slots:
+  // Makes the row with this id current (clears the selection when it is not shown).
+  void selectId(qint64 id);
+
+signals:
+  // The id of the new current row; 0 when no row is current.
+  void currentIdChanged(qint64 id);
+
+private:
+  QAbstractItemModel* source_;
+  StatusFilterProxy* proxy_;
+  QLineEdit* text_;
+  QComboBox* status_;
+  QTableView* view_;
+  bool selectingId_ = false;  // selectId() moves the current row: not a user's choice, not re-announced
+};
+
+}  // namespace crucible::views

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/mainwindow/main_window.h"
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHash>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include "core/model/candidate.h"
+#include "core/model/run.h"
+#include "views/mainwindow/filtered_table.h"
+#include "views/mainwindow/recent_projects.h"
+#include "views/mainwindow/view_docks.h"
+#include "views/models/candidates_model.h"
+#include "views/models/runs_model.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+namespace {
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+constexpr int kLayoutVersion = 1;  // bump when the dock set changes incompatibly
+
+QStringList runStatusNames() {
+  QStringList names;
+  for (auto s : {RunStatus::Created, RunStatus::Running, RunStatus::Paused, RunStatus::Stopped,
+                 RunStatus::Finished, RunStatus::Failed})
+    names << QString::fromLatin1(toString(s));
+  return names;
+}
+
+QStringList candidateStatusNames() {
+  QStringList names;
+  for (auto s : {CandidateStatus::Proposed, CandidateStatus::AwaitingReview, CandidateStatus::Rejected,
+                 CandidateStatus::Compiled, CandidateStatus::CompileFailed, CandidateStatus::Invalid,
+                 CandidateStatus::Faulted, CandidateStatus::TimedOut, CandidateStatus::ResourceError,
+                 CandidateStatus::Valid, CandidateStatus::Reference})
+    names << QString::fromLatin1(toString(s));
+  return names;
+}
+}  // namespace
+
+MainWindow::MainWindow(HostInfo host, QWidget* parent)
+    : QMainWindow(parent),
+      host_(std::move(host)),
+      session_(new ProjectSession(this)),
+      runsModel_(new RunsModel(session_, this)),
+      candidatesModel_(new CandidatesModel(session_, this)),
+      runs_(new FilteredTable(runsModel_, runStatusNames())),
+      candidates_(new FilteredTable(candidatesModel_, candidateStatusNames())) {
+  setObjectName(QStringLiteral("mainWindow"));
+  runs_->view()->setObjectName(QStringLiteral("runsTable"));
+  candidates_->view()->setObjectName(QStringLiteral("candidatesTable"));
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->setObjectName(QStringLiteral("centralSplitter"));
+  splitter->addWidget(runs_);
+  splitter->addWidget(candidates_);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 3);
+  setCentralWidget(splitter);
+
+  connect(runs_, &FilteredTable::currentIdChanged, this, [this](qint64 id) {
+    if (id != 0) session_->setCurrentRun(id);
+  });
+  connect(candidates_, &FilteredTable::currentIdChanged, session_, &ProjectSession::selectCandidate);
+  connect(session_, &ProjectSession::currentRunChanged, runs_, &FilteredTable::selectId);
+  connect(session_, &ProjectSession::candidateSelected, candidates_, &FilteredTable::selectId);
+  connect(runsModel_, &QAbstractItemModel::modelReset, this,
+          [this] { runs_->selectId(session_->currentRun()); });
+  connect(candidatesModel_, &QAbstractItemModel::modelReset, this,
+          [this] { candidates_->selectId(session_->selectedCandidate()); });
+  connect(session_, &ProjectSession::projectOpened, this, &MainWindow::updateTitle);
+  connect(session_, &ProjectSession::projectClosed, this, &MainWindow::updateTitle);
+
+  createMenus();
+  createDocks();
+
+  hostLabel_ = new QLabel(host_.statusLine, this);
+  hostLabel_->setObjectName(QStringLiteral("hostStatus"));
+  statusBar()->addPermanentWidget(hostLabel_);
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+QTableView* MainWindow::runsTable() const { return runs_->view(); }
+QTableView* MainWindow::candidatesTable() const { return candidates_->view(); }
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New project…"), QKeySequence::New, this, &MainWindow::newProject);
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openProjectDialog);
+  recentMenu_ = file->addMenu(tr("Recent projects"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  rebuildRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Crucible"), this, &MainWindow::showAbout);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createDocks() {
+  setDockNestingEnabled(true);
+  QHash<QString, QDockWidget*> firstOfGroup;
+  for (const ViewDock& d : createViewDocks(session_, this)) {
+    auto* dock = new QDockWidget(d.title, this);
+    dock->setObjectName(d.objectName);
+    dock->setWidget(d.widget);
+    addDockWidget(d.area, dock);
+    // Tabs keep the default layout within a 1600x1000 window; users re-arrange and saveState keeps it.
+    if (QDockWidget* first = firstOfGroup.value(d.tabGroup))
+      tabifyDockWidget(first, dock);
+    else
+      firstOfGroup.insert(d.tabGroup, dock);
+    viewMenu_->addAction(dock->toggleViewAction());
+  }
+  for (QDockWidget* first : std::as_const(firstOfGroup)) first->raise();
+  // Start with the tables given the most room; saveState remembers what users make of it.
+  QList<QDockWidget*> sides, bottoms;
+  for (QDockWidget* first : std::as_const(firstOfGroup))
+    (dockWidgetArea(first) == Qt::BottomDockWidgetArea ? bottoms : sides) << first;
+  resizeDocks(sides, QList<int>(sides.size(), 420), Qt::Horizontal);
+  resizeDocks(bottoms, QList<int>(bottoms.size(), 320), Qt::Vertical);
+  viewMenu_->setEnabled(!viewMenu_->isEmpty());
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  QSettings settings;
+  const QStringList paths = RecentProjects(settings).paths();
+  for (const QString& path : paths) {
+    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openProject(path); });
+    a->setToolTip(path);
+    a->setStatusTip(path);
+  }
+  if (!paths.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear list"), this, [] {
+      QSettings s;
+      RecentProjects(s).clear();
+    });
+  }
+  recentMenu_->setEnabled(!paths.isEmpty());
+}
+
+void MainWindow::updateTitle() {
+  if (session_->isOpen())
+    setWindowTitle(tr("%1 — Crucible").arg(QFileInfo(session_->path()).fileName()));
+  else
+    setWindowTitle(tr("Crucible"));
+}
+
+QString MainWindow::tryOpenProject(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  if (!QFileInfo(absolute).isFile()) return tr("Cannot open %1: no such file.").arg(absolute);
+  try {
+    session_->open(absolute);
+  } catch (const std::exception& e) {
+    // The store's message says why; name the file in case it does not.
+    const QString why = QString::fromStdString(e.what());
+    return why.contains(absolute) ? why : tr("Cannot open %1: %2").arg(absolute, why);
+  }
+  const int runs = runsModel_->rowCount();
+  statusBar()->showMessage(tr("Opened %1: %n run(s).", nullptr, runs).arg(absolute), 10000);
+  return {};
+}
+
+bool MainWindow::openProject(const QString& path) {
+  const QString error = tryOpenProject(path);
+  QSettings settings;
+  RecentProjects recent(settings);
+  if (!error.isEmpty()) {
+    QMessageBox box(QMessageBox::Critical, tr("Cannot open project"),
+                    tr("%1 is not a project Crucible can open.").arg(QFileInfo(path).fileName()), QMessageBox::Ok,
+                    this);
+    box.setInformativeText(error);
+    box.exec();
+    recent.remove(path);
+    return false;
+  }
+  recent.add(session_->path());
+  return true;
+}
+
+void MainWindow::newProject() {
+  QString path = QFileDialog::getSaveFileName(this, tr("New project"), QString(),
+                                              tr("Crucible projects (*.crucible)"), nullptr,
+                                              QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".crucible");
+  try {
+    ProjectStore::create(path.toStdString());  // creates the schema; closed at once, reopened read-only below
+  } catch (const std::exception& e) {
+    QMessageBox::critical(this, tr("Cannot create project"), QString::fromStdString(e.what()));
+    return;
+  }
+  openProject(path);
+}
+
+void MainWindow::openProjectDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
+                                                    tr("Crucible projects (*.crucible);;All files (*)"));
+  if (!path.isEmpty()) openProject(path);
+}
+
+void MainWindow::showAbout() { QMessageBox::about(this, tr("About Crucible"), aboutText(host_)); }
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  restoreGeometry(settings.value(kGeometryKey).toByteArray());
+  restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::saveLayout() const {
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState(kLayoutVersion));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (persistLayout_) saveLayout();
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Crucible's main window: the runs and candidates tables in the centre, the
+// views in docks around them, the File/View/Help menus, and the status bar
+// that says what this machine can do (evaluate, or review only).
+#pragma once
+#include <QMainWindow>
+#include "views/mainwindow/host_info.h"
+
+class QMenu;
+class QLabel;
+class QTableView;
+
+namespace crucible::views {
+
+class CandidatesModel;
+class FilteredTable;
+class ProjectSession;
+class RunsModel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  explicit MainWindow(HostInfo host, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  ProjectSession* session() const { return session_; }
+  QTableView* runsTable() const;
+  QTableView* candidatesTable() const;
+  FilteredTable* runsPanel() const { return runs_; }
+  FilteredTable* candidatesPanel() const { return candidates_; }
+
+  // Opens a project read-only. Returns an empty string on success, else a
+  // message that names the file and says what is wrong with it. Shows no
+  // dialog and does not touch the recent-projects list.
+  QString tryOpenProject(const QString& path);
+
+  // Remembering the window: geometry, dock layout. Off by default so tests and
+  // --screenshot neither read nor overwrite the user's layout.
+  void setPersistLayout(bool persist) { persistLayout_ = persist; }
+  void restoreLayout();
+  void saveLayout() const;
+
+public slots:
+  // The interactive forms: a message box on failure, the recent list on success.
+  bool openProject(const QString& path);
+  void newProject();
+  void openProjectDialog();
+  void showAbout();
+
+protected:
+  void closeEvent(QCloseEvent* event) override;
+
+private:
+  void createMenus();
+  void createDocks();
+  void rebuildRecentMenu();
+  void updateTitle();
+
+  HostInfo host_;
+  ProjectSession* session_;
+  RunsModel* runsModel_;
+  CandidatesModel* candidatesModel_;
+  FilteredTable* runs_;
+  FilteredTable* candidates_;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QLabel* hostLabel_ = nullptr;
+  bool persistLayout_ = false;
+};
+
+}  // namespace crucible::views

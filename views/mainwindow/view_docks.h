@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The views that live in the main window's docks. Each is compiled in only
+// when its folder exists in this build (views/mainwindow/CMakeLists.txt
+// decides), so a view that is not written yet simply has no dock.
+#pragma once
+#include <QString>
+#include <Qt>
+#include <vector>
+
+class QWidget;
+
+namespace crucible::views {
+
+class ProjectSession;
+
+struct ViewDock {
+  QString objectName;        // stable, for QMainWindow::saveState
+  QString title;
+  Qt::DockWidgetArea area;   // where it starts before the user moves it
+  QString tabGroup;          // docks of one group start as tabs of one dock area
+  QWidget* widget;
+};
+
+std::vector<ViewDock> createViewDocks(ProjectSession* session, QWidget* parent);
+
+}  // namespace crucible::views

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/review/review_queue_view.h"
+
+#include <Qsci/qsciscintilla.h>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include "views/diff/candidate_figures.h"
+#include "views/diff/cuda_lexer.h"
+#include "views/diff/side_by_side_diff.h"
+#include "views/review/review_queue_model.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+namespace {
+QString prettyJson(const std::string& json) {
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+  // Shown verbatim when it is not a JSON document: the reviewer should see what was proposed.
+  return doc.isNull() ? QString::fromStdString(json) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+}
+}  // namespace
+
+ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  model_ = new ReviewQueueModel(this);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->hide();
+
+  headline_ = new QLabel(this);
+  headline_->setWordWrap(true);
+  headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  proposal_ = new QPlainTextEdit(this);
+  proposal_->setReadOnly(true);
+  proposal_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  source_ = new QsciScintilla(this);
+  setupSourceEditor(source_);
+  diff_ = new SideBySideDiff(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(proposal_, tr("Proposal"));
+  tabs_->addTab(source_, tr("Source"));
+  tabs_->addTab(diff_, tr("Diff against parent"));
+
+  note_ = new QLineEdit(this);
+  note_->setObjectName(QStringLiteral("reviewNote"));
+  note_->setPlaceholderText(tr("Note for the verdict (why)"));
+  acceptButton_ = new QPushButton(tr("Accept architecture"), this);
+  rejectButton_ = new QPushButton(tr("Reject architecture"), this);
+  acceptButton_->setToolTip(tr("Ctrl+Return"));
+  rejectButton_->setToolTip(tr("Ctrl+Backspace"));
+  auto* verdictRow = new QHBoxLayout;
+  verdictRow->addWidget(note_, 1);
+  verdictRow->addWidget(acceptButton_);
+  verdictRow->addWidget(rejectButton_);
+
+  auto* detail = new QWidget(this);
+  auto* detailLayout = new QVBoxLayout(detail);
+  detailLayout->setContentsMargins(0, 0, 0, 0);
+  detailLayout->addWidget(headline_);
+  detailLayout->addWidget(tabs_, 1);
+  detailLayout->addLayout(verdictRow);
+
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->addWidget(table_);
+  splitter->addWidget(detail);
+  splitter->setStretchFactor(1, 3);
+
+  message_ = new QLabel(this);
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(message_);
+  stack_->addWidget(splitter);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(stack_);
+
+  auto* acceptKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+  auto* rejectKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Backspace), this);
+  acceptKey->setContext(Qt::WidgetWithChildrenShortcut);
+  rejectKey->setContext(Qt::WidgetWithChildrenShortcut);
+  connect(acceptKey, &QShortcut::activated, this, &ReviewQueueView::accept);
+  connect(rejectKey, &QShortcut::activated, this, &ReviewQueueView::reject);
+  connect(acceptButton_, &QPushButton::clicked, this, &ReviewQueueView::accept);
+  connect(rejectButton_, &QPushButton::clicked, this, &ReviewQueueView::reject);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
+    showRow(i.row());
+    if (current_) session_->selectCandidate(current_);
+  });
+  connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
+    const int row = model_->rowOf(id);
+    if (row >= 0 && id != current_) table_->selectRow(row);
+  });
+  connect(session_, &ProjectSession::currentRunChanged, this, &ReviewQueueView::reload);
+  connect(session_, &ProjectSession::dataChanged, this, &ReviewQueueView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &ReviewQueueView::reload);
+  reload();
+}
+
+QString ReviewQueueView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void ReviewQueueView::reload() {
+  const ProjectStore* store = session_->store();
+  const RunId run = session_->currentRun();
+  std::vector<Candidate> queued;
+  if (store && run) {
+    for (auto& c : store->candidatesWithStatus(run, CandidateStatus::AwaitingReview)) {
+      // One verdict covers an architecture: skip those already decided.
+      if (decided_.count({run, c.architectureKey}) || store->verdict(run, c.architectureKey)) continue;
+      queued.push_back(std::move(c));
+    }
+  }
+  const CandidateId keep = current_;
+  model_->setCandidates(std::move(queued));
+  if (!store) message_->setText(tr("No project open."));
+  else if (!run) message_->setText(tr("This project has no runs yet."));
+  else if (model_->rowCount() == 0) {
+    const auto r = store->run(run);
+    message_->setText(r && !r->gated ? tr("This run is not gated: new architectures are evaluated without review.")
+                                     : tr("No candidates awaiting review in this run."));
+  }
+  if (model_->rowCount() == 0) {
+    current_ = 0;
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  stack_->setCurrentWidget(stack_->widget(1));
+  const int row = std::max(0, model_->rowOf(keep));
+  table_->selectRow(row);
+  showRow(row);
+}
+
+void ReviewQueueView::showRow(int row) {
+  const Candidate* c = model_->candidateAt(row);
+  current_ = c ? c->id : 0;
+  if (!c) return;
+  headline_->setText(QStringLiteral("<b>%1</b><br>%2<br>%3")
+                         .arg(candidateHeadline(*c).toHtmlEscaped(),
+                              tr("architecture: %1").arg(QString::fromStdString(c->architectureKey)).toHtmlEscaped(),
+                              candidateFigures(*c).toHtmlEscaped()));
+  proposal_->setPlainText(tr("Genome\n%1\nDescriptor\n%2\n\nProposer: %3\nMutation: %4\n")
+                              .arg(prettyJson(c->genomeJson), formatDescriptor(c->descriptor),
+                                   QString::fromStdString(c->proposer), QString::fromStdString(c->mutation)));
+  source_->setText(QString::fromStdString(c->source));
+  std::string parentSource;
+  if (!c->parents.empty() && session_->store()) {
+    if (auto p = session_->store()->candidate(c->parents.front())) parentSource = p->source;
+  }
+  diff_->setTexts(parentSource, c->source);
+  tabs_->setTabText(2, c->parents.empty() ? tr("Diff (no parent)") : tr("Diff against #%1").arg(c->parents.front()));
+}
+
+bool ReviewQueueView::accept() { return decide(true); }
+bool ReviewQueueView::reject() { return decide(false); }
+
+bool ReviewQueueView::decide(bool accepted) {
+  const int row = model_->rowOf(current_);
+  const Candidate* c = model_->candidateAt(row);
+  if (!c) return false;
+  const RunId run = c->runId;
+  const QString key = QString::fromStdString(c->architectureKey);
+  const QString note = note_->text().trimmed();
+  decided_.insert({run, c->architectureKey});
+  note_->clear();
+  current_ = 0;
+  emit verdictGiven(run, key, accepted, note);
+  // Next in the queue: the row that took this one's place.
+  const int next = row;
+  reload();
+  if (model_->rowCount() > 0) {
+    table_->selectRow(std::min(next, model_->rowCount() - 1));
+    showRow(std::min(next, model_->rowCount() - 1));
+  }
+  return true;
+}
+
+}  // namespace crucible::views

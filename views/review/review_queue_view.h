@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The review gate of the current run: each proposed new architecture with its
+// genome, descriptor, generated source and the diff against its parent;
+// Accept (Ctrl+Return) or Reject (Ctrl+Backspace) with a note. The view only
+// emits the verdict; the app records it and lets the engine continue.
+#pragma once
+#include <QWidget>
+#include <set>
+#include <string>
+#include "core/model/ids.h"
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTabWidget;
+class QsciScintilla;
+
+namespace crucible::views {
+
+class ProjectSession;
+class ReviewQueueModel;
+class SideBySideDiff;
+
+class ReviewQueueView : public QWidget {
+  Q_OBJECT
+public:
+  explicit ReviewQueueView(ProjectSession* session, QWidget* parent = nullptr);
+
+  ReviewQueueModel* model() const { return model_; }
+  CandidateId currentCandidate() const { return current_; }
+  QString message() const;
+
+public slots:
+  void reload();
+  // Gives the verdict on the shown candidate's architecture; false if none is shown.
+  bool accept();
+  bool reject();
+
+signals:
+  void verdictGiven(crucible::RunId run, const QString& architectureKey, bool accepted, const QString& note);
+
+private:
+  bool decide(bool accepted);
+  void showRow(int row);
+
+  ProjectSession* session_;
+  ReviewQueueModel* model_ = nullptr;
+  QTableView* table_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  QLabel* message_ = nullptr;
+  QLabel* headline_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QPlainTextEdit* proposal_ = nullptr;
+  QsciScintilla* source_ = nullptr;
+  SideBySideDiff* diff_ = nullptr;
+  QLineEdit* note_ = nullptr;
+  QPushButton* acceptButton_ = nullptr;
+  QPushButton* rejectButton_ = nullptr;
+  CandidateId current_ = 0;
+  // Architectures decided here whose verdict the store may not hold yet.
+  std::set<std::pair<RunId, std::string>> decided_;
+};
+
+}  // namespace crucible::views

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/runcontrol/run_control_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <climits>
+#include "views/diff/candidate_figures.h"
+#include "views/session/project_session.h"
+
+namespace crucible::views {
+
+namespace {
+// A candidate counts as an evaluation once the engine has decided its fate.
+bool evaluated(CandidateStatus s) {
+  return s != CandidateStatus::Proposed && s != CandidateStatus::AwaitingReview && s != CandidateStatus::Rejected &&
+         s != CandidateStatus::Reference;
+}
+
+QString formatDuration(double seconds) {
+  const auto s = static_cast<qint64>(seconds + 0.5);
+  return s >= 3600 ? QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60)
+                   : QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+}
+}  // namespace
+
+RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  qRegisterMetaType<crucible::views::RunRequest>();
+  task_ = new QComboBox(this);
+  task_->setObjectName(QStringLiteral("runTask"));
+  proposer_ = new QComboBox(this);
+  proposer_->setObjectName(QStringLiteral("runProposer"));
+  evaluations_ = new QSpinBox(this);
+  evaluations_->setRange(0, INT_MAX);
+  evaluations_->setValue(200);
+  evaluations_->setSpecialValueText(tr("no limit"));
+  wallMinutes_ = new QDoubleSpinBox(this);
+  gpuMinutes_ = new QDoubleSpinBox(this);
+  for (auto* s : {wallMinutes_, gpuMinutes_}) {
+    s->setRange(0, 1e6);
+    s->setDecimals(1);
+    s->setSuffix(tr(" min"));
+    s->setSpecialValueText(tr("no limit"));
+  }
+  wallMinutes_->setValue(60);
+  gated_ = new QCheckBox(tr("Review new architectures before evaluating them"), this);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Task:"), task_);
+  form->addRow(tr("Proposer:"), proposer_);
+  form->addRow(tr("Evaluations:"), evaluations_);
+  form->addRow(tr("Wall time:"), wallMinutes_);
+  form->addRow(tr("GPU time:"), gpuMinutes_);
+  form->addRow(QString(), gated_);
+
+  start_ = new QPushButton(tr("Start"), this);
+  pause_ = new QPushButton(tr("Pause"), this);
+  resume_ = new QPushButton(tr("Resume"), this);
+  stop_ = new QPushButton(tr("Stop"), this);
+  auto* buttons = new QHBoxLayout;
+  for (auto* b : {start_, pause_, resume_, stop_}) buttons->addWidget(b);
+  problem_ = new QLabel(this);
+  problem_->setWordWrap(true);
+
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progressText_ = new QLabel(this);
+
+  auto* chart = new QChart;
+  chart->legend()->hide();
+  chart->setTitle(tr("Best speedup over evaluations"));
+  best_ = new QLineSeries;
+  chart->addSeries(best_);
+  axisX_ = new QValueAxis;
+  axisX_->setTitleText(tr("evaluations"));
+  axisX_->setLabelFormat(QStringLiteral("%d"));
+  axisY_ = new QValueAxis;
+  axisY_->setTitleText(tr("best speedup (×)"));
+  chart->addAxis(axisX_, Qt::AlignBottom);
+  chart->addAxis(axisY_, Qt::AlignLeft);
+  best_->attachAxis(axisX_);
+  best_->attachAxis(axisY_);
+  auto* chartView = new QChartView(chart, this);
+  chartView->setRenderHint(QPainter::Antialiasing);
+  chartView->setMinimumHeight(160);
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addLayout(buttons);
+  layout->addWidget(problem_);
+  layout->addWidget(progress_);
+  layout->addWidget(progressText_);
+  layout->addWidget(chartView, 1);
+  layout->addWidget(log_, 1);
+
+  connect(start_, &QPushButton::clicked, this, [this] {
+    if (startProblem().isEmpty()) emit startRequested(request());
+  });
+  connect(pause_, &QPushButton::clicked, this, &RunControlView::pauseRequested);
+  connect(resume_, &QPushButton::clicked, this, &RunControlView::resumeRequested);
+  connect(stop_, &QPushButton::clicked, this, &RunControlView::stopRequested);
+  connect(task_, &QComboBox::currentIndexChanged, this, &RunControlView::updateButtons);
+  connect(proposer_, &QComboBox::currentIndexChanged, this, &RunControlView::updateButtons);
+  connect(session_, &ProjectSession::currentRunChanged, this, &RunControlView::reload);
+  connect(session_, &ProjectSession::projectOpened, this, &RunControlView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &RunControlView::reload);
+  connect(session_, &ProjectSession::dataChanged, this, [this] {
+    refreshLog();
+    // The engine commits its counters as it goes: show them even without progress slots.
+    if (const ProjectStore* store = session_->store(); store && logRun_)
+      if (const auto run = store->run(logRun_)) {
+        const double left = run->budget.wallSeconds > 0 ? std::max(0.0, run->budget.wallSeconds - run->wallSecondsUsed) : -1;
+        setProgress(run->evaluationsDone, run->budget.evaluations, run->bestSpeedup, left);
+      }
+  });
+  reload();
+}
+
+void RunControlView::setProposers(const QStringList& proposers) {
+  const QString current = proposer_->currentText();
+  proposer_->clear();
+  proposer_->addItems(proposers);
+  if (proposer_->findText(current) >= 0) proposer_->setCurrentIndex(proposer_->findText(current));
+  updateButtons();
+}
+
+RunRequest RunControlView::request() const {
+  RunRequest r;
+  r.task = task_->currentData().toLongLong();
+  r.proposer = proposer_->currentText();
+  r.budget.evaluations = evaluations_->value();
+  r.budget.wallSeconds = wallMinutes_->value() * 60;
+  r.budget.gpuSeconds = gpuMinutes_->value() * 60;
+  r.gated = gated_->isChecked();
+  return r;
+}
+
+QString RunControlView::startProblem() const {
+  if (!session_->store()) return tr("No project open.");
+  if (task_->count() == 0) return tr("This project has no tasks: add a task before starting a run.");
+  if (proposer_->count() == 0) return tr("No proposer is available.");
+  if (state_ == RunStatus::Running || state_ == RunStatus::Paused) return tr("A run is in progress: stop it first.");
+  return {};
+}
+
+int RunControlView::chartPointCount() const { return best_->count(); }
+QString RunControlView::logText() const { return log_->toPlainText(); }
+
+void RunControlView::reload() {
+  const ProjectStore* store = session_->store();
+  const QVariant chosen = task_->currentData();
+  {
+    const QSignalBlocker block(task_);
+    task_->clear();
+    if (store)
+      for (const Task& t : store->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
+  }
+  state_.reset();
+  log_->clear();
+  lastLogId_ = 0;
+  logRun_ = session_->currentRun();
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progressText_->setText(store && logRun_ ? QString() : tr("No run yet."));
+  if (store && logRun_) {
+    if (const auto run = store->run(logRun_)) {
+      const int i = task_->findData(QVariant::fromValue<qlonglong>(run->taskId));
+      if (i >= 0) task_->setCurrentIndex(i);
+      state_ = run->status;
+      const double left = run->budget.wallSeconds > 0 ? std::max(0.0, run->budget.wallSeconds - run->wallSecondsUsed) : -1;
+      setProgress(run->evaluationsDone, run->budget.evaluations, run->bestSpeedup, left);
+    }
+  } else if (chosen.isValid()) {
+    const int i = task_->findData(chosen);
+    if (i >= 0) task_->setCurrentIndex(i);
+  }
+  loadChart();
+  refreshLog();
+  updateButtons();
+}
+
+void RunControlView::loadChart() {
+  best_->clear();
+  const ProjectStore* store = session_->store();
+  if (!store || !logRun_) return;
+  // Best-so-far speedup of the valid candidates, in the order they were recorded.
+  qint64 n = 0;
+  double best = 0;
+  QList<QPointF> points;
+  for (const CandidateSummary& s : store->candidateSummaries(logRun_)) {
+    if (!evaluated(s.status)) continue;
+    ++n;
+    if (s.status == CandidateStatus::Valid && s.speedup > best) {
+      best = s.speedup;
+      points.append(QPointF(static_cast<double>(n), best));
+    }
+  }
+  if (!points.isEmpty() && points.last().x() < n) points.append(QPointF(static_cast<double>(n), best));
+  best_->replace(points);
+  axisX_->setRange(0, std::max<qint64>(n, 1));
+  axisY_->setRange(0, std::max(1.0, best * 1.1));
+}
+
+void RunControlView::setProgress(qint64 done, qint64 budget, double bestSpeedup, double secondsLeft) {
+  if (budget > 0) {
+    progress_->setRange(0, static_cast<int>(std::min<qint64>(budget, INT_MAX)));
+    progress_->setValue(static_cast<int>(std::min(done, budget)));
+  } else {
+    progress_->setRange(0, 0);  // no evaluation limit: a busy indicator while running
+  }
+  QStringList parts;
+  parts << (budget > 0 ? tr("%1 of %2 evaluations").arg(done).arg(budget) : tr("%1 evaluations").arg(done));
+  parts << (bestSpeedup > 0 ? tr("best %1").arg(formatSpeedup(bestSpeedup)) : tr("no valid candidate yet"));
+  if (secondsLeft >= 0) parts << tr("%1 left").arg(formatDuration(secondsLeft));
+  progressText_->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void RunControlView::addBestSpeedupPoint(qint64 evaluation, double bestSpeedup) {
+  best_->append(static_cast<double>(evaluation), bestSpeedup);
+  axisX_->setRange(0, std::max<double>(axisX_->max(), static_cast<double>(evaluation)));
+  axisY_->setRange(0, std::max(axisY_->max(), bestSpeedup * 1.1));
+}
+
+void RunControlView::setRunState(RunStatus status) {
+  state_ = status;
+  updateButtons();
+}
+
+void RunControlView::updateButtons() {
+  const bool running = state_ == RunStatus::Running;
+  const bool paused = state_ == RunStatus::Paused;
+  const QString problem = startProblem();
+  start_->setEnabled(problem.isEmpty());
+  pause_->setEnabled(running);
+  resume_->setEnabled(paused);
+  stop_->setEnabled(running || paused);
+  for (QWidget* w : std::initializer_list<QWidget*>{task_, proposer_, evaluations_, wallMinutes_, gpuMinutes_, gated_})
+    w->setEnabled(!running && !paused);
+  problem_->setText(running || paused ? QString() : problem);
+  if (progress_->maximum() == 0 && !running) progress_->setRange(0, 1);
+}
+
+void RunControlView::refreshLog() {
+  const ProjectStore* store = session_->store();
+  if (!store || !logRun_) return;
+  for (const LogLine& l : store->log(logRun_, lastLogId_)) {
+    const QString when = QDateTime::fromMSecsSinceEpoch(l.at).toString(QStringLiteral("HH:mm:ss"));
+    QString line = QStringLiteral("%1 %2 %3").arg(when, QString::fromStdString(l.level).leftJustified(7), QString::fromStdString(l.text));
+    log_->appendPlainText(line);
+    lastLogId_ = l.id;
+  }
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/vault/seal_export.h"
+
+#include <ctime>
+#include <sstream>
+#include <stdexcept>
+#include "core/task/task_spec.h"
+
+namespace crucible::views {
+
+namespace {
+// Prefixes every line of a (possibly multi-line) text with "// ".
+void commentLines(std::ostringstream& out, const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out << "//   " << line << '\n';
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+std::string formatUtc(std::int64_t unixSeconds) {
+  const std::time_t t = static_cast<std::time_t>(unixSeconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+std::string launchSnippet(const LaunchRule& rule, const TaskSpec* spec) {
+  std::ostringstream out;
+  out << "// Launch (grid, block and dynamic shared memory are expressions over the task's axes";
+  if (spec && !spec->axes.empty()) {
+    out << ":";
+    bool first = true;
+    for (const auto& [axis, value] : spec->axes) {
+      out << (first ? " " : ", ") << axis << " = " << value;
+      first = false;
+    }
+  }
+  out << "):\n";
+  out << "//   dim3 grid(" << rule.grid[0] << ", " << rule.grid[1] << ", " << rule.grid[2] << ");\n";
+  out << "//   dim3 block(" << rule.block[0] << ", " << rule.block[1] << ", " << rule.block[2] << ");\n";
+  std::string args = "/* inputs..., outputs..., scalars (long long) */";
+  if (spec) {
+    args.clear();
+    auto add = [&](const std::string& a) { args += (args.empty() ? "" : ", ") + a; };
+    for (const auto& t : spec->inputs) add(t.name);
+    for (const auto& t : spec->outputs) add(t.name);
+    for (const auto& s : spec->scalars) add(s);
+  }
+  out << "//   " << rule.entry << "<<<grid, block, " << rule.dynamicSmemBytes << ">>>(" << args << ");\n";
+  return out.str();
+}
+
+std::string sealedKernelFile(const Seal& seal, const Candidate& kernel, const std::string& taskName,
+                             const TaskSpec* spec) {
+  if (kernel.id != seal.candidateId)
+    throw std::invalid_argument("sealedKernelFile: candidate #" + std::to_string(kernel.id) +
+                                " is not the sealed candidate #" + std::to_string(seal.candidateId));
+  const Fingerprint& fp = seal.fingerprint;
+  std::ostringstream out;
+  out << "// Crucible sealed kernel: seal #" << seal.id << " of task " << taskName << "\n";
+  out << "// Candidate #" << kernel.id << " of run #" << seal.runId << ", generation " << kernel.generation;
+  if (!kernel.architectureKey.empty()) out << ", architecture " << kernel.architectureKey;
+  out << "\n";
+  out << "// Sealed " << formatUtc(seal.sealedAt) << "\n";
+  out << "//\n";
+  out << "// Median " << fixed(seal.medianUs, 3) << " us, " << fixed(seal.speedup, 3)
+      << "x the reference it was measured against\n";
+  if (kernel.compile && kernel.compile->ok)
+    out << "// " << kernel.compile->registers << " registers, " << kernel.compile->staticSmemBytes
+        << " B static shared memory, " << kernel.compile->spillStoreBytes << " B spill stores (" << kernel.compile->arch
+        << ")\n";
+  out << "// Measured on " << fp.gpu << " (" << fp.arch << "), driver " << fp.driver << ", CUDA runtime "
+      << fp.cudaRuntime << ", NVRTC " << fp.nvrtc << ", SM clock " << fixed(fp.smClockMHz, 0) << " MHz, memory clock "
+      << fixed(fp.memClockMHz, 0) << " MHz";
+  if (!fp.host.empty()) out << ", host " << fp.host;
+  out << "\n//\n// Validation report:\n";
+  commentLines(out, seal.validationReportJson);
+  out << "// Performance report:\n";
+  commentLines(out, seal.performanceReportJson);
+  out << "//\n" << launchSnippet(kernel.launch, spec) << "\n";
+  out << kernel.source;
+  if (!kernel.source.empty() && kernel.source.back() != '\n') out << '\n';
+  return out.str();
+}
+
+}  // namespace crucible::views

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/vault/vault_view.h"
+
+#include <Qsci/qsciscintilla.h>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include "core/task/task_spec.h"
+#include "views/diff/cuda_lexer.h"
+#include "views/session/project_session.h"
+#include "views/vault/seal_export.h"
+#include "views/vault/seal_model.h"
+
+namespace crucible::views {
+
+namespace {
+QString prettyJson(const std::string& json) {
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+  return doc.isNull() ? QString::fromStdString(json) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+}
+}  // namespace
+
+VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+  model_ = new SealModel(this);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->hide();
+
+  fingerprint_ = new QLabel(this);
+  fingerprint_->setWordWrap(true);
+  fingerprint_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  validation_ = new QPlainTextEdit(this);
+  performance_ = new QPlainTextEdit(this);
+  for (auto* e : {validation_, performance_}) {
+    e->setReadOnly(true);
+    e->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  }
+  source_ = new QsciScintilla(this);
+  setupSourceEditor(source_);
+  auto* tabs = new QTabWidget(this);
+  tabs->addTab(validation_, tr("Validation report"));
+  tabs->addTab(performance_, tr("Performance report"));
+  tabs->addTab(source_, tr("Source"));
+  export_ = new QPushButton(tr("Export .cu…"), this);
+
+  auto* detail = new QWidget(this);
+  auto* dl = new QVBoxLayout(detail);
+  dl->setContentsMargins(0, 0, 0, 0);
+  auto* top = new QHBoxLayout;
+  top->addWidget(fingerprint_, 1);
+  top->addWidget(export_);
+  dl->addLayout(top);
+  dl->addWidget(tabs, 1);
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(table_);
+  splitter->addWidget(detail);
+  splitter->setStretchFactor(1, 2);
+  message_ = new QLabel(this);
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(message_);
+  stack_->addWidget(splitter);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(stack_);
+
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& i) { showSeal(i.row()); });
+  connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    if (const Seal* s = model_->sealAt(i.row())) {
+      session_->setCurrentRun(s->runId);
+      session_->selectCandidate(s->candidateId);
+    }
+  });
+  connect(export_, &QPushButton::clicked, this, [this] {
+    const Seal* s = model_->sealAt(table_->currentIndex().row());
+    if (!s) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export sealed kernel"),
+                                                      QStringLiteral("seal_%1.cu").arg(s->id), tr("CUDA source (*.cu)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportSeal(s->id, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  connect(session_, &ProjectSession::dataChanged, this, &VaultView::reload);
+  connect(session_, &ProjectSession::projectOpened, this, &VaultView::reload);
+  connect(session_, &ProjectSession::projectClosed, this, &VaultView::reload);
+  reload();
+}
+
+QString VaultView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void VaultView::reload() {
+  const ProjectStore* store = session_->store();
+  if (!store) {
+    model_->setSeals({}, {});
+    message_->setText(tr("No project open."));
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  std::map<TaskId, QString> names;
+  for (const Task& t : store->tasks()) names[t.id] = QString::fromStdString(t.name);
+  const qlonglong current = model_->data(model_->index(table_->currentIndex().row(), 0), Qt::UserRole).toLongLong();
+  model_->setSeals(store->seals(), std::move(names));
+  if (model_->rowCount() == 0) {
+    message_->setText(tr("No sealed kernels yet: a candidate is sealed when it passes correctness and performance validation."));
+    stack_->setCurrentWidget(message_);
+    return;
+  }
+  stack_->setCurrentWidget(stack_->widget(1));
+  int row = 0;
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->sealAt(r)->id == current) row = r;
+  table_->selectRow(row);
+  showSeal(row);
+}
+
+void VaultView::showSeal(int row) {
+  const Seal* s = model_->sealAt(row);
+  export_->setEnabled(s != nullptr);
+  if (!s) return;
+  const Fingerprint& fp = s->fingerprint;
+  fingerprint_->setText(tr("Seal #%1: candidate #%2 of run #%3, sealed %4\nMeasured on %5 (%6), driver %7, CUDA runtime %8, "
+                           "NVRTC %9, SM %10 MHz, memory %11 MHz%12")
+                            .arg(s->id)
+                            .arg(s->candidateId)
+                            .arg(s->runId)
+                            .arg(QString::fromStdString(formatUtc(s->sealedAt)))
+                            .arg(QString::fromStdString(fp.gpu), QString::fromStdString(fp.arch),
+                                 QString::fromStdString(fp.driver), QString::fromStdString(fp.cudaRuntime),
+                                 QString::fromStdString(fp.nvrtc))
+                            .arg(fp.smClockMHz, 0, 'f', 0)
+                            .arg(fp.memClockMHz, 0, 'f', 0)
+                            .arg(fp.host.empty() ? QString() : tr(", host %1").arg(QString::fromStdString(fp.host))));
+  validation_->setPlainText(prettyJson(s->validationReportJson));
+  performance_->setPlainText(prettyJson(s->performanceReportJson));
+  const auto c = session_->store() ? session_->store()->candidate(s->candidateId) : std::nullopt;
+  source_->setText(c ? QString::fromStdString(c->source) : tr("// The sealed candidate #%1 is missing from the project.").arg(s->candidateId));
+}
+
+bool VaultView::exportSeal(SealId id, const QString& path, QString* error) const {
+  const ProjectStore* store = session_->store();
+  std::optional<Seal> seal;
+  if (store)
+    for (const Seal& s : store->seals())
+      if (s.id == id) seal = s;
+  if (!seal) {
+    *error = tr("Seal #%1 is not in this project.").arg(id);
+    return false;
+  }
+  const auto kernel = store->candidate(seal->candidateId);
+  if (!kernel) {
+    *error = tr("The sealed candidate #%1 is missing from the project.").arg(seal->candidateId);
+    return false;
+  }
+  const auto task = store->task(seal->taskId);
+  std::optional<TaskSpec> spec;
+  if (task) {
+    try {
+      spec = parseTaskSpec(task->specJson);
+    } catch (const std::exception&) {
+      // The launch snippet then names the argument groups instead of the tensors.
+    }
+  }
+  const std::string text = sealedKernelFile(*seal, *kernel, task ? task->name : "task #" + std::to_string(seal->taskId),
+                                            spec ? &*spec : nullptr);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 || !file.commit()) {
+    *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace crucible::views
