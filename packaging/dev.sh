@@ -12,12 +12,17 @@ cmake --preset default >/dev/null
 cmake --build --preset default -j "$jobs"
 case "${1:-}" in
   open)
-    sample="resources/sample/sample.crucible"
-    if [ ! -f "$sample" ]; then
-      mkdir -p build/default/projects
-      sample="build/default/projects/new.crucible"
+    # Work on a copy: the bundled sample stays as it was recorded.
+    mkdir -p build/default/projects
+    project="build/default/projects/sample.crucible"
+    if [ ! -f "$project" ]; then
+      if [ -f resources/sample/sample.crucible ]; then
+        cp resources/sample/sample.crucible "$project"
+      else
+        project="build/default/projects/new.crucible"
+      fi
     fi
-    exec build/default/bin/crucible "$sample"
+    exec build/default/bin/crucible "$project"
     ;;
   test)
     export QT_QPA_PLATFORM=offscreen

@@ -70,6 +70,22 @@ void RunLoop::setupEvaluators() {
     throw EngineError("no compile architecture: the evaluator reports no device arch and the run settings name none");
 }
 
+// The roofline's roofs are measured once per device and kept in the project,
+// so every later run (and the GUI) reads them instead of measuring again.
+void RunLoop::ensureCeilings() {
+  if (device_.gpu.empty() || !store_.ceilings(device_.gpu).empty()) return;
+  try {
+    const auto ceilings = evaluators_.front()->measureCeilings();
+    store_.transaction([&] {
+      for (const Ceiling& c : ceilings) store_.putCeiling(c);
+    });
+    if (!ceilings.empty()) log("info", "measured " + std::to_string(ceilings.size()) + " ceilings of " + device_.gpu);
+  } catch (const std::exception& e) {
+    // Ceilings only feed the roofline: a failure to measure them is reported, not fatal.
+    log("warning", std::string("could not measure the device ceilings: ") + e.what());
+  }
+}
+
 void RunLoop::loadStrategies() {
   for (auto& m : store_.metaPrompts(run_.id))
     if (m.runId == run_.id) strategies_.push_back(m);
@@ -390,6 +406,7 @@ void RunLoop::execute() {
   store_.updateRun(run_);
   emit_(event(EngineEvent::Kind::RunStarted));
   setupEvaluators();
+  ensureCeilings();
   loadStrategies();
   loadKnowledge();
   std::vector<Candidate> recovery = loadIndex();

@@ -50,6 +50,7 @@ private:
 
   // setup
   void setupEvaluators();
+  void ensureCeilings();
   void loadStrategies();
   void loadKnowledge();
   std::vector<Candidate> loadIndex();   // returns the candidates to evaluate again (in flight when interrupted)

@@ -231,8 +231,10 @@ void RooflineView::rebuildChart() {
       line->append(xStart, r.measured);
       line->append(xMax, r.measured);
     }
+    // Solid: DRAM (the intensity is per DRAM byte) and the highest compute roof; dashed: the others.
     QPen pen(r.bandwidth ? QColor(90, 90, 90) : QColor(40, 40, 40), 2);
-    if (r.measured < (r.bandwidth ? topBw : topPeak)) pen.setStyle(Qt::DashLine);
+    const bool primary = r.bandwidth ? r.name == "dram_bw" : r.measured >= topPeak;
+    if (!primary) pen.setStyle(Qt::DashLine);
     line->setPen(pen);
     attach(line);
   }
