@@ -77,7 +77,10 @@ void RunLoop::ensureCeilings() {
   try {
     const auto ceilings = evaluators_.front()->measureCeilings();
     store_.transaction([&] {
-      for (const Ceiling& c : ceilings) store_.putCeiling(c);
+      for (Ceiling c : ceilings) {
+        c.device = device_.gpu;  // keyed by the name every later run looks them up by
+        store_.putCeiling(c);
+      }
     });
     if (!ceilings.empty()) log("info", "measured " + std::to_string(ceilings.size()) + " ceilings of " + device_.gpu);
   } catch (const std::exception& e) {

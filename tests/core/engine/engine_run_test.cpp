@@ -92,6 +92,21 @@ TEST(EngineRun, EvaluationBudgetIsMetExactlyAndEverythingIsRecorded) {
   }
 }
 
+TEST(EngineRun, DeviceCeilingsAreMeasuredOncePerDeviceAndKeptInTheProject) {
+  Bench b;
+  auto& evaluator = b.dispatcher.evaluator(0);
+  evaluator.ceilings = {Ceiling{"Fake GPU", "dram_bw", 4.2e12, 4.8e12, "B/s", 1},
+                        Ceiling{"Fake GPU", "fp32_fma", 6.0e13, 6.7e13, "FLOP/s", 1}};
+  for (int i = 0; i < 2; ++i) {
+    RunId run = b.engine.createRun(b.project.task(), "ceilings", 7 + i, Budget{3, 0, 0}, false, testing::smallSettings());
+    b.engine.run(run);
+  }
+  EXPECT_EQ(evaluator.ceilingMeasurements, 1) << "the second run reads the stored ceilings";
+  auto stored = b.project.open()->ceilings(evaluator.device().gpu);
+  ASSERT_EQ(stored.size(), 2u);
+  for (const auto& c : stored) EXPECT_GT(c.measured, 0);
+}
+
 TEST(EngineRun, CompileFailuresAndInvalidResultsAreRecordedWithReasons) {
   Bench b;
   RunSettings s = testing::smallSettings();

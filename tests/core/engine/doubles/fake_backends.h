@@ -26,7 +26,12 @@ public:
   Fingerprint device() const override;
   Evaluation evaluate(const EvaluationRequest& request) override;
   ProfileResult profile(const Task& task, const KernelBinary& kernel) override;
-  std::vector<Ceiling> measureCeilings() override { return {}; }
+  std::vector<Ceiling> measureCeilings() override {
+    ++ceilingMeasurements;
+    return ceilings;
+  }
+  std::vector<Ceiling> ceilings;        // what measureCeilings reports
+  std::atomic<int> ceilingMeasurements{0};
 
   std::atomic<int> evaluations{0};      // candidate evaluations (not extended, not the reference)
   std::atomic<int> extendedEvaluations{0};
