@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/engine_controller.h"
 #include <QMetaObject>
+#include "app/gui/task_import.h"
+#include "core/store/project_store.h"
 
 namespace crucible::app {
 
@@ -20,6 +22,7 @@ private:
 EngineController::EngineController(const QString& projectPath, Proposer& proposer, Compiler& compiler,
                                    Dispatcher& dispatcher, QObject* parent)
     : QObject(parent),
+      projectPath_(projectPath),
       forwarder_(std::make_unique<Forwarder>(this)),
       engine_(std::make_unique<Engine>(projectPath.toStdString(), proposer, compiler, dispatcher, forwarder_.get())) {
   qRegisterMetaType<crucible::EngineEvent>();
@@ -40,12 +43,46 @@ void EngineController::start(RunId run) {
     emit failed(tr("A run is already in progress."));
     return;
   }
+  emit started(run);
+  launch([run] { return run; });
+}
+
+void EngineController::startNew(const NewRunRequest& request) {
+  if (running_) {
+    emit failed(tr("A run is already in progress."));
+    return;
+  }
+  launch([this, request] {
+    TaskId task = request.task;
+    std::string taskName;
+    if (task == 0) {
+      // Opened only for the import: the engine opens its own connection.
+      auto store = ProjectStore::open(projectPath_.toStdString());
+      task = importTaskFile(*store, request.taskFile);
+      taskName = store->task(task)->name;
+    }
+    std::string name = request.name;
+    if (name.empty()) {
+      if (taskName.empty()) {
+        auto store = ProjectStore::open(projectPath_.toStdString(), ProjectStore::Mode::ReadOnly);
+        if (const auto t = store->task(task)) taskName = t->name;
+      }
+      name = taskName;
+    }
+    const RunId run = engine_->createRun(task, name, request.seed, request.budget, request.gated, request.settings);
+    QMetaObject::invokeMethod(this, [this, run] { emit started(run); }, Qt::QueuedConnection);
+    return run;
+  });
+}
+
+void EngineController::launch(std::function<RunId()> prepare) {
   joinWorker();
   running_ = true;
-  emit started(run);
-  worker_ = std::thread([this, run] {
+  worker_ = std::thread([this, prepare = std::move(prepare)] {
     QString error;
+    RunId run = 0;
     try {
+      run = prepare();
       engine_->run(run);
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());

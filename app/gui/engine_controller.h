@@ -8,13 +8,28 @@
 #include <QString>
 #include <QTimer>
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 #include "core/engine/engine.h"
+#include "core/engine/run_settings.h"
 
 Q_DECLARE_METATYPE(crucible::EngineEvent)
 
 namespace crucible::app {
+
+// A run to create and start. Creating it (and importing its task) writes the
+// project, so it happens on the worker thread, not the GUI's.
+struct NewRunRequest {
+  TaskId task = 0;              // a task of the project; 0: import taskFile first
+  std::string taskFile;         // a task spec file (a built-in task), imported when task is 0
+  std::string name;             // "" = the task's name
+  std::uint64_t seed = 1;
+  Budget budget;
+  bool gated = false;
+  RunSettings settings;
+};
 
 class EngineController : public QObject {
   Q_OBJECT
@@ -27,12 +42,16 @@ public:
   ~EngineController() override;
 
   Engine& engine() { return *engine_; }
+  const QString& projectPath() const { return projectPath_; }
   bool isRunning() const { return running_; }
 
 public slots:
   // Starts (or resumes) the run on the worker thread. Refused with
   // failed() while another run is in progress.
   void start(crucible::RunId run);
+  // Creates the run in the project (importing its task if needed), then
+  // starts it, all on the worker thread; started() names the new run.
+  void startNew(const crucible::app::NewRunRequest& request);
   void pause();
   void resume();
   void stop();
@@ -47,16 +66,20 @@ signals:
   void dataChanged();
   void started(crucible::RunId run);
   // run() returned: finished, stopped, or failed (a RunFailed event says why).
+  // run is 0 when a new run could not even be created (failed() says why).
   void finished(crucible::RunId run);
-  // The run could not start (unknown run, one already in progress).
+  // The run could not start (unknown run or task, one already in progress).
   void failed(const QString& message);
 
 private:
   class Forwarder;
   static constexpr int kRefreshMs = 250;
   void deliver(const EngineEvent& event);
+  // Runs prepare (which returns the run to start) and the run on the worker thread.
+  void launch(std::function<RunId()> prepare);
   void joinWorker();
 
+  QString projectPath_;
   std::unique_ptr<Forwarder> forwarder_;
   std::unique_ptr<Engine> engine_;
   std::thread worker_;

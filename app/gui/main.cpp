@@ -3,6 +3,8 @@
 //   crucible [PROJECT]                       open the workbench (on PROJECT)
 //   crucible --version                       print the version; needs no display
 //   crucible --screenshot FILE.png PROJECT   render the main window to a PNG and exit
+//   crucible --screenshot FILE.png --view NAME PROJECT
+//                                            render one view (lineage, diff, ...) alone
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
@@ -11,15 +13,17 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include "app/gui/gui_backends.h"
 #include "app/gui/host_probe.h"
+#include "app/gui/project_watcher.h"
+#include "app/gui/run_coordinator.h"
+#include "app/gui/screenshot.h"
+#include "app/gui/task_import.h"
 #include "backends/gpu_probe.h"
 #include "crucible/version.h"
 #include "views/mainwindow/main_window.h"
 
 namespace {
-
-constexpr int kScreenshotWidth = 1600;
-constexpr int kScreenshotHeight = 1000;
 
 // --version must work where no display exists, so it is answered before
 // QApplication (which needs a platform) is created.
@@ -38,19 +42,34 @@ bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names
   return false;
 }
 
-int takeScreenshot(crucible::views::MainWindow& window, const QString& project, const QString& png) {
+// viewName empty: the whole window.
+int takeScreenshot(crucible::views::MainWindow& window, const QString& project, const QString& png,
+                   const QString& viewName) {
+  using namespace crucible::app;
   const QString error = window.tryOpenProject(project);
   if (!error.isEmpty()) {
     std::fprintf(stderr, "crucible: %s\n", qPrintable(error));
     return 2;
   }
-  window.resize(kScreenshotWidth, kScreenshotHeight);
-  window.show();
-  QApplication::processEvents();  // let layouts and the tables settle before grabbing
-  if (window.size() != QSize(kScreenshotWidth, kScreenshotHeight))
-    std::fprintf(stderr, "crucible: the window needs %dx%d, more than the screenshot's %dx%d\n",
-                 window.width(), window.height(), kScreenshotWidth, kScreenshotHeight);
-  if (!window.grab().save(png, "PNG")) {
+  selectBestCandidate(window);
+  QImage image;
+  QSize wanted;
+  if (viewName.isEmpty()) {
+    image = grabWindow(window);
+    wanted = kWindowShotSize;
+  } else {
+    QString why;
+    image = grabView(window, viewName, why);
+    if (image.isNull()) {
+      std::fprintf(stderr, "crucible: --view: %s\n", qPrintable(why));
+      return 1;
+    }
+    wanted = kViewShotSize;
+  }
+  if (image.size() != wanted)
+    std::fprintf(stderr, "crucible: the picture needs %dx%d, more than the screenshot's %dx%d\n", image.width(),
+                 image.height(), wanted.width(), wanted.height());
+  if (!image.save(png, "PNG")) {
     std::fprintf(stderr, "crucible: cannot write the screenshot to %s\n", qPrintable(png));
     return 3;
   }
@@ -89,6 +108,14 @@ int main(int argc, char** argv) {
       QApplication::translate("main", "Open PROJECT, render the main window to the PNG <file> and exit."),
       QStringLiteral("file"));
   parser.addOption(screenshot);
+  const QCommandLineOption view(
+      QStringLiteral("view"),
+      QApplication::translate("main",
+                              "With --screenshot: render only the view <name> (lineage, diff, roofline, knowledge, "
+                              "archive, runcontrol, review, vault), with the best valid candidate of the newest run "
+                              "selected."),
+      QStringLiteral("name"));
+  parser.addOption(view);
   parser.addPositionalArgument(QStringLiteral("project"),
                                QApplication::translate("main", "The project file (.crucible) to open."),
                                QStringLiteral("[PROJECT]"));
@@ -100,14 +127,30 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  crucible::views::MainWindow window(crucible::app::hostInfoFrom(crucible::probeGpus()));
+  if (parser.isSet(view) && !parser.isSet(screenshot)) {
+    std::fprintf(stderr, "crucible: --view only goes with --screenshot FILE.png\n");
+    return 1;
+  }
+  const crucible::GpuProbe probe = crucible::probeGpus();
+  crucible::views::MainWindow window(crucible::app::hostInfoFrom(probe));
+
+  // The engine, as crucible-cli runs it, driven from the window (wired for
+  // screenshots too, so Run control shows what this machine can do).
+  crucible::app::GuiBackends backends(probe);
+  std::vector<std::string> taskProblems;
+  auto builtins = crucible::app::builtinTasks(taskProblems);
+  for (const std::string& problem : taskProblems)
+    std::fprintf(stderr, "crucible: a built-in task is left out: %s\n", problem.c_str());
+  crucible::app::RunCoordinator runs(window, backends.backends(), std::move(builtins));
+  crucible::app::ProjectWatcher watcher(window.session());
 
   if (parser.isSet(screenshot)) {
     if (positional.isEmpty()) {
       std::fprintf(stderr, "crucible: --screenshot needs a PROJECT to open\n");
       return 1;
     }
-    return takeScreenshot(window, positional.first(), parser.value(screenshot));
+    return takeScreenshot(window, positional.first(), parser.value(screenshot),
+                          parser.isSet(view) ? parser.value(view) : QString());
   }
 
   window.setPersistLayout(true);

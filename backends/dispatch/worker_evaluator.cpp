@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/dispatch/worker_evaluator.h"
+#include <algorithm>
+#include <cmath>
+#include "core/task/task_spec.h"
 
 namespace crucible {
 namespace {
@@ -20,7 +23,33 @@ auto decodeReply(const WorkerCall& call, Decode decode) {
   }
 }
 
+// Bytes the worker holds and moves per seed: every input and output in its
+// dtype, and each output again as the oracle's doubles.
+double taskDataBytes(const TaskSpec& spec) {
+  double bytes = 0;
+  for (const TensorSpec& t : spec.inputs) bytes += static_cast<double>(elementCount(spec, t)) * sizeOf(t.dtype);
+  for (const TensorSpec& t : spec.outputs)
+    bytes += static_cast<double>(elementCount(spec, t)) * (sizeOf(t.dtype) + sizeof(double));
+  return bytes;
+}
+
 }  // namespace
+
+std::chrono::milliseconds evaluateDeadline(const EvaluationRequest& r, const WorkerEvaluatorOptions& o) {
+  const std::chrono::milliseconds base = r.extended ? o.extendedEvaluateTimeout : o.evaluateTimeout;
+  if (!r.task || o.perSeedPerGiB.count() <= 0) return base;
+  double gib = 0;
+  try {
+    gib = taskDataBytes(parseTaskSpec(r.task->specJson)) / double(1ull << 30);
+  } catch (const std::exception&) {
+    return base;  // not a task the worker can run; it says so without needing time
+  }
+  std::size_t seeds = r.seeds.empty() ? static_cast<std::size_t>(std::max(o.assumedDefaultSeeds, 0)) : r.seeds.size();
+  if (r.extended) seeds += static_cast<std::size_t>(std::max(o.assumedExtendedExtraSeeds, 0));
+  if (r.time) seeds += 1;  // the inputs are drawn and uploaded once more for timing
+  const double extraMs = static_cast<double>(o.perSeedPerGiB.count()) * gib * static_cast<double>(seeds);
+  return base + std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(extraMs)));
+}
 
 WorkerEvaluator::WorkerEvaluator(WorkerProcessOptions process, WorkerEvaluatorOptions options)
     : options_(options), process_(std::move(process)) {}
@@ -38,7 +67,7 @@ Fingerprint WorkerEvaluator::device() const {
 
 Evaluation WorkerEvaluator::evaluate(const EvaluationRequest& r) {
   if (!r.task) throw std::invalid_argument("WorkerEvaluator::evaluate: the request has no task");
-  const auto timeout = r.extended ? options_.extendedEvaluateTimeout : options_.evaluateTimeout;
+  const auto timeout = evaluateDeadline(r, options_);
   std::lock_guard lock(mutex_);
   const WorkerCall call = process_.call(WorkerMessage::EvaluateRequest, encodeEvaluationRequest(r), timeout);
   Evaluation e;

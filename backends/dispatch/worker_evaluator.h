@@ -12,11 +12,27 @@
 namespace crucible {
 
 struct WorkerEvaluatorOptions {
+  // Base deadlines; an evaluation's deadline adds evaluateDeadline()'s term
+  // for the task's size.
   std::chrono::milliseconds evaluateTimeout{60000};
   std::chrono::milliseconds extendedEvaluateTimeout{300000};  // the seal's extended validation
   std::chrono::milliseconds profileTimeout{300000};
   std::chrono::milliseconds ceilingsTimeout{600000};
+  // Added per GiB of the task's data (inputs and outputs in their dtypes, plus
+  // the oracle's outputs in double) for every validation seed, and once more
+  // for timing: the worker draws, uploads, reads back and checks all of it
+  // for each seed. 0 disables the scaling.
+  std::chrono::milliseconds perSeedPerGiB{20000};
+  // The seed counts the worker uses when a request names none (its
+  // CudaEvaluatorOptions defaults), for requests that leave them to it.
+  int assumedDefaultSeeds = 3;
+  int assumedExtendedExtraSeeds = 8;
 };
+
+// The deadline for one evaluation: the base (extended or not) plus
+// perSeedPerGiB * GiB of task data * (seeds + 1 if timed). A task whose spec
+// does not parse gets the base: the worker rejects it at once.
+std::chrono::milliseconds evaluateDeadline(const EvaluationRequest& request, const WorkerEvaluatorOptions& options);
 
 class WorkerEvaluator : public Evaluator {
 public:

@@ -75,15 +75,11 @@ std::vector<Ceiling> decodeCeilings(const std::string& payload);
 std::string encodeError(const std::string& message);
 std::string decodeError(const std::string& payload);
 
-// The JSON forms, for tests and for logging a message readably.
+// The JSON form of a kernel (the cubin as CBOR binary), for tests and for
+// logging a message readably. The domain types' JSON forms are
+// core/model/model_json.h's toJson.
 namespace wire {
-nlohmann::json toJson(const Fingerprint& f);
-nlohmann::json toJson(const Task& t);
-nlohmann::json toJson(const LaunchRule& l);
 nlohmann::json toJson(const KernelBinary& k);
-nlohmann::json toJson(const ValidationTrial& t);
-nlohmann::json toJson(const Timing& t);
-nlohmann::json toJson(const Ceiling& c);
 }  // namespace wire
 
 }  // namespace crucible

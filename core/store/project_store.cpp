@@ -107,6 +107,11 @@ int ProjectStore::schemaVersion() const {
   return s->step() ? s->intAt(0) : 0;
 }
 
+std::int64_t ProjectStore::dataVersion() const {
+  auto s = statements_->get("PRAGMA data_version");
+  return s->step() ? s->int64At(0) : 0;
+}
+
 // ---------------------------------------------------------------- transactions
 
 void ProjectStore::transaction(const std::function<void()>& fn) {

@@ -68,6 +68,10 @@ public:
 
   const std::string& path() const { return path_; }
   int schemaVersion() const;
+  // SQLite's data_version: changes when another connection commits to the
+  // file (this connection's own writes leave it alone). A cheap "did anything
+  // change?" probe for readers that poll.
+  std::int64_t dataVersion() const;
 
   // Runs fn inside one transaction (nested calls join the outer one);
   // rolls back and rethrows if fn throws. Single calls below are each atomic.

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <map>
 
-#include "core/store/json_columns.h"
+#include "core/model/model_json.h"
 
 namespace crucible::store_detail {
 using nlohmann::json;
@@ -63,12 +63,13 @@ Candidate decodeCandidate(const Statement& s) {
   c.fitness = s.doubleAt(8);
   c.createdAt = s.int64At(9);
   c.statusDetail = s.textAt(10);
-  c.launch = launchFromJson(json::parse(s.textAt(11)));
+  c.launch = launchRuleFromJson(json::parse(s.textAt(11)));
   c.genomeJson = s.textAt(12);
   c.descriptor = json::parse(s.textAt(13)).get<std::map<std::string, std::string>>();
-  if (!s.isNull(14)) c.compile = compileReportFromJson(json::parse(s.textAt(14)));
-  c.validation = validationFromJson(json::parse(s.textAt(15)));
-  if (!s.isNull(16)) c.timing = timingFromJson(json::parse(s.textAt(16)));
+  // Figures missing from a row read as NaN ("not measured"), not as an error.
+  if (!s.isNull(14)) c.compile = compileReportFromJson(json::parse(s.textAt(14)), MissingFigures::ReadAsNaN);
+  c.validation = validationTrialsFromJson(json::parse(s.textAt(15)), MissingFigures::ReadAsNaN);
+  if (!s.isNull(16)) c.timing = timingFromJson(json::parse(s.textAt(16)), MissingFigures::ReadAsNaN);
   c.profile = profileFromJson(json::parse(s.textAt(17)));
   c.source = s.textAt(18);
   return c;
@@ -145,12 +146,12 @@ void bindMeasured(Statement& s, int first, const Candidate& c) {
   s.bind(first + 1, toString(c.status));
   s.bind(first + 2, c.statusDetail);
   if (c.compile)
-    s.bind(first + 3, compileReportToJson(*c.compile).dump());
+    s.bind(first + 3, toJson(*c.compile).dump());
   else
     s.bind(first + 3, nullptr);
-  s.bind(first + 4, validationToJson(c.validation).dump());
+  s.bind(first + 4, toJson(c.validation).dump());
   if (c.timing)
-    s.bind(first + 5, timingToJson(*c.timing).dump());
+    s.bind(first + 5, toJson(*c.timing).dump());
   else
     s.bind(first + 5, nullptr);
   s.bind(first + 6, profileToJson(c.profile).dump());

@@ -4,7 +4,7 @@
 
 #include <sqlite3.h>
 
-#include "core/store/json_columns.h"
+#include "core/model/model_json.h"
 #include "core/store/queries.h"
 #include "core/store/row_codec.h"
 #include "core/store/statement.h"
@@ -23,7 +23,7 @@ CandidateId ProjectStore::addCandidate(const Candidate& c) {
           "genome_json, architecture_key, descriptor_json, status, status_detail, compile_json, validation_json, "
           "timing_json, profile_json, fitness, median_us, speedup, registers, created_at) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
-      s->bindAll(c.runId, c.generation, launchToJson(c.launch).dump(), c.proposer, c.mutation);
+      s->bindAll(c.runId, c.generation, toJson(c.launch).dump(), c.proposer, c.mutation);
       s->bindIdOrNull(6, c.metaPrompt);
       s->bind(7, c.genomeJson);
       s->bind(8, c.architectureKey);

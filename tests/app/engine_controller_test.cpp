@@ -7,66 +7,17 @@
 #include <QTest>
 #include <QThread>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <gtest/gtest.h>
-#include <mutex>
 #include "app/gui/engine_controller.h"
+#include "tests/app/engine_doubles.h"
 #include "tests/views/models/sample_project.h"
 
 using namespace crucible;
+using crucible::test_support::FailingCompiler;
+using crucible::test_support::NoGpus;
+using crucible::test_support::NoProposer;
 
 namespace {
-
-class NoProposer : public Proposer {
-public:
-  std::string name() const override { return "test-none"; }
-  std::vector<Proposal> seeds(const Task&, std::uint64_t) override { return {}; }
-  Proposal propose(const ProposalContext&) override { return {{}, false, "the test proposer proposes nothing"}; }
-  std::vector<MetaPrompt> initialStrategies() const override { return {}; }
-};
-
-class FailingCompiler : public Compiler {
-public:
-  CompileResult compile(const CompileRequest&) override {
-    CompileResult r;
-    r.report.ok = false;
-    r.report.log = "the test compiler compiles nothing";
-    return r;
-  }
-};
-
-// A machine without GPUs. evaluators() can be held closed to keep a run in progress.
-class NoGpus : public Dispatcher {
-public:
-  std::string name() const override { return "test-no-gpus"; }
-  std::vector<Evaluator*> evaluators() override {
-    std::unique_lock lock(mutex_);
-    ++calls_;
-    changed_.notify_all();
-    changed_.wait_for(lock, std::chrono::seconds(10), [this] { return !hold_; });
-    return {};
-  }
-  void hold() {
-    std::lock_guard lock(mutex_);
-    hold_ = true;
-  }
-  void release() {
-    std::lock_guard lock(mutex_);
-    hold_ = false;
-    changed_.notify_all();
-  }
-  bool waitForCall(std::chrono::seconds timeout) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, timeout, [this] { return calls_ > 0; });
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool hold_ = false;
-  int calls_ = 0;
-};
 
 class EngineControllerTest : public ::testing::Test {
 protected:
@@ -149,6 +100,50 @@ TEST_F(EngineControllerTest, AVerdictWithoutARunIsStored) {
   ASSERT_TRUE(v.has_value());
   EXPECT_TRUE(v->accepted);
   EXPECT_EQ(v->note, "looks right");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(EngineControllerTest, StartNewCreatesTheRunOnTheWorkerAndNamesIt) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  QSignalSpy started(&controller, &app::EngineController::started);
+  QSignalSpy finished(&controller, &app::EngineController::finished);
+  app::NewRunRequest request;
+  request.task = task_;
+  request.seed = 99;
+  request.budget = Budget{5, 0, 0};
+  controller.startNew(request);
+  EXPECT_TRUE(controller.isRunning());
+  ASSERT_TRUE(finished.wait(20000));
+  ASSERT_EQ(started.count(), 1);
+  const RunId run = started.front().front().value<RunId>();
+  EXPECT_EQ(finished.front().front().value<RunId>(), run);
+  auto store = ProjectStore::open(path_.toStdString(), ProjectStore::Mode::ReadOnly);
+  const auto stored = store->run(run);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->taskId, task_);
+  EXPECT_EQ(stored->seed, 99u);
+  EXPECT_EQ(stored->budget.evaluations, 5);
+  EXPECT_EQ(stored->name, store->task(task_)->name);  // no name given: the task's
+}
+
+TEST_F(EngineControllerTest, StartNewWithAMissingTaskFileFailsNamingIt) {
+  app::EngineController controller(path_, proposer_, compiler_, gpus_);
+  QSignalSpy started(&controller, &app::EngineController::started);
+  QSignalSpy failed(&controller, &app::EngineController::failed);
+  QSignalSpy finished(&controller, &app::EngineController::finished);
+  app::NewRunRequest request;
+  request.taskFile = dir_.filePath(QStringLiteral("no-such-task.json")).toStdString();
+  controller.startNew(request);
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_EQ(started.count(), 0);
+  EXPECT_EQ(finished.front().front().value<RunId>(), 0);
+  ASSERT_EQ(failed.count(), 1);
+  EXPECT_TRUE(failed.front().front().toString().contains(QStringLiteral("no-such-task.json")))
+      << failed.front().front().toString().toStdString();
+  EXPECT_TRUE(ProjectStore::open(path_.toStdString(), ProjectStore::Mode::ReadOnly)->runs().empty());
 }
 
 }  // namespace

@@ -62,6 +62,49 @@ TEST(CrucibleApp, ScreenshotRendersTheMainWindowOfAProject) {
   EXPECT_GT(colours.size(), 16);
 }
 
+// Enough distinct colours that something was drawn (a blank image has one).
+int colourCount(const QImage& image) {
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+  return static_cast<int>(colours.size());
+}
+
+TEST(CrucibleApp, ScreenshotOfOneViewRendersItAloneAndLarge) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("views.crucible"));
+  crucible::test_support::writeSampleProject(project, {7, 21});
+  for (const QString view : {QStringLiteral("diff"), QStringLiteral("runcontrol"), QStringLiteral("lineage")}) {
+    const QString png = dir.filePath(view + QStringLiteral(".png"));
+    const Result r = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), view, project});
+    ASSERT_EQ(r.exitCode, 0) << view.toStdString() << ": " << r.err.toStdString();
+    QImage image(png);
+    ASSERT_FALSE(image.isNull()) << "no readable PNG for " << view.toStdString();
+    EXPECT_EQ(image.size(), QSize(1400, 900)) << view.toStdString();
+    EXPECT_GT(colourCount(image), 16) << view.toStdString() << " looks blank";
+  }
+}
+
+TEST(CrucibleApp, ScreenshotOfAnUnknownViewListsTheViews) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("views.crucible"));
+  crucible::test_support::writeSampleProject(project, {3});
+  const QString png = dir.filePath(QStringLiteral("never.png"));
+  const Result r = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QStringLiteral("flamegraph"), project});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("flamegraph")) && r.err.contains(QStringLiteral("diff")))
+      << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(png));
+}
+
+TEST(CrucibleApp, ViewWithoutScreenshotIsAnError) {
+  const Result r = runCrucible({QStringLiteral("--view"), QStringLiteral("diff")});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("--screenshot"))) << r.err.toStdString();
+}
+
 TEST(CrucibleApp, ScreenshotOfANonProjectFailsNamingTheFile) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());

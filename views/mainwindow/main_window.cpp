@@ -95,13 +95,13 @@ QTableView* MainWindow::runsTable() const { return runs_->view(); }
 QTableView* MainWindow::candidatesTable() const { return candidates_->view(); }
 
 void MainWindow::createMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&New project…"), QKeySequence::New, this, &MainWindow::newProject);
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openProjectDialog);
   recentMenu_ = file->addMenu(tr("Recent projects"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   rebuildRecentMenu();
-  file->addSeparator();
+  quitSeparator_ = file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
@@ -118,6 +118,7 @@ void MainWindow::createDocks() {
     auto* dock = new QDockWidget(d.title, this);
     dock->setObjectName(d.objectName);
     dock->setWidget(d.widget);
+    viewDocks_.insert(d.viewName, dock);
     addDockWidget(d.area, dock);
     // Tabs keep the default layout within a 1600x1000 window; users re-arrange and saveState keeps it.
     if (QDockWidget* first = firstOfGroup.value(d.tabGroup))
@@ -135,6 +136,16 @@ void MainWindow::createDocks() {
   resizeDocks(bottoms, QList<int>(bottoms.size(), 320), Qt::Vertical);
   viewMenu_->setEnabled(!viewMenu_->isEmpty());
 }
+
+QStringList MainWindow::viewNames() const {
+  QStringList names = viewDocks_.keys();
+  names.sort();
+  return names;
+}
+
+QDockWidget* MainWindow::viewDock(const QString& viewName) const { return viewDocks_.value(viewName); }
+
+void MainWindow::addFileAction(QAction* action) { fileMenu_->insertAction(quitSeparator_, action); }
 
 void MainWindow::rebuildRecentMenu() {
   recentMenu_->clear();
@@ -230,6 +241,10 @@ void MainWindow::saveLayout() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (closeGuard_ && !closeGuard_()) {
+    event->ignore();
+    return;
+  }
   if (persistLayout_) saveLayout();
   QMainWindow::closeEvent(event);
 }

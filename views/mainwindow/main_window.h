@@ -3,9 +3,13 @@
 // views in docks around them, the File/View/Help menus, and the status bar
 // that says what this machine can do (evaluate, or review only).
 #pragma once
+#include <QHash>
 #include <QMainWindow>
+#include <functional>
 #include "views/mainwindow/host_info.h"
 
+class QAction;
+class QDockWidget;
 class QMenu;
 class QLabel;
 class QTableView;
@@ -33,6 +37,16 @@ public:
   // message that names the file and says what is wrong with it. Shows no
   // dialog and does not touch the recent-projects list.
   QString tryOpenProject(const QString& path);
+
+  // The docks of the views in this build, by short name ("lineage", "diff", ...).
+  QStringList viewNames() const;
+  QDockWidget* viewDock(const QString& viewName) const;
+
+  // The app's own File entries (engine commands), placed above Quit.
+  void addFileAction(QAction* action);
+  // Asked before the window closes; returning false keeps it open (the app
+  // uses it to stop a run in progress first, then closes again).
+  void setCloseGuard(std::function<bool()> guard) { closeGuard_ = std::move(guard); }
 
   // Remembering the window: geometry, dock layout. Off by default so tests and
   // --screenshot neither read nor overwrite the user's layout.
@@ -63,7 +77,11 @@ private:
   FilteredTable* runs_;
   FilteredTable* candidates_;
   QMenu* recentMenu_ = nullptr;
+  QMenu* fileMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
+  QAction* quitSeparator_ = nullptr;
+  QHash<QString, QDockWidget*> viewDocks_;
+  std::function<bool()> closeGuard_;
   QLabel* hostLabel_ = nullptr;
   bool persistLayout_ = false;
 };

@@ -14,6 +14,7 @@ namespace crucible::views {
 class ProjectSession;
 
 struct ViewDock {
+  QString viewName;          // short, for the command line: "lineage", "diff", ...
   QString objectName;        // stable, for QMainWindow::saveState
   QString title;
   Qt::DockWidgetArea area;   // where it starts before the user moves it

@@ -143,9 +143,20 @@ void RunControlView::setProposers(const QStringList& proposers) {
   updateButtons();
 }
 
+void RunControlView::setBuiltinTasks(const QStringList& names) {
+  builtinTasks_ = names;
+  reload();
+}
+
+void RunControlView::setEvaluationProblem(const QString& why) {
+  evaluationProblem_ = why;
+  updateButtons();
+}
+
 RunRequest RunControlView::request() const {
   RunRequest r;
   r.task = task_->currentData().toLongLong();
+  if (r.task == 0) r.builtinTask = task_->currentData(Qt::UserRole + 1).toString();
   r.proposer = proposer_->currentText();
   r.budget.evaluations = evaluations_->value();
   r.budget.wallSeconds = wallMinutes_->value() * 60;
@@ -156,6 +167,7 @@ RunRequest RunControlView::request() const {
 
 QString RunControlView::startProblem() const {
   if (!session_->store()) return tr("No project open.");
+  if (!evaluationProblem_.isEmpty()) return evaluationProblem_;
   if (task_->count() == 0) return tr("This project has no tasks: add a task before starting a run.");
   if (proposer_->count() == 0) return tr("No proposer is available.");
   if (state_ == RunStatus::Running || state_ == RunStatus::Paused) return tr("A run is in progress: stop it first.");
@@ -171,8 +183,14 @@ void RunControlView::reload() {
   {
     const QSignalBlocker block(task_);
     task_->clear();
-    if (store)
+    if (store) {
       for (const Task& t : store->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
+      for (const QString& name : builtinTasks_) {
+        if (task_->findText(name) >= 0) continue;  // already in the project
+        task_->addItem(tr("%1 (built-in)").arg(name), QVariant::fromValue<qlonglong>(0));
+        task_->setItemData(task_->count() - 1, name, Qt::UserRole + 1);
+      }
+    }
   }
   state_.reset();
   log_->clear();

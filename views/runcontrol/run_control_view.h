@@ -26,7 +26,8 @@ namespace crucible::views {
 class ProjectSession;
 
 struct RunRequest {
-  TaskId task = 0;
+  TaskId task = 0;      // a task of the project; 0: import builtinTask first
+  QString builtinTask;  // a built-in task's name (task == 0)
   QString proposer;
   Budget budget;       // 0 = no limit on that dimension
   bool gated = false;
@@ -39,6 +40,12 @@ public:
 
   // The proposers the app offers (e.g. "template", "llm:<model>").
   void setProposers(const QStringList& proposers);
+  // The built-in tasks the app can import: offered after the project's own
+  // tasks when the project has none of that name.
+  void setBuiltinTasks(const QStringList& names);
+  // Why this machine cannot evaluate kernels, a sentence ("" when it can):
+  // Start is refused with it.
+  void setEvaluationProblem(const QString& why);
   RunRequest request() const;
   // Why Start is refused ("" when it is allowed).
   QString startProblem() const;
@@ -83,6 +90,8 @@ private:
   QValueAxis* axisY_ = nullptr;
   QPlainTextEdit* log_ = nullptr;
   std::optional<RunStatus> state_;
+  QStringList builtinTasks_;
+  QString evaluationProblem_;
   std::int64_t lastLogId_ = 0;
   RunId logRun_ = 0;
 };

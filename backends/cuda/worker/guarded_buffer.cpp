@@ -21,7 +21,12 @@ void GuardedBuffer::upload(const HostTensor& t) {
 
 void GuardedBuffer::download(HostTensor& t) const {
   if (t.dtype != dtype_ || t.count != count_) t = HostTensor(dtype_, count_);
-  check(driver().cuMemcpyDtoH(t.bytes.data(), data(), dataBytes()), "copying outputs from the GPU");
+  download(t.bytes.data(), t.bytes.size());
+}
+
+void GuardedBuffer::download(void* host, std::size_t bytes) const {
+  if (bytes != dataBytes()) throw std::logic_error("GuardedBuffer::download: size mismatch");
+  check(driver().cuMemcpyDtoH(host, data(), dataBytes()), "copying outputs from the GPU");
 }
 
 void GuardedBuffer::fill(const std::vector<std::byte>& pattern) {
@@ -29,6 +34,20 @@ void GuardedBuffer::fill(const std::vector<std::byte>& pattern) {
   const std::size_t w = pattern.size();
   if (w == 1) {
     check(d.cuMemsetD8(data(), static_cast<unsigned char>(pattern[0]), dataBytes()), "cuMemsetD8");
+    return;
+  }
+  // Like cuMemsetD8 above: ordered before later work on the context's stream
+  // (a blocking stream) and on the legacy stream the copies use.
+  if (w == 2) {
+    std::uint16_t v;
+    std::memcpy(&v, pattern.data(), sizeof v);
+    check(d.cuMemsetD16(data(), v, static_cast<std::size_t>(count_)), "cuMemsetD16");
+    return;
+  }
+  if (w == 4) {
+    std::uint32_t v;
+    std::memcpy(&v, pattern.data(), sizeof v);
+    check(d.cuMemsetD32(data(), v, static_cast<std::size_t>(count_)), "cuMemsetD32");
     return;
   }
   // cuMemsetD16/D32 cannot write 8-byte patterns: build the image on the host.

@@ -24,8 +24,11 @@ public:
   std::size_t dataBytes() const { return static_cast<std::size_t>(count_) * sizeOf(dtype_); }
 
   void upload(const HostTensor& t);         // synchronous
-  void download(HostTensor& t) const;       // synchronous; t is resized
-  void fill(const std::vector<std::byte>& pattern);  // the data region
+  void download(HostTensor& t) const;       // synchronous; t is resized (its storage reused when it fits)
+  void download(void* host, std::size_t bytes) const;  // synchronous; bytes must be dataBytes()
+  // The data region. 1-, 2- and 4-byte patterns are set on the device
+  // (cuMemsetD8/D16/D32), wider ones uploaded from a host image.
+  void fill(const std::vector<std::byte>& pattern);
   void writeGuards();
   // Bytes of the guards that no longer hold the pattern.
   std::int64_t damagedGuardBytes() const;

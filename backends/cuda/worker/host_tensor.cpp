@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/host_tensor.h"
+#include "backends/cuda/worker/counter_rng.h"
+#include "backends/cuda/worker/parallel_chunks.h"
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 
 namespace crucible::cuda {
@@ -21,24 +23,48 @@ void store(std::byte* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// Mixes (seed, stream) into one 64-bit RNG seed, so input k of seed s never
-// shares a sequence with input k' or seed s'.
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+// Calls f with a function object that stores a double into one element of
+// dtype d (rounded as the dtype does), so per-element loops are compiled once
+// per dtype instead of switching on it for every element.
+template <typename F>
+void withStorer(DType d, F&& f) {
+  switch (d) {
+    case DType::F32: f([](std::byte* p, double v) { store(p, static_cast<float>(v)); }); return;
+    case DType::F64: f([](std::byte* p, double v) { store(p, v); }); return;
+    case DType::F16: f([](std::byte* p, double v) { store(p, floatToHalf(static_cast<float>(v))); }); return;
+    case DType::BF16: f([](std::byte* p, double v) { store(p, floatToBfloat16(static_cast<float>(v))); }); return;
+    case DType::I32: f([](std::byte* p, double v) { store(p, static_cast<std::int32_t>(v)); }); return;
+    case DType::I64: f([](std::byte* p, double v) { store(p, static_cast<std::int64_t>(v)); }); return;
+  }
 }
 
-void storeValue(std::byte* p, DType d, double v) {
-  switch (d) {
-    case DType::F32: store(p, static_cast<float>(v)); break;
-    case DType::F64: store(p, v); break;
-    case DType::F16: store(p, floatToHalf(static_cast<float>(v))); break;
-    case DType::BF16: store(p, floatToBfloat16(static_cast<float>(v))); break;
-    case DType::I32: store(p, static_cast<std::int32_t>(v)); break;
-    case DType::I64: store(p, static_cast<std::int64_t>(v)); break;
-  }
+// Elements per block within a chunk: a block just written is still in cache
+// when it is scanned for a non-zero byte.
+constexpr std::int64_t kBlock = 4096;
+
+// Fills every element of `t` on all threads; returns whether any stored byte
+// is non-zero. draw(b, e, put) calls put(i, value) for each i in [b, e); the
+// value must be a pure function of i, so the bytes do not depend on chunking.
+template <typename Draw>
+bool fillParallel(HostTensor& t, Draw&& draw) {
+  const std::size_t width = sizeOf(t.dtype);
+  std::atomic<bool> nonZero{false};
+  withStorer(t.dtype, [&](auto storeOne) {
+    const int chunks = chunkCountFor(t.count);
+    runChunks(t.count, chunks, [&](int, std::int64_t begin, std::int64_t end) {
+      for (std::int64_t b = begin; b < end; b += kBlock) {
+        const std::int64_t e = std::min(end, b + kBlock);
+        std::byte* base = t.bytes.data();
+        draw(b, e, [&](std::int64_t i, double v) { storeOne(base + static_cast<std::size_t>(i) * width, v); });
+        if (nonZero.load(std::memory_order_relaxed)) continue;
+        const std::byte* first = base + static_cast<std::size_t>(b) * width;
+        const std::byte* last = base + static_cast<std::size_t>(e) * width;
+        if (std::any_of(first, last, [](std::byte x) { return x != std::byte{0}; }))
+          nonZero.store(true, std::memory_order_relaxed);
+      }
+    });
+  });
+  return nonZero.load();
 }
 
 }  // namespace
@@ -57,29 +83,57 @@ double HostTensor::valueAt(std::int64_t i) const {
 }
 
 void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std::uint64_t stream) {
-  std::mt19937_64 rng(splitmix(splitmix(seed) ^ (stream * 0xD1B54A32D192ED03ull)));
-  const std::size_t width = sizeOf(t.dtype);
-  auto fill = [&](auto&& draw) {
-    for (std::int64_t i = 0; i < t.count; ++i) storeValue(t.bytes.data() + i * width, t.dtype, draw());
-  };
+  const CounterRng rng(seed, stream);
+  bool nonZero = false;
   if (dist.kind == "normal") {
     if (!(dist.b >= 0)) throw std::invalid_argument("normal distribution with negative stddev " + std::to_string(dist.b));
-    std::normal_distribution<double> d(dist.a, dist.b);
-    fill([&] { return d(rng); });
+    const double mean = dist.a, stddev = dist.b;
+    // Single-precision draws where the dtype keeps at most float precision.
+    const bool narrow = sizeOf(t.dtype) <= 4;
+    nonZero = fillParallel(t, [&](std::int64_t b, std::int64_t e, auto&& put) {
+      // Box-Muller pairs (2p, 2p+1); a range may start or end inside a pair.
+      for (std::int64_t i = b; i < e;) {
+        double even, odd;
+        if (narrow) {
+          float fe, fo;
+          rng.normalPairFloat(static_cast<std::uint64_t>(i) >> 1, fe, fo);
+          even = fe;
+          odd = fo;
+        } else {
+          rng.normalPair(static_cast<std::uint64_t>(i) >> 1, even, odd);
+        }
+        if ((i & 1) == 0) {
+          put(i, mean + stddev * even);
+          if (i + 1 < e) put(i + 1, mean + stddev * odd);
+          i += 2;
+        } else {
+          put(i, mean + stddev * odd);
+          i += 1;
+        }
+      }
+    });
   } else if (dist.kind == "uniform") {
     if (!(dist.b > dist.a)) throw std::invalid_argument("uniform distribution needs a < b");
-    std::uniform_real_distribution<double> d(dist.a, dist.b);
-    fill([&] { return d(rng); });
+    const double lo = dist.a, span = dist.b - dist.a;
+    nonZero = fillParallel(t, [&](std::int64_t b, std::int64_t e, auto&& put) {
+      for (std::int64_t i = b; i < e; ++i) put(i, lo + span * rng.uniform(static_cast<std::uint64_t>(i)));
+    });
   } else if (dist.kind == "randint") {
     const auto lo = static_cast<std::int64_t>(std::ceil(dist.a));
     const auto hi = static_cast<std::int64_t>(std::ceil(dist.b)) - 1;  // [a, b)
     if (hi < lo) throw std::invalid_argument("randint distribution needs a < b");
-    std::uniform_int_distribution<std::int64_t> d(lo, hi);
-    fill([&] { return static_cast<double>(d(rng)); });
+    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;  // 0: all 2^64
+    nonZero = fillParallel(t, [&](std::int64_t b, std::int64_t e, auto&& put) {
+      for (std::int64_t i = b; i < e; ++i) {
+        const auto u = static_cast<std::uint64_t>(i);
+        const std::uint64_t k = range == 0 ? rng.bits(u) : rng.below(u, range);
+        put(i, static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + k)));
+      }
+    });
   } else {
     throw std::invalid_argument("unknown distribution kind '" + dist.kind + "'");
   }
-  if (t.count > 0 && std::all_of(t.bytes.begin(), t.bytes.end(), [](std::byte b) { return b == std::byte{0}; }))
+  if (t.count > 0 && !nonZero)
     throw std::invalid_argument("the input distribution produced only zeros, which would hide unwritten outputs");
 }
 
@@ -112,8 +166,10 @@ std::vector<std::byte> guardPattern(DType d) {
 
 void fillPattern(HostTensor& t, const std::vector<std::byte>& pattern) {
   if (pattern.size() != sizeOf(t.dtype)) throw std::invalid_argument("pattern width does not match the dtype");
-  for (std::size_t off = 0; off < t.bytes.size(); off += pattern.size())
-    std::memcpy(t.bytes.data() + off, pattern.data(), pattern.size());
+  const std::size_t w = pattern.size();
+  runChunks(t.count, chunkCountFor(t.count), [&](int, std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) std::memcpy(t.bytes.data() + static_cast<std::size_t>(i) * w, pattern.data(), w);
+  });
 }
 
 std::uint16_t floatToHalf(float f) {

@@ -23,8 +23,10 @@ struct HostTensor {
   double valueAt(std::int64_t i) const;  // exact for every dtype but i64 beyond 2^53
 };
 
-// Fills `t` from `dist` with an RNG seeded by (seed, stream): the same pair
-// always gives the same bytes. Values are rounded to the dtype. Throws
+// Fills `t` from `dist` with a counter-based RNG keyed by (seed, stream)
+// (counter_rng.h): the same pair always gives the same bytes, whatever the
+// number of threads drawing them (hostThreads()). Values are rounded to the
+// dtype. Throws
 // std::invalid_argument for a distribution that cannot be drawn (b <= a for
 // uniform/randint, negative stddev) or one that came out all zeros, since
 // zeros hide unwritten outputs.
@@ -39,7 +41,7 @@ std::vector<std::byte> poisonPattern(DType d, int which);  // which: 0 or 1
 // dtypes, so an out-of-bounds read turns the result into NaN.
 std::vector<std::byte> guardPattern(DType d);
 
-// Fills `t` by repeating `pattern` (whose size is sizeOf(t.dtype)).
+// Fills `t` by repeating `pattern` (whose size is sizeOf(t.dtype)), in parallel.
 void fillPattern(HostTensor& t, const std::vector<std::byte>& pattern);
 
 // IEEE binary16 and bfloat16 conversions (round to nearest even).

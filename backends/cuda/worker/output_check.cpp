@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/output_check.h"
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
+#include "backends/cuda/worker/parallel_chunks.h"
 
 namespace crucible::cuda {
 namespace {
@@ -15,6 +19,41 @@ std::string fmt(double v) {
 std::string where(const std::string& name, std::int64_t n, std::int64_t total) {
   return "output '" + name + "': " + std::to_string(n) + " of " + std::to_string(total) + " elements";
 }
+
+template <typename T>
+T load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+// Calls f with a function object that reads one element of dtype d as a
+// double (exactly as HostTensor::valueAt does) and that element's width, so
+// per-element loops are compiled once per dtype.
+template <typename F>
+void withLoader(DType d, F&& f) {
+  switch (d) {
+    case DType::F32: f([](const std::byte* p) -> double { return load<float>(p); }, std::integral_constant<std::size_t, 4>{}); return;
+    case DType::F64: f([](const std::byte* p) -> double { return load<double>(p); }, std::integral_constant<std::size_t, 8>{}); return;
+    case DType::F16: f([](const std::byte* p) -> double { return halfToFloat(load<std::uint16_t>(p)); }, std::integral_constant<std::size_t, 2>{}); return;
+    case DType::BF16: f([](const std::byte* p) -> double { return bfloat16ToFloat(load<std::uint16_t>(p)); }, std::integral_constant<std::size_t, 2>{}); return;
+    case DType::I32: f([](const std::byte* p) -> double { return load<std::int32_t>(p); }, std::integral_constant<std::size_t, 4>{}); return;
+    case DType::I64: f([](const std::byte* p) -> double { return static_cast<double>(load<std::int64_t>(p)); }, std::integral_constant<std::size_t, 8>{}); return;
+  }
+}
+
+// One chunk's share of checkOutput: merged in chunk order, so the first
+// failing indices and the counts are those of one sequential pass.
+struct PartialCheck {
+  std::int64_t unwritten = 0, nonFinite = 0, mismatches = 0;
+  std::int64_t firstUnwritten = -1, firstNonFinite = -1, firstMismatch = -1;
+  double maxAbsError = 0, maxRelError = 0;
+  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
+};
+
+// Elements per block for the bitwise comparisons: whole blocks are compared
+// with memcmp first, and only a block that differs is walked element by element.
+constexpr std::int64_t kBlock = 4096;
+
 }  // namespace
 
 OutputCheck checkOutput(const std::string& name, const HostTensor& got, const std::vector<double>& reference,
@@ -26,37 +65,63 @@ OutputCheck checkOutput(const std::string& name, const HostTensor& got, const st
                " elements, output " + std::to_string(got.count);
     return c;
   }
-  const std::size_t width = sizeOf(got.dtype);
-  std::int64_t firstUnwritten = -1, firstNonFinite = -1, firstMismatch = -1;
-  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
   const double out0 = got.count ? got.valueAt(0) : 0;
   const double ref0 = got.count ? reference[0] : 0;
-  for (std::int64_t i = 0; i < got.count; ++i) {
-    const std::byte* p = got.bytes.data() + static_cast<std::size_t>(i) * width;
-    const double want = reference[static_cast<std::size_t>(i)];
-    refAllZero = refAllZero && want == 0;
-    refConstant = refConstant && want == ref0;
-    if (std::memcmp(p, poison.data(), width) == 0) {
-      ++c.unwritten;
-      if (firstUnwritten < 0) firstUnwritten = i;
-      outAllZero = outConstant = false;
-      continue;
-    }
-    const double y = got.valueAt(i);
-    outAllZero = outAllZero && y == 0;
-    outConstant = outConstant && (y == out0 || (std::isnan(y) && std::isnan(out0)));
-    if (!std::isfinite(y)) {
-      ++c.nonFinite;
-      if (firstNonFinite < 0) firstNonFinite = i;
-      continue;
-    }
-    const double err = std::fabs(y - want);
-    c.maxAbsError = std::max(c.maxAbsError, err);
-    if (want != 0 && tol.rtol * std::fabs(want) >= tol.atol) c.maxRelError = std::max(c.maxRelError, err / std::fabs(want));
-    if (!(err <= tol.atol + tol.rtol * std::fabs(want))) {
-      ++c.mismatches;
-      if (firstMismatch < 0) firstMismatch = i;
-    }
+  const int chunks = chunkCountFor(got.count);
+  std::vector<PartialCheck> parts(static_cast<std::size_t>(chunks));
+  withLoader(got.dtype, [&](auto valueOf, auto widthConstant) {
+    constexpr std::size_t width = decltype(widthConstant)::value;
+    std::array<std::byte, width> poisonBytes{};
+    std::memcpy(poisonBytes.data(), poison.data(), std::min(width, poison.size()));
+    runChunks(got.count, chunks, [&](int chunk, std::int64_t begin, std::int64_t end) {
+      PartialCheck k;
+      for (std::int64_t i = begin; i < end; ++i) {
+        const std::byte* p = got.bytes.data() + static_cast<std::size_t>(i) * width;
+        const double want = reference[static_cast<std::size_t>(i)];
+        k.refAllZero = k.refAllZero && want == 0;
+        k.refConstant = k.refConstant && want == ref0;
+        if (std::memcmp(p, poisonBytes.data(), width) == 0) {
+          ++k.unwritten;
+          if (k.firstUnwritten < 0) k.firstUnwritten = i;
+          k.outAllZero = k.outConstant = false;
+          continue;
+        }
+        const double y = valueOf(p);
+        k.outAllZero = k.outAllZero && y == 0;
+        k.outConstant = k.outConstant && (y == out0 || (std::isnan(y) && std::isnan(out0)));
+        if (!std::isfinite(y)) {
+          ++k.nonFinite;
+          if (k.firstNonFinite < 0) k.firstNonFinite = i;
+          continue;
+        }
+        const double err = std::fabs(y - want);
+        k.maxAbsError = std::max(k.maxAbsError, err);
+        if (want != 0 && tol.rtol * std::fabs(want) >= tol.atol)
+          k.maxRelError = std::max(k.maxRelError, err / std::fabs(want));
+        if (!(err <= tol.atol + tol.rtol * std::fabs(want))) {
+          ++k.mismatches;
+          if (k.firstMismatch < 0) k.firstMismatch = i;
+        }
+      }
+      parts[static_cast<std::size_t>(chunk)] = k;
+    });
+  });
+  std::int64_t firstUnwritten = -1, firstNonFinite = -1, firstMismatch = -1;
+  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
+  auto firstOf = [](std::int64_t sofar, std::int64_t here) { return sofar >= 0 ? sofar : here; };
+  for (const PartialCheck& k : parts) {  // chunk order: the earliest chunk's first index wins
+    c.unwritten += k.unwritten;
+    c.nonFinite += k.nonFinite;
+    c.mismatches += k.mismatches;
+    firstUnwritten = firstOf(firstUnwritten, k.firstUnwritten);
+    firstNonFinite = firstOf(firstNonFinite, k.firstNonFinite);
+    firstMismatch = firstOf(firstMismatch, k.firstMismatch);
+    c.maxAbsError = std::max(c.maxAbsError, k.maxAbsError);
+    c.maxRelError = std::max(c.maxRelError, k.maxRelError);
+    outAllZero = outAllZero && k.outAllZero;
+    outConstant = outConstant && k.outConstant;
+    refAllZero = refAllZero && k.refAllZero;
+    refConstant = refConstant && k.refConstant;
   }
   c.allZero = got.count > 0 && outAllZero && !refAllZero;
   c.constant = got.count > 1 && outConstant && !refConstant;
@@ -94,23 +159,51 @@ BitwiseDiff compareBitwise(const HostTensor& a, const HostTensor& b) {
   BitwiseDiff d;
   const std::size_t width = sizeOf(a.dtype);
   const std::int64_t n = std::min(a.count, b.count);
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (std::memcmp(a.bytes.data() + i * width, b.bytes.data() + i * width, width) != 0) {
-      if (d.first < 0) d.first = i;
-      ++d.differing;
+  const int chunks = chunkCountFor(n);
+  std::vector<BitwiseDiff> parts(static_cast<std::size_t>(chunks));
+  runChunks(n, chunks, [&](int chunk, std::int64_t begin, std::int64_t end) {
+    BitwiseDiff k;
+    for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlock) {
+      const std::int64_t blockEnd = std::min(end, blockStart + kBlock);
+      const std::size_t off = static_cast<std::size_t>(blockStart) * width;
+      const std::size_t len = static_cast<std::size_t>(blockEnd - blockStart) * width;
+      if (std::memcmp(a.bytes.data() + off, b.bytes.data() + off, len) == 0) continue;
+      for (std::int64_t i = blockStart; i < blockEnd; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i) * width;
+        if (std::memcmp(a.bytes.data() + at, b.bytes.data() + at, width) != 0) {
+          if (k.first < 0) k.first = i;
+          ++k.differing;
+        }
+      }
     }
+    parts[static_cast<std::size_t>(chunk)] = k;
+  });
+  for (const BitwiseDiff& k : parts) {
+    if (d.first < 0) d.first = k.first;
+    d.differing += k.differing;
   }
   d.differing += std::max(a.count, b.count) - n;
   return d;
 }
 
 std::string checkReference(const std::string& name, const std::vector<double>& reference) {
-  std::int64_t bad = 0, first = -1;
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    if (!std::isfinite(reference[i])) {
-      if (first < 0) first = static_cast<std::int64_t>(i);
-      ++bad;
+  const auto n = static_cast<std::int64_t>(reference.size());
+  const int chunks = chunkCountFor(n);
+  std::vector<BitwiseDiff> parts(static_cast<std::size_t>(chunks));  // non-finite count and first index
+  runChunks(n, chunks, [&](int chunk, std::int64_t begin, std::int64_t end) {
+    BitwiseDiff k;
+    for (std::int64_t i = begin; i < end; ++i) {
+      if (!std::isfinite(reference[static_cast<std::size_t>(i)])) {
+        if (k.first < 0) k.first = i;
+        ++k.differing;
+      }
     }
+    parts[static_cast<std::size_t>(chunk)] = k;
+  });
+  std::int64_t bad = 0, first = -1;
+  for (const BitwiseDiff& k : parts) {
+    if (first < 0) first = k.first;
+    bad += k.differing;
   }
   if (bad == 0) return {};
   return "the task's oracle left " + std::to_string(bad) + " of " + std::to_string(reference.size()) +

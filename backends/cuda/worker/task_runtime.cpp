@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/task_runtime.h"
-#include <cstring>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/output_check.h"
@@ -12,6 +11,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
+    inputReadback_.emplace_back();
   }
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
@@ -60,11 +60,10 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
                         std::string(e.what()) + " (a task bug, not the candidate's)");
   }
   reference_.resize(oracleOutputs_.size());
-  HostTensor host;
   for (std::size_t i = 0; i < oracleOutputs_.size(); ++i) {
-    oracleOutputs_[i]->download(host);
-    reference_[i].resize(static_cast<std::size_t>(host.count));
-    std::memcpy(reference_[i].data(), host.bytes.data(), host.bytes.size());
+    // The oracle writes doubles: straight into the reference, no staging copy.
+    reference_[i].resize(static_cast<std::size_t>(oracleOutputs_[i]->count()));
+    oracleOutputs_[i]->download(reference_[i].data(), reference_[i].size() * sizeof(double));
     if (std::string bad = checkReference(spec_.outputs[i].name, reference_[i]); !bad.empty())
       throw KernelFailure(CandidateStatus::Invalid, bad);
   }
@@ -83,21 +82,21 @@ std::vector<HostTensor> TaskRuntime::downloadOutputs() const {
   return out;
 }
 
+const std::vector<HostTensor>& TaskRuntime::downloadOutputs(int slot) {
+  std::vector<HostTensor>& out = outputSlots_[slot == 0 ? 0 : 1];
+  out.resize(outputs_.size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) outputs_[i]->download(out[i]);
+  return out;
+}
+
 std::string TaskRuntime::inputDamage() const {
-  HostTensor now;
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    HostTensor& now = inputReadback_[i];
     inputs_[i]->download(now);
-    const std::size_t w = sizeOf(now.dtype);
-    std::int64_t changed = 0, first = -1;
-    for (std::int64_t e = 0; e < now.count; ++e) {
-      if (std::memcmp(now.bytes.data() + e * w, hostInputs_[i].bytes.data() + e * w, w) != 0) {
-        if (first < 0) first = e;
-        ++changed;
-      }
-    }
-    if (changed > 0)
-      return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(changed) + " of " +
-             std::to_string(now.count) + " elements changed, first at index " + std::to_string(first) +
+    const BitwiseDiff d = compareBitwise(now, hostInputs_[i]);
+    if (d.differing > 0)
+      return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(d.differing) + " of " +
+             std::to_string(now.count) + " elements changed, first at index " + std::to_string(d.first) +
              " (inputs are read-only)";
     if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
       return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +

@@ -39,6 +39,10 @@ public:
   // Fills every output with poison pattern 0 or 1 and rewrites its guards.
   void poisonOutputs(int which);
   std::vector<HostTensor> downloadOutputs() const;
+  // The outputs downloaded into host buffers this object keeps (slot 0 or 1),
+  // reused from call to call: no allocation or page faulting of hundreds of
+  // MiB per launch. The result stays valid until the same slot is reused.
+  const std::vector<HostTensor>& downloadOutputs(int slot);
 
   // Empty when the inputs (and their guards) still hold exactly what was
   // uploaded; else which input changed and how many bytes.
@@ -68,6 +72,10 @@ private:
   LaunchGeometry oracleGeometry_;
   std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, oracleOutputs_;
   std::vector<HostTensor> hostInputs_;
+  // Reused host buffers: what the device holds for each input (inputDamage)
+  // and two sets of downloaded outputs (downloadOutputs(slot)).
+  mutable std::vector<HostTensor> inputReadback_;
+  std::vector<HostTensor> outputSlots_[2];
   std::vector<std::vector<double>> reference_;
   // Kernel arguments: device pointers then scalars, and the arrays of their
   // addresses that cuLaunchKernel takes.

@@ -41,7 +41,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
   task.computeReference(timeout);
   task.poisonOutputs(0);
   task.run(kernel, geometry, "the candidate", timeout);
-  const std::vector<HostTensor> first = task.downloadOutputs();
+  const std::vector<HostTensor>& first = task.downloadOutputs(0);
   if (std::string why = checkLaunch(task, first, 0, trial); !why.empty()) {
     trial.reason = why;
     return trial;
@@ -49,7 +49,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
 
   task.poisonOutputs(1);
   task.run(kernel, geometry, "the candidate", timeout);
-  const std::vector<HostTensor> second = task.downloadOutputs();
+  const std::vector<HostTensor>& second = task.downloadOutputs(1);
   for (std::size_t i = 0; i < first.size(); ++i) {
     BitwiseDiff d = compareBitwise(first[i], second[i]);
     if (d.differing > 0) {
@@ -66,7 +66,8 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
   task.computeReference(timeout);
   task.poisonOutputs(0);
   task.run(kernel, geometry, "the candidate", timeout);
-  const std::vector<HostTensor> third = task.downloadOutputs();
+  // Slot 1 again: the second launch's outputs are no longer needed.
+  const std::vector<HostTensor>& third = task.downloadOutputs(1);
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
   if (std::string why = checkLaunch(task, third, 0, ignored); !why.empty()) {
     trial.mismatches += ignored.mismatches;

@@ -3,35 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "tests/core/model/model_expect.h"
+
 namespace crucible {
 namespace {
 
-// Field-by-field comparisons, written out so a field the codec forgets fails here.
-void expectSame(const Fingerprint& a, const Fingerprint& b) {
-  EXPECT_EQ(a.gpu, b.gpu);
-  EXPECT_EQ(a.arch, b.arch);
-  EXPECT_EQ(a.driver, b.driver);
-  EXPECT_EQ(a.cudaRuntime, b.cudaRuntime);
-  EXPECT_EQ(a.nvrtc, b.nvrtc);
-  EXPECT_EQ(a.smClockMHz, b.smClockMHz);
-  EXPECT_EQ(a.memClockMHz, b.memClockMHz);
-  EXPECT_EQ(a.host, b.host);
-}
-void expectSame(const Task& a, const Task& b) {
-  EXPECT_EQ(a.id, b.id);
-  EXPECT_EQ(a.name, b.name);
-  EXPECT_EQ(a.family, b.family);
-  EXPECT_EQ(a.specJson, b.specJson);
-  EXPECT_EQ(a.specVersion, b.specVersion);
-}
+using model_test::expectSame;
+
 void expectSame(const KernelBinary& a, const KernelBinary& b) {
   EXPECT_TRUE(a.cubin == b.cubin) << "cubin differs (" << a.cubin.size() << " vs " << b.cubin.size() << " bytes)";
-  EXPECT_EQ(a.launch.entry, b.launch.entry);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(a.launch.grid[i], b.launch.grid[i]);
-    EXPECT_EQ(a.launch.block[i], b.launch.block[i]);
-  }
-  EXPECT_EQ(a.launch.dynamicSmemBytes, b.launch.dynamicSmemBytes);
+  expectSame(a.launch, b.launch);
 }
 
 Fingerprint sampleFingerprint() {
@@ -116,22 +99,9 @@ TEST(WorkerMessages, EvaluationRoundTrips) {
   EXPECT_EQ(back.status, CandidateStatus::Invalid);
   EXPECT_EQ(back.detail, e.detail);
   ASSERT_EQ(back.trials.size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(back.trials[i].seed, e.trials[i].seed);
-    EXPECT_EQ(back.trials[i].passed, e.trials[i].passed);
-    EXPECT_EQ(back.trials[i].reason, e.trials[i].reason);
-    EXPECT_EQ(back.trials[i].maxAbsError, e.trials[i].maxAbsError);
-    EXPECT_EQ(back.trials[i].maxRelError, e.trials[i].maxRelError);
-    EXPECT_EQ(back.trials[i].mismatches, e.trials[i].mismatches);
-  }
+  for (std::size_t i = 0; i < 2; ++i) expectSame(back.trials[i], e.trials[i]);
   ASSERT_TRUE(back.timing);
-  EXPECT_EQ(back.timing->samplesUs, t.samplesUs);
-  EXPECT_EQ(back.timing->medianUs, t.medianUs);
-  EXPECT_EQ(back.timing->iqrUs, t.iqrUs);
-  EXPECT_EQ(back.timing->referenceMedianUs, t.referenceMedianUs);
-  EXPECT_EQ(back.timing->referenceIqrUs, t.referenceIqrUs);
-  EXPECT_EQ(back.timing->speedup, t.speedup);
-  EXPECT_EQ(back.timing->smClockMHz, t.smClockMHz);
+  expectSame(*back.timing, t);
   EXPECT_EQ(back.gpuSeconds, 0.125);
 
   Evaluation untimed;
@@ -159,14 +129,7 @@ TEST(WorkerMessages, CeilingsRoundTrip) {
                                {"NVIDIA H200", "bf16_tensor", 7.0e14, 9.89e14, "FLOP/s", 1700000001}};
   const auto back = decodeCeilings(encodeCeilings(c));
   ASSERT_EQ(back.size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(back[i].device, c[i].device);
-    EXPECT_EQ(back[i].name, c[i].name);
-    EXPECT_EQ(back[i].measured, c[i].measured);
-    EXPECT_EQ(back[i].datasheet, c[i].datasheet);
-    EXPECT_EQ(back[i].unit, c[i].unit);
-    EXPECT_EQ(back[i].measuredAt, c[i].measuredAt);
-  }
+  for (std::size_t i = 0; i < 2; ++i) expectSame(back[i], c[i]);
   EXPECT_TRUE(decodeCeilings(encodeCeilings({})).empty());
 }
 
@@ -197,6 +160,35 @@ TEST(WorkerMessages, BadPayloadsSayWhatIsWrong) {
   j["kernel"]["cubin"] = "text";
   const auto textCubin = nlohmann::json::to_cbor(j);
   EXPECT_THROW(decodeProfileRequest(std::string(textCubin.begin(), textCubin.end())), MessageError);
+}
+
+// The bytes of j as CBOR, the way a payload arrives.
+std::string cborOf(const nlohmann::json& j) {
+  const auto bytes = nlohmann::json::to_cbor(j);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// A fault inside a domain type (the shared codec's ModelJsonError) reaches the
+// caller as a MessageError, the one error the worker and engine catch, and names the field.
+TEST(WorkerMessages, NestedFieldErrorsAreMessageErrors) {
+  auto hello = nlohmann::json::from_cbor(encodeHello(Hello{}));
+  hello["device"].erase("nvrtc");
+  Evaluation withTrial;
+  withTrial.trials = {ValidationTrial{}};
+  auto evaluation = nlohmann::json::from_cbor(encodeEvaluation(withTrial));
+  evaluation["trials"][0]["passed"] = "yes";
+  std::vector<std::string> messages;
+  for (const auto& decode : std::vector<std::function<void()>>{[&] { decodeHello(cborOf(hello)); },
+                                                               [&] { decodeEvaluation(cborOf(evaluation)); }}) {
+    try {
+      decode();
+      messages.push_back("(no MessageError thrown)");
+    } catch (const MessageError& e) {
+      messages.push_back(e.what());
+    }
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{"Fingerprint: missing field 'nvrtc'",
+                                                "ValidationTrial[0]: field 'passed': expected a boolean"}));
 }
 
 }  // namespace

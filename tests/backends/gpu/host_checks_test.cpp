@@ -9,6 +9,9 @@
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/interleaved_timer.h"
 #include "backends/cuda/worker/output_check.h"
+#include "backends/cuda/worker/counter_rng.h"
+#include "backends/cuda/worker/parallel_chunks.h"
+#include "tests/backends/gpu/legacy_host_checks.h"
 
 namespace crucible::cuda {
 namespace {
@@ -168,6 +171,240 @@ TEST(TimingStatistics, MedianAndInterquartileRange) {
   EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
   EXPECT_DOUBLE_EQ(interquartileRange({1, 2, 3, 4, 5}), 2);  // 4 - 2
   EXPECT_DOUBLE_EQ(median({}), 0);
+}
+
+// Host work runs on hostThreads() threads; each test below pins it and
+// restores the default afterwards.
+class ThreadCount {
+public:
+  explicit ThreadCount(int n) { setHostThreads(n); }
+  ~ThreadCount() { setHostThreads(0); }
+};
+
+// Odd, and larger than several 2^16-element chunks: chunk boundaries fall
+// inside Box-Muller pairs and inside memcmp blocks.
+constexpr std::int64_t kMany = 5 * 65536 + 12345;
+
+TEST(CounterRng, IsSplitMix64AtACounter) {
+  const CounterRng rng(42, 3);
+  std::uint64_t state = rng.key();
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    state += 0x9E3779B97F4A7C15ull;  // sequential SplitMix64
+    ASSERT_EQ(rng.bits(i), mix64(state)) << i;
+  }
+  EXPECT_NE(CounterRng(42, 3).key(), CounterRng(42, 4).key());
+  EXPECT_NE(CounterRng(42, 3).key(), CounterRng(43, 3).key());
+}
+
+TEST(RandomInputs, SameBytesWhateverTheThreadCount) {
+  const std::vector<std::pair<DType, Distribution>> cases = {
+      {DType::F32, {"normal", 0, 1}},     {DType::F64, {"normal", -1, 3}}, {DType::BF16, {"normal", 0, 1}},
+      {DType::F16, {"uniform", -2, 2}},   {DType::F64, {"uniform", 0, 1}}, {DType::I32, {"randint", 0, 32000}},
+      {DType::I64, {"randint", -7, 7}}};
+  for (const auto& [dtype, dist] : cases) {
+    HostTensor one(dtype, kMany);
+    {
+      ThreadCount t(1);
+      ASSERT_EQ(chunkCountFor(kMany), 1);
+      fillRandom(one, dist, 11, 2);
+    }
+    for (int threads : {2, 3, 7, 16}) {
+      ThreadCount t(threads);
+      ASSERT_EQ(chunkCountFor(kMany), std::min(threads, 5));
+      HostTensor many(dtype, kMany);
+      fillRandom(many, dist, 11, 2);
+      EXPECT_EQ(one.bytes, many.bytes) << toString(dtype) << " " << dist.kind << " on " << threads << " threads";
+    }
+  }
+}
+
+struct Moments {
+  double mean = 0, stddev = 0, min = 1e300, max = -1e300;
+};
+Moments momentsOf(const HostTensor& t) {
+  Moments m;
+  double sum = 0, sq = 0;
+  for (std::int64_t i = 0; i < t.count; ++i) {
+    const double v = t.valueAt(i);
+    sum += v;
+    sq += v * v;
+    m.min = std::min(m.min, v);
+    m.max = std::max(m.max, v);
+  }
+  m.mean = sum / static_cast<double>(t.count);
+  m.stddev = std::sqrt(sq / static_cast<double>(t.count) - m.mean * m.mean);
+  return m;
+}
+
+TEST(RandomInputs, NormalHasItsMeanAndStddevInSingleAndDoublePrecision) {
+  ThreadCount t(4);
+  for (DType d : {DType::F32, DType::F64, DType::BF16}) {  // F32/BF16: the float path; F64: the double path
+    HostTensor x(d, kMany);
+    fillRandom(x, Distribution{"normal", 3, 2}, 5, 0);
+    const Moments m = momentsOf(x);
+    // Standard error of the mean: 2 / sqrt(340k) ~ 0.0034; bf16 rounding adds a little.
+    EXPECT_NEAR(m.mean, 3.0, 0.02) << toString(d);
+    EXPECT_NEAR(m.stddev, 2.0, 0.02) << toString(d);
+    // Tails: 340k draws reach past 4 sigma on both sides, but not absurdly far.
+    EXPECT_LT(m.min, 3 - 4 * 2.0) << toString(d);
+    EXPECT_GT(m.max, 3 + 4 * 2.0) << toString(d);
+    EXPECT_GT(m.min, 3 - 7 * 2.0) << toString(d);
+    EXPECT_LT(m.max, 3 + 7 * 2.0) << toString(d);
+    // Neighbours (a Box-Muller pair) are uncorrelated.
+    double cov = 0;
+    for (std::int64_t i = 0; i + 1 < x.count; i += 2) cov += (x.valueAt(i) - 3) * (x.valueAt(i + 1) - 3);
+    EXPECT_NEAR(cov / static_cast<double>(x.count / 2) / 4.0, 0.0, 0.02) << toString(d);
+  }
+}
+
+TEST(RandomInputs, UniformAndRandintStayInTheirBounds) {
+  ThreadCount t(3);
+  HostTensor u(DType::F64, kMany);
+  fillRandom(u, Distribution{"uniform", -1.5, 2.5}, 9, 1);
+  const Moments mu = momentsOf(u);
+  EXPECT_GE(mu.min, -1.5);
+  EXPECT_LT(mu.max, 2.5);  // [a, b): exact in f64
+  EXPECT_NEAR(mu.mean, 0.5, 0.01);
+  EXPECT_NEAR(mu.stddev, 4.0 / std::sqrt(12.0), 0.01);
+
+  HostTensor k(DType::I32, kMany);
+  fillRandom(k, Distribution{"randint", -5, 5}, 9, 2);
+  std::vector<std::int64_t> seen(10, 0);
+  for (std::int64_t i = 0; i < k.count; ++i) {
+    const double v = k.valueAt(i);
+    ASSERT_GE(v, -5);
+    ASSERT_LT(v, 5);
+    ++seen[static_cast<std::size_t>(v + 5)];
+  }
+  for (std::int64_t n : seen) EXPECT_NEAR(static_cast<double>(n), kMany / 10.0, kMany / 100.0);  // every value, evenly
+
+  HostTensor wide(DType::I64, 4096);
+  fillRandom(wide, Distribution{"randint", 0, 1e15}, 9, 3);
+  const Moments mw = momentsOf(wide);
+  EXPECT_GE(mw.min, 0);
+  EXPECT_LT(mw.max, 1e15);
+  EXPECT_GT(mw.max, 9e14);
+}
+
+TEST(RandomInputs, NeverAllZeros) {
+  ThreadCount t(4);
+  HostTensor ints(DType::I32, kMany);
+  EXPECT_THROW(fillRandom(ints, Distribution{"randint", 0, 1}, 1, 0), std::invalid_argument);
+  // Every draw rounds to +0 in f16: refused, even though each chunk computed non-zero doubles.
+  HostTensor halves(DType::F16, kMany);
+  EXPECT_THROW(fillRandom(halves, Distribution{"uniform", 0, 1e-12}, 1, 0), std::invalid_argument);
+  // A normal draw is never all zeros, in any dtype; nor a randint including non-zero values.
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I32, DType::I64}) {
+    HostTensor x(d, kMany);
+    EXPECT_NO_THROW(fillRandom(x, Distribution{"normal", 0, 1}, 2, 0)) << toString(d);
+  }
+  HostTensor mostlyZero(DType::I32, kMany);
+  EXPECT_NO_THROW(fillRandom(mostlyZero, Distribution{"randint", 0, 2}, 1, 0));
+}
+
+TEST(ParallelChunks, CoversEveryElementOnceAndRethrows) {
+  ThreadCount t(5);
+  std::vector<int> hits(1000, 0);
+  runChunks(1000, 5, [&](int, std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) ++hits[static_cast<std::size_t>(i)];
+  });
+  EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), 1000);
+  EXPECT_THROW(runChunks(1000, 5,
+                         [](int chunk, std::int64_t, std::int64_t) {
+                           if (chunk == 3) throw std::runtime_error("chunk 3");
+                         }),
+               std::runtime_error);
+  EXPECT_EQ(chunkCountFor(10), 1);  // too small to be worth a thread
+}
+
+// A kernel's output: the reference rounded to the dtype, then damaged at
+// chosen places; the parallel check must give the sequential check's figures.
+HostTensor outputFor(DType d, const std::vector<double>& ref) {
+  HostTensor t(d, static_cast<std::int64_t>(ref.size()));
+  for (std::size_t i = 0; i < ref.size(); ++i) legacy::storeValue(t.bytes.data() + i * sizeOf(d), d, ref[i]);
+  return t;
+}
+
+void expectSameVerdict(const HostTensor& y, const std::vector<double>& ref, const Tolerance& tol, const std::string& what) {
+  const auto poison = poisonPattern(y.dtype, 0);
+  const OutputCheck want = legacy::checkOutput(y, ref, tol, poison);
+  for (int threads : {1, 4, 16}) {
+    ThreadCount t(threads);
+    const OutputCheck got = checkOutput("y", y, ref, tol, poison);
+    const std::string where = what + " " + toString(y.dtype) + " on " + std::to_string(threads) + " threads";
+    EXPECT_EQ(got.unwritten, want.unwritten) << where;
+    EXPECT_EQ(got.nonFinite, want.nonFinite) << where;
+    EXPECT_EQ(got.mismatches, want.mismatches) << where;
+    EXPECT_EQ(got.maxAbsError, want.maxAbsError) << where;
+    EXPECT_EQ(got.maxRelError, want.maxRelError) << where;
+    EXPECT_EQ(got.allZero, want.allZero) << where;
+    EXPECT_EQ(got.constant, want.constant) << where;
+    EXPECT_EQ(got.passed(), want.unwritten + want.nonFinite + want.mismatches == 0 && !want.allZero && !want.constant)
+        << where;
+    if (!got.passed()) {
+      EXPECT_EQ(got.firstBad, want.firstBad) << where << ": " << got.reason;
+    }
+  }
+}
+
+TEST(ParallelOutputCheck, GivesTheSequentialVerdictsOnCraftedOutputs) {
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I32, DType::I64}) {
+    std::vector<double> ref(static_cast<std::size_t>(kMany));
+    for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = isFloating(d) ? std::sin(0.001 * i) * 50 : double(i % 977) - 400;
+    const Tolerance tol{1e-2, 1e-3};
+    const HostTensor good = outputFor(d, ref);
+    expectSameVerdict(good, ref, tol, "correct");
+    EXPECT_TRUE(checkOutput("y", good, ref, tol, poisonPattern(d, 0)).passed()) << toString(d);
+
+    HostTensor bad = good;  // damage in late chunks only, so the first index comes from a later chunk
+    poisonAt(bad, kMany - 5);
+    poisonAt(bad, 3 * 65536 + 1);
+    expectSameVerdict(bad, ref, tol, "unwritten");
+    EXPECT_NE(checkOutput("y", bad, ref, tol, poisonPattern(d, 0)).reason.find("2 of " + std::to_string(kMany) +
+                                                                              " elements never written"),
+              std::string::npos);
+
+    HostTensor off = good;
+    const std::vector<double> wrong = {ref[200000] + 7, ref[300001] - 9, ref[4] + 0.5};
+    legacy::storeValue(off.bytes.data() + 200000 * sizeOf(d), d, wrong[0]);
+    legacy::storeValue(off.bytes.data() + 300001 * sizeOf(d), d, wrong[1]);
+    legacy::storeValue(off.bytes.data() + 4 * sizeOf(d), d, wrong[2]);
+    expectSameVerdict(off, ref, tol, "mismatches");
+
+    if (isFloating(d)) {
+      HostTensor nan = good;
+      legacy::storeValue(nan.bytes.data() + 250000 * sizeOf(d), d, std::numeric_limits<double>::infinity());
+      legacy::storeValue(nan.bytes.data() + 140000 * sizeOf(d), d, std::nan(""));
+      expectSameVerdict(nan, ref, tol, "non-finite");
+    }
+    expectSameVerdict(outputFor(d, std::vector<double>(ref.size(), 0.0)), ref, Tolerance{0, 1e9}, "all zeros");
+    expectSameVerdict(outputFor(d, std::vector<double>(ref.size(), 5.0)), ref, Tolerance{0, 1e9}, "constant");
+    // A constant reference makes a constant output right, in every chunk.
+    expectSameVerdict(outputFor(d, std::vector<double>(ref.size(), 5.0)), std::vector<double>(ref.size(), 5.0), tol,
+                      "constant reference");
+  }
+}
+
+TEST(ParallelOutputCheck, BitwiseAndReferenceChecksMatchTheSequentialOnes) {
+  HostTensor a(DType::BF16, kMany);
+  fillRandom(a, Distribution{"normal", 0, 1}, 3, 0);
+  HostTensor b = a;
+  for (std::int64_t i : {std::int64_t{70000}, std::int64_t{70001}, kMany - 1}) b.bytes[static_cast<std::size_t>(i) * 2] ^= std::byte{1};
+  std::vector<double> ref(static_cast<std::size_t>(kMany), 1.0);
+  ref[123457] = std::nan("");
+  ref[300000] = -std::numeric_limits<double>::infinity();
+  for (int threads : {1, 4, 16}) {
+    ThreadCount t(threads);
+    const BitwiseDiff d = compareBitwise(a, b), want = legacy::compareBitwise(a, b);
+    EXPECT_EQ(d.differing, want.differing);
+    EXPECT_EQ(d.first, want.first);
+    EXPECT_EQ(d.differing, 3);
+    EXPECT_EQ(d.first, 70000);
+    EXPECT_EQ(compareBitwise(a, a).differing, 0);
+    EXPECT_EQ(checkReference("y", ref), "the task's oracle left 2 of " + std::to_string(kMany) +
+                                            " elements of output 'y' non-finite or unwritten (first at index 123457): "
+                                            "the task spec is wrong, not the candidate");
+  }
 }
 
 }  // namespace

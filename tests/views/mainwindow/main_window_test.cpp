@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <QAction>
 #include <QApplication>
+#include <QMenu>
+#include <QMenuBar>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -171,6 +174,47 @@ TEST(AboutText, NamesEveryVersion) {
   const QString withGpu = aboutText(gpu);
   EXPECT_TRUE(withGpu.contains(QStringLiteral("CUDA driver: 13.0")));
   EXPECT_TRUE(withGpu.contains(QStringLiteral("NVIDIA H200 (sm_90)")));
+}
+
+TEST_F(MainWindowTest, ViewDocksAreFoundByTheirShortNames) {
+  MainWindow w(host_);
+  const QStringList names = w.viewNames();
+  for (const QString& name : names) {
+    QDockWidget* dock = w.viewDock(name);
+    ASSERT_NE(dock, nullptr) << name.toStdString();
+    EXPECT_NE(dock->widget(), nullptr) << name.toStdString();
+  }
+  const QStringList known = {QStringLiteral("archive"), QStringLiteral("diff"), QStringLiteral("knowledge"),
+                             QStringLiteral("lineage"), QStringLiteral("review"), QStringLiteral("roofline"),
+                             QStringLiteral("runcontrol"), QStringLiteral("vault")};
+  for (const QString& name : names) EXPECT_TRUE(known.contains(name)) << name.toStdString();
+  EXPECT_EQ(w.viewDock(QStringLiteral("no-such-view")), nullptr);
+}
+
+TEST_F(MainWindowTest, AppFileActionsGoAboveQuitAndACloseGuardCanKeepTheWindow) {
+  MainWindow w(host_);
+  auto* action = new QAction(QStringLiteral("Resume run"), &w);
+  w.addFileAction(action);
+  QMenu* file = w.menuBar()->actions().front()->menu();
+  const QList<QAction*> actions = file->actions();
+  const qsizetype at = actions.indexOf(action);
+  ASSERT_GE(at, 0);
+  EXPECT_TRUE(actions.back()->text().contains(QStringLiteral("Quit")));
+  EXPECT_LT(at, actions.size() - 1);
+
+  w.show();
+  bool allow = false;
+  int asked = 0;
+  w.setCloseGuard([&] {
+    ++asked;
+    return allow;
+  });
+  EXPECT_FALSE(w.close());
+  EXPECT_TRUE(w.isVisible());
+  allow = true;
+  EXPECT_TRUE(w.close());
+  EXPECT_FALSE(w.isVisible());
+  EXPECT_EQ(asked, 2);
 }
 
 class RecentProjectsTest : public ::testing::Test {

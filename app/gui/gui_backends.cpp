@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The backends' headers come before any Qt header: Qt defines `emit` as a
+// macro, and the template proposer's design space has a method of that name.
+#include "backends/dispatch/local_gpu_dispatcher.h"
+#include "backends/proposers/template/template_proposer.h"
+#if CRUCIBLE_HAVE_CUDA
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#endif
+#include "app/gui/gui_backends.h"
+
+namespace crucible::app {
+namespace {
+
+#if !CRUCIBLE_HAVE_CUDA
+// This build has no CUDA backend: every compile fails, saying so. Start is
+// refused anyway (evaluationProblem), so no run reaches it; it exists because
+// the engine needs a compiler to store verdicts and create runs.
+class NoCudaCompiler final : public Compiler {
+public:
+  CompileResult compile(const CompileRequest&) override {
+    CompileResult r;
+    r.report.ok = false;
+    r.report.log = "this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)";
+    return r;
+  }
+};
+#endif
+
+}  // namespace
+
+struct GuiBackends::Parts {
+  explicit Parts(const GpuProbe& probe) : dispatcher(probe, LocalGpuDispatcherOptions{}) {}
+  TemplateProposer proposer;
+#if CRUCIBLE_HAVE_CUDA
+  NvrtcCompiler compiler;
+#else
+  NoCudaCompiler compiler;
+#endif
+  LocalGpuDispatcher dispatcher;
+};
+
+GuiBackends::GuiBackends(const GpuProbe& probe) : parts_(std::make_unique<Parts>(probe)) {}
+GuiBackends::~GuiBackends() = default;
+
+EngineBackends GuiBackends::backends() const {
+  EngineBackends b{&parts_->proposer, &parts_->compiler, &parts_->dispatcher, {}};
+#if CRUCIBLE_HAVE_CUDA
+  if (!parts_->dispatcher.canEvaluate()) b.evaluationProblem = QString::fromStdString(parts_->dispatcher.status());
+#else
+  b.evaluationProblem = QStringLiteral("Nothing can be evaluated here: this build of Crucible has no CUDA support.");
+#endif
+  return b;
+}
+
+}  // namespace crucible::app

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's backends in the GUI: the same as `crucible-cli run` (template
+// proposer, NVRTC compiler, one crucible-worker per local GPU).
+#pragma once
+#include <QString>
+#include <memory>
+#include "backends/gpu_probe.h"
+#include "core/engine/interfaces.h"
+
+namespace crucible::app {
+
+// What the window's engine controller drives. The objects must outlive it.
+struct EngineBackends {
+  Proposer* proposer = nullptr;
+  Compiler* compiler = nullptr;
+  Dispatcher* dispatcher = nullptr;
+  // Why kernels cannot be evaluated here, a sentence ("" when they can): Start is refused.
+  QString evaluationProblem;
+};
+
+class GuiBackends {
+public:
+  // probe: this machine's GPUs, already probed by the app.
+  explicit GuiBackends(const GpuProbe& probe);
+  ~GuiBackends();
+  GuiBackends(const GuiBackends&) = delete;
+  GuiBackends& operator=(const GuiBackends&) = delete;
+
+  EngineBackends backends() const;
+
+private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace crucible::app

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/run_coordinator.h"
+#include <QAction>
+#include <QRandomGenerator>
+#include <QStatusBar>
+#include <QTimer>
+#include <algorithm>
+#include <thread>
+#include "views/mainwindow/main_window.h"
+#include "views/review/review_queue_view.h"
+#include "views/runcontrol/run_control_view.h"
+#include "views/session/project_session.h"
+
+namespace crucible::app {
+namespace {
+constexpr int kMessageMs = 15000;
+
+bool resumable(RunStatus s) {
+  // Running or Paused in the store with no engine here: the process that ran it was interrupted.
+  return s == RunStatus::Stopped || s == RunStatus::Running || s == RunStatus::Paused;
+}
+}  // namespace
+
+RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backends, std::vector<BuiltinTask> builtins,
+                               QObject* parent)
+    : QObject(parent),
+      window_(window),
+      backends_(std::move(backends)),
+      builtins_(std::move(builtins)),
+      runControl_(window.findChild<views::RunControlView*>()),
+      review_(window.findChild<views::ReviewQueueView*>()) {
+  views::ProjectSession* session = window_.session();
+
+  resume_ = new QAction(tr("&Resume run"), this);
+  resume_->setObjectName(QStringLiteral("resumeRunAction"));
+  resume_->setShortcut(QKeySequence(tr("Ctrl+R")));
+  connect(resume_, &QAction::triggered, this, &RunCoordinator::resumeCurrentRun);
+  window_.addFileAction(resume_);
+
+  if (runControl_) {
+    runControl_->setProposers({QStringLiteral("template")});
+    QStringList names;
+    for (const BuiltinTask& t : builtins_) names << QString::fromStdString(t.name);
+    runControl_->setBuiltinTasks(names);
+    runControl_->setEvaluationProblem(backends_.evaluationProblem);
+    connect(runControl_, &views::RunControlView::startRequested, this, &RunCoordinator::startRun);
+    connect(runControl_, &views::RunControlView::pauseRequested, this, [this] {
+      if (isRunning()) controller_->pause();
+    });
+    connect(runControl_, &views::RunControlView::resumeRequested, this, [this] {
+      if (isRunning())
+        controller_->resume();
+      else
+        resumeCurrentRun();  // a run left Paused by an interrupted process
+    });
+    connect(runControl_, &views::RunControlView::stopRequested, this, [this] {
+      if (isRunning()) controller_->stop();
+    });
+  }
+  if (review_) {
+    connect(review_, &views::ReviewQueueView::verdictGiven, this,
+            [this](RunId run, const QString& key, bool accepted, const QString& note) {
+              if (!controller_) return report(tr("No project open: the verdict was not recorded."));
+              try {
+                controller_->submitVerdict(run, key, accepted, note);
+              } catch (const std::exception& e) {
+                return report(tr("The verdict on %1 was not recorded: %2").arg(key, QString::fromUtf8(e.what())));
+              }
+              // Without a run in progress the engine stored it at once: show it.
+              if (!isRunning()) window_.session()->notifyDataChanged();
+            });
+  }
+
+  connect(session, &views::ProjectSession::projectOpened, this, &RunCoordinator::attach);
+  connect(session, &views::ProjectSession::currentRunChanged, this, &RunCoordinator::updateResumeAction);
+  connect(session, &views::ProjectSession::dataChanged, this, &RunCoordinator::updateResumeAction);
+  connect(session, &views::ProjectSession::projectClosed, this, &RunCoordinator::updateResumeAction);
+  window_.setCloseGuard([this] { return mayClose(); });
+  if (session->isOpen()) attach();
+  updateResumeAction();
+}
+
+RunCoordinator::~RunCoordinator() {
+  window_.setCloseGuard({});
+  // controller_ and retired controllers stop their runs (resumable) and wait for them.
+}
+
+void RunCoordinator::attach() {
+  const QString path = window_.session()->path();
+  // The same project reopened: a run in progress carries on.
+  if (controller_ && controller_->projectPath() == path) return;
+  retireController();
+  controller_ = std::make_unique<EngineController>(path, *backends_.proposer, *backends_.compiler,
+                                                   *backends_.dispatcher);
+  EngineController* c = controller_.get();
+  connect(c, &EngineController::engineEvent, this, &RunCoordinator::onEvent);
+  connect(c, &EngineController::dataChanged, window_.session(), &views::ProjectSession::notifyDataChanged);
+  connect(c, &EngineController::started, this, &RunCoordinator::onStarted);
+  connect(c, &EngineController::finished, this, &RunCoordinator::onFinished);
+  connect(c, &EngineController::failed, this, &RunCoordinator::report);
+  updateResumeAction();
+}
+
+void RunCoordinator::retireController() {
+  if (!controller_) return;
+  EngineController* old = controller_.release();
+  disconnect(old, nullptr, this, nullptr);
+  disconnect(old, nullptr, window_.session(), nullptr);
+  if (!old->isRunning()) {
+    delete old;
+    return;
+  }
+  report(tr("Stopping the run of %1: it stays resumable.").arg(old->projectPath()));
+  old->setParent(this);  // deleted with the coordinator at the latest
+  connect(old, &EngineController::finished, old, &QObject::deleteLater);
+  old->stop();
+  activeRun_ = 0;
+}
+
+QString RunCoordinator::resumeProblem() const {
+  const ProjectStore* store = window_.session()->store();
+  if (!controller_ || !store) return tr("No project open.");
+  if (!backends_.evaluationProblem.isEmpty()) return backends_.evaluationProblem;
+  if (isRunning()) return tr("A run is in progress.");
+  const RunId id = window_.session()->currentRun();
+  const auto run = id ? store->run(id) : std::nullopt;
+  if (!run) return tr("No run selected.");
+  if (!resumable(run->status))
+    return tr("Run %1 is %2: only a stopped or interrupted run can be resumed.")
+        .arg(id)
+        .arg(QString::fromLatin1(toString(run->status)));
+  return {};
+}
+
+void RunCoordinator::updateResumeAction() {
+  const QString problem = resumeProblem();
+  resume_->setEnabled(problem.isEmpty());
+  resume_->setStatusTip(problem.isEmpty() ? tr("Continue the selected run where it stopped.") : problem);
+  resume_->setToolTip(resume_->statusTip());
+}
+
+void RunCoordinator::startRun(const views::RunRequest& request) {
+  if (!controller_) return report(tr("No project open."));
+  if (!backends_.evaluationProblem.isEmpty()) return report(backends_.evaluationProblem);
+  if (request.proposer != QStringLiteral("template"))
+    return report(tr("Unknown proposer \"%1\": this workbench offers \"template\".").arg(request.proposer));
+  NewRunRequest run;
+  run.task = request.task;
+  if (run.task == 0) {
+    const std::string name = request.builtinTask.toStdString();
+    const auto it = std::find_if(builtins_.begin(), builtins_.end(),
+                                 [&](const BuiltinTask& t) { return t.name == name; });
+    if (it == builtins_.end()) return report(tr("No built-in task named \"%1\".").arg(request.builtinTask));
+    run.taskFile = it->file;
+  }
+  // Recorded with the run, so the run can be reproduced.
+  run.seed = QRandomGenerator::global()->bounded(1u, 1u << 31);
+  run.budget = request.budget;
+  run.gated = request.gated;
+  run.settings.compileThreads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency() / 2));
+  controller_->startNew(run);
+  updateResumeAction();
+}
+
+void RunCoordinator::resumeCurrentRun() {
+  const QString problem = resumeProblem();
+  if (!problem.isEmpty()) return report(problem);
+  controller_->start(window_.session()->currentRun());
+  updateResumeAction();
+}
+
+void RunCoordinator::onStarted(RunId run) {
+  activeRun_ = run;
+  views::ProjectSession* session = window_.session();
+  session->notifyDataChanged();  // a new run: the runs table shows it
+  session->setCurrentRun(run);   // Run control reloads it from the store
+  const ProjectStore* store = session->store();
+  const auto stored = store ? store->run(run) : std::nullopt;
+  bestShown_ = stored ? stored->bestSpeedup : 0;
+  if (runControl_) runControl_->setRunState(RunStatus::Running);
+  report(tr("Run %1 started.").arg(run));
+  updateResumeAction();
+}
+
+void RunCoordinator::onFinished(RunId run) {
+  activeRun_ = 0;
+  // The store says how it ended (also when run() never raised an event).
+  if (runControl_ && run != 0 && window_.session()->currentRun() == run) runControl_->reload();
+  updateResumeAction();
+  if (closeAfterStop_) QTimer::singleShot(0, &window_, &QWidget::close);
+}
+
+void RunCoordinator::onEvent(const EngineEvent& e) {
+  using K = EngineEvent::Kind;
+  const bool shown = runControl_ && window_.session()->currentRun() == e.run;
+  auto state = [&](RunStatus s) {
+    if (shown) runControl_->setRunState(s);
+  };
+  switch (e.kind) {
+    case K::RunStarted:
+    case K::RunResumed: state(RunStatus::Running); break;
+    case K::RunPaused: state(RunStatus::Paused); break;
+    case K::RunStopped: state(RunStatus::Stopped); break;
+    case K::RunFinished: state(RunStatus::Finished); break;
+    case K::RunFailed:
+      state(RunStatus::Failed);
+      report(tr("Run %1 failed: %2").arg(e.run).arg(QString::fromStdString(e.message)));
+      break;
+    case K::AwaitingReview:
+      report(tr("Architecture %1 waits for your review.").arg(QString::fromStdString(e.architectureKey)));
+      break;
+    default: break;
+  }
+  if (!shown) return;
+  if (e.kind == K::Progress || e.kind == K::CandidateEvaluated || e.kind == K::EliteImproved) {
+    const double left = e.budget.wallSeconds > 0 ? std::max(0.0, e.budget.wallSeconds - e.elapsedSeconds) : -1;
+    runControl_->setProgress(e.evaluationsDone, e.budget.evaluations, e.bestSpeedup, left);
+    if (e.bestSpeedup > bestShown_) {
+      bestShown_ = e.bestSpeedup;
+      runControl_->addBestSpeedupPoint(e.evaluationsDone, e.bestSpeedup);
+    }
+  }
+}
+
+void RunCoordinator::report(const QString& message) { window_.statusBar()->showMessage(message, kMessageMs); }
+
+bool RunCoordinator::mayClose() {
+  if (!isRunning()) return true;
+  if (!closeAfterStop_) {
+    closeAfterStop_ = true;
+    controller_->stop();
+    report(tr("Stopping the run: the window closes once the candidates in flight are done (the run stays resumable)."));
+  }
+  return false;
+}
+
+}  // namespace crucible::app

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Connects the main window to the engine: Run control's Start/Pause/Resume/
+// Stop and the review queue's verdicts go to an EngineController for the open
+// project; the engine's progress comes back to Run control and its commits to
+// the session. Also File > Resume run, and closing the window while a run is
+// in progress (the run is stopped first and stays resumable).
+#pragma once
+#include <QObject>
+#include <memory>
+#include <vector>
+#include "app/gui/engine_controller.h"
+#include "app/gui/gui_backends.h"
+#include "app/gui/task_import.h"
+
+class QAction;
+
+namespace crucible::views {
+class MainWindow;
+class ReviewQueueView;
+class RunControlView;
+struct RunRequest;
+}  // namespace crucible::views
+
+namespace crucible::app {
+
+class RunCoordinator : public QObject {
+  Q_OBJECT
+public:
+  // backends' objects must outlive the coordinator; builtins: the tasks Run
+  // control offers besides the project's own.
+  RunCoordinator(views::MainWindow& window, EngineBackends backends, std::vector<BuiltinTask> builtins,
+                 QObject* parent = nullptr);
+  ~RunCoordinator() override;
+
+  // The controller of the open project; nullptr when none is open.
+  EngineController* controller() const { return controller_.get(); }
+  bool isRunning() const { return controller_ && controller_->isRunning(); }
+  QAction* resumeAction() const { return resume_; }
+  // Why the selected run cannot be resumed now ("" when it can).
+  QString resumeProblem() const;
+
+public slots:
+  void startRun(const crucible::views::RunRequest& request);
+  // Resumes the session's current run (Stopped, or interrupted: Running/Paused in the store).
+  void resumeCurrentRun();
+
+private:
+  void attach();      // a project was opened
+  // Lets the current controller go: a run in progress is stopped and the
+  // controller lives (as a child) until that run has returned.
+  void retireController();
+  void onEvent(const EngineEvent& event);
+  void onStarted(RunId run);
+  void onFinished(RunId run);
+  void report(const QString& message);
+  void updateResumeAction();
+  // The close guard: false (keep the window) while a run is being stopped.
+  bool mayClose();
+
+  views::MainWindow& window_;
+  EngineBackends backends_;
+  std::vector<BuiltinTask> builtins_;
+  views::RunControlView* runControl_ = nullptr;
+  views::ReviewQueueView* review_ = nullptr;
+  std::unique_ptr<EngineController> controller_;
+  QAction* resume_ = nullptr;
+  RunId activeRun_ = 0;
+  double bestShown_ = 0;
+  bool closeAfterStop_ = false;
+};
+
+}  // namespace crucible::app

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `crucible --screenshot FILE.png [--view NAME] PROJECT`: pictures of the
+// workbench for the README and for checking a build on a headless machine.
+#pragma once
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include "core/model/ids.h"
+
+namespace crucible {
+class ProjectStore;
+}
+namespace crucible::views {
+class MainWindow;
+}
+
+namespace crucible::app {
+
+inline constexpr QSize kWindowShotSize{1600, 1000};
+inline constexpr QSize kViewShotSize{1400, 900};
+
+// The valid candidate of the run with the highest speedup; 0 if it has none.
+CandidateId bestValidCandidate(const ProjectStore& store, RunId run);
+
+// Selects the best valid candidate of the session's current run (the most
+// recent one after opening), so the candidate views have something to show.
+void selectBestCandidate(views::MainWindow& window);
+
+// The whole window at kWindowShotSize.
+QImage grabWindow(views::MainWindow& window);
+
+// One view alone at kViewShotSize: its widget is taken out of its dock and
+// shown as a window of its own. Returns a null image and sets error when this
+// build has no view of that name (error lists the names it has).
+QImage grabView(views::MainWindow& window, const QString& viewName, QString& error);
+
+}  // namespace crucible::app
