@@ -22,6 +22,7 @@
 #include "backends/gpu_probe.h"
 #include "crucible/version.h"
 #include "views/mainwindow/main_window.h"
+#include "views/session/project_session.h"
 
 namespace {
 
@@ -44,13 +45,14 @@ bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names
 
 // viewName empty: the whole window.
 int takeScreenshot(crucible::views::MainWindow& window, const QString& project, const QString& png,
-                   const QString& viewName) {
+                   const QString& viewName, crucible::RunId run) {
   using namespace crucible::app;
   const QString error = window.tryOpenProject(project);
   if (!error.isEmpty()) {
     std::fprintf(stderr, "crucible: %s\n", qPrintable(error));
     return 2;
   }
+  if (run != 0) window.session()->setCurrentRun(run);
   selectBestCandidate(window);
   QImage image;
   QSize wanted;
@@ -116,6 +118,11 @@ int main(int argc, char** argv) {
                               "selected."),
       QStringLiteral("name"));
   parser.addOption(view);
+  const QCommandLineOption runOption(
+      QStringLiteral("run"),
+      QApplication::translate("main", "With --screenshot: show run <id> instead of the newest run."),
+      QStringLiteral("id"));
+  parser.addOption(runOption);
   parser.addPositionalArgument(QStringLiteral("project"),
                                QApplication::translate("main", "The project file (.crucible) to open."),
                                QStringLiteral("[PROJECT]"));
@@ -127,6 +134,12 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  bool runOk = true;
+  const crucible::RunId shotRun = parser.isSet(runOption) ? parser.value(runOption).toLongLong(&runOk) : 0;
+  if (!runOk || shotRun < 0) {
+    std::fprintf(stderr, "crucible: --run needs a run id, not '%s'\n", qPrintable(parser.value(runOption)));
+    return 1;
+  }
   if (parser.isSet(view) && !parser.isSet(screenshot)) {
     std::fprintf(stderr, "crucible: --view only goes with --screenshot FILE.png\n");
     return 1;
@@ -150,7 +163,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     return takeScreenshot(window, positional.first(), parser.value(screenshot),
-                          parser.isSet(view) ? parser.value(view) : QString());
+                          parser.isSet(view) ? parser.value(view) : QString(), shotRun);
   }
 
   window.setPersistLayout(true);

@@ -105,6 +105,13 @@ TEST(CrucibleApp, ViewWithoutScreenshotIsAnError) {
   EXPECT_TRUE(r.err.contains(QStringLiteral("--screenshot"))) << r.err.toStdString();
 }
 
+TEST(CrucibleApp, ARunIdThatIsNotANumberIsAnError) {
+  const Result r = runCrucible({QStringLiteral("--screenshot"), QStringLiteral("x.png"), QStringLiteral("--run"),
+                                QStringLiteral("abc"), QStringLiteral("p.crucible")});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("--run needs a run id, not 'abc'"))) << r.err.toStdString();
+}
+
 TEST(CrucibleApp, ScreenshotOfANonProjectFailsNamingTheFile) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
