@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/diff/diff_view.h"
 
+#include <Qsci/qsciscintilla.h>
+#include <QClipboard>
 #include <QGridLayout>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -72,6 +76,17 @@ DiffView::DiffView(ProjectSession* session, QWidget* parent) : QWidget(parent), 
     next_->setEnabled(count > 0);
   });
 
+  // The editors' own menus give way to the diff's: what one wants from a diff is its sides and changes.
+  for (QWidget* w : {static_cast<QWidget*>(this), static_cast<QWidget*>(diff_->leftEditor()),
+                     static_cast<QWidget*>(diff_->rightEditor())}) {
+    w->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(w, &QWidget::customContextMenuRequested, this, [this, w](const QPoint& pos) {
+      QMenu* menu = contextMenu(w);
+      menu->setAttribute(Qt::WA_DeleteOnClose);
+      menu->popup(w->mapToGlobal(pos));
+    });
+  }
+
   connect(session_, &ProjectSession::candidateSelected, this, &DiffView::showCandidate);
   connect(session_, &ProjectSession::dataChanged, this, &DiffView::refresh);
   connect(session_, &ProjectSession::projectClosed, this, [this] { compare(0, 0); });
@@ -85,6 +100,39 @@ QString DiffView::message() const { return message_->text(); }
 void DiffView::setMessage(const QString& text) {
   message_->setText(text);
   message_->setVisible(!text.isEmpty());
+}
+
+QMenu* DiffView::contextMenu(QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  QAction* swap = menu->addAction(tr("Swap sides"), this, [this] { compare(rightId_, leftId_); });
+  swap->setEnabled(leftId_ != 0 || rightId_ != 0);
+  menu->addSeparator();
+  // The keys are the buttons' shortcuts, shown here as a reminder.
+  QAction* next = menu->addAction(tr("Next change"), diff_, &SideBySideDiff::goToNextChange);
+  next->setShortcut(next_->shortcut());
+  QAction* prev = menu->addAction(tr("Previous change"), diff_, &SideBySideDiff::goToPreviousChange);
+  prev->setShortcut(prev_->shortcut());
+  for (QAction* a : {next, prev}) {
+    a->setShortcutContext(Qt::WidgetShortcut);
+    a->setEnabled(diff_->changeCount() > 0);
+  }
+  menu->addSeparator();
+  const ProjectStore* store = session_->store();
+  for (auto [text, id] : {std::pair{tr("Copy left source (#%1)"), leftId_}, std::pair{tr("Copy right source (#%1)"), rightId_}}) {
+    QAction* copy = menu->addAction(text.arg(id), this, [this, id = id] { copySource(id); });
+    copy->setEnabled(store && id != 0 && store->candidate(id).has_value());
+  }
+  return menu;
+}
+
+void DiffView::copySource(CandidateId id) {
+  const ProjectStore* store = session_->store();
+  const auto c = store && id != 0 ? store->candidate(id) : std::nullopt;
+  if (!c) {
+    setMessage(tr("Candidate #%1 is not in this project: nothing copied.").arg(id));
+    return;
+  }
+  QGuiApplication::clipboard()->setText(QString::fromStdString(c->source));
 }
 
 void DiffView::showCandidate(CandidateId id) {

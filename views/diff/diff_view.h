@@ -6,6 +6,7 @@
 #include "core/model/ids.h"
 
 class QLabel;
+class QMenu;
 class QSpinBox;
 class QPushButton;
 
@@ -24,6 +25,9 @@ public:
   SideBySideDiff* diffWidget() const { return diff_; }
   // What the view says instead of a diff when it cannot show one ("" when it shows one).
   QString message() const;
+  // The context menu of the diff: Swap sides, Next/Previous change, Copy
+  // left/right source (each enabled only when it can act). The caller owns it.
+  QMenu* contextMenu(QWidget* parent = nullptr);
 
 public slots:
   // Compares two stored candidates; 0 leaves that side empty.
@@ -34,6 +38,7 @@ public slots:
 private:
   void refresh();
   void setMessage(const QString& text);
+  void copySource(crucible::CandidateId id);
 
   ProjectSession* session_;
   CandidateId leftId_ = 0, rightId_ = 0;

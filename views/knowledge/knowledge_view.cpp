@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -69,12 +70,14 @@ KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget
   connect(search_, &QLineEdit::textChanged, this, &KnowledgeView::reload);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& i) { showEntry(i.row()); });
-  connect(evidence_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-    const CandidateId id = item->data(kCandidateRole).toLongLong();
-    if (id == 0) return;
-    const RunId run = item->data(kRunRole).toLongLong();
-    if (run) session_->setCurrentRun(run);  // evidence may come from an earlier run
-    session_->selectCandidate(id);
+  connect(evidence_, &QListWidget::itemClicked, this, &KnowledgeView::selectEvidence);
+  evidence_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(evidence_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int row = evidence_->indexAt(pos).row();
+    if (row < 0) return;
+    QMenu* menu = evidenceMenuFor(row, evidence_);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(evidence_->viewport()->mapToGlobal(pos));
   });
   connect(session_, &ProjectSession::dataChanged, this, &KnowledgeView::reload);
   connect(session_, &ProjectSession::projectOpened, this, &KnowledgeView::reload);
@@ -83,6 +86,24 @@ KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget
 }
 
 QString KnowledgeView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+
+void KnowledgeView::selectEvidence(const QListWidgetItem* item) {
+  const CandidateId id = item ? item->data(kCandidateRole).toLongLong() : 0;
+  if (id == 0) return;
+  const RunId run = item->data(kRunRole).toLongLong();
+  if (run) session_->setCurrentRun(run);  // evidence may come from an earlier run
+  session_->selectCandidate(id);
+}
+
+QMenu* KnowledgeView::evidenceMenuFor(int row, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  const QListWidgetItem* item = evidence_->item(row);
+  const CandidateId id = item ? item->data(kCandidateRole).toLongLong() : 0;
+  QAction* select = menu->addAction(id ? tr("Select candidate #%1").arg(id) : tr("Select candidate"), this,
+                                    [this, row] { selectEvidence(evidence_->item(row)); });
+  select->setEnabled(id != 0);
+  return menu;
+}
 
 void KnowledgeView::setSearch(const QString& query) { search_->setText(query); }
 

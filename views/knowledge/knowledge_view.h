@@ -8,6 +8,8 @@
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QListWidgetItem;
+class QMenu;
 class QStackedWidget;
 class QTableView;
 
@@ -24,6 +26,8 @@ public:
   KnowledgeModel* model() const { return model_; }
   QListWidget* evidenceList() const { return evidence_; }
   QString message() const;
+  // The context menu of a row of the evidence list: Select candidate. The caller owns it.
+  QMenu* evidenceMenuFor(int row, QWidget* parent = nullptr);
 
 public slots:
   void reload();
@@ -31,6 +35,8 @@ public slots:
   void showEntry(int row);
 
 private:
+  void selectEvidence(const QListWidgetItem* item);
+
   ProjectSession* session_;
   KnowledgeModel* model_ = nullptr;
   QLineEdit* search_ = nullptr;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/lineage/lineage_view.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QFuture>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
@@ -42,6 +46,11 @@ LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(par
   search_->setValidator(new QIntValidator(1, INT_MAX, search_));
   search_->setClearButtonEnabled(true);
   auto* fitButton = new QPushButton(tr("Fit"), this);
+  fitAction_ = new QAction(tr("Fit"), this);
+  fitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  fitAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  fitButton->setToolTip(tr("Fit the whole lineage in view (%1)").arg(fitAction_->shortcut().toString(QKeySequence::NativeText)));
+  addAction(fitAction_);
   status_ = new QLabel(this);
 
   auto* bar = new QHBoxLayout;
@@ -101,6 +110,14 @@ LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(par
     if (!search_->text().isEmpty()) findCandidate(search_->text().toLongLong());
   });
   connect(fitButton, &QPushButton::clicked, this, &LineageView::fit);
+  connect(fitAction_, &QAction::triggered, this, &LineageView::fit);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int i = canvas_->nodeAt(view_->mapToScene(pos));
+    QMenu* menu = contextMenuFor(i >= 0 ? canvas_->nodes()[static_cast<std::size_t>(i)].id : 0, view_);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(view_->viewport()->mapToGlobal(pos));
+  });
   connect(view_, &LineageGraphicsView::nodeClicked, session_, &ProjectSession::selectCandidate);
   connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
     canvas_->setSelectedId(id);
@@ -289,6 +306,24 @@ void LineageView::fit() {
   view_->fitInView(canvas_->boundingRect(), Qt::KeepAspectRatio);
   // A huge lineage fits as a speck: never zoom out below a legible overview.
   if (view_->transform().m11() < 0.05) view_->setTransform(QTransform::fromScale(0.05, 0.05));
+}
+
+QMenu* LineageView::contextMenuFor(CandidateId id, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  if (id != 0) {
+    menu->addAction(tr("Select #%1").arg(id), this, [this, id] { session_->selectCandidate(id); });
+    QAction* compare = menu->addAction(tr("Compare with parent"), this, [this, id] {
+      session_->selectCandidate(id);  // the diff view shows the selected candidate against its first parent
+      emit showViewRequested(QStringLiteral("diff"));
+    });
+    const auto it = byId_.find(id);
+    compare->setEnabled(it != byId_.end() && !summaries_[it->second].parents.empty());
+    menu->addAction(tr("Copy candidate id"), this,
+                    [id] { QGuiApplication::clipboard()->setText(QString::number(id)); });
+    menu->addSeparator();
+  }
+  menu->addAction(fitAction_);
+  return menu;
 }
 
 bool LineageView::findCandidate(CandidateId id) {

@@ -16,6 +16,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QStackedWidget;
 class QGraphicsScene;
 
@@ -41,6 +42,9 @@ public:
   // The message shown instead of the tree ("" when the tree is shown).
   QString message() const;
   bool layoutPending() const { return layoutPending_; }
+  // The context menu of a node (Select, Compare with parent, Copy candidate id,
+  // Fit), or of the empty canvas when id is 0 (Fit). The caller owns it.
+  QMenu* contextMenuFor(crucible::CandidateId id, QWidget* parent = nullptr);
 
 public slots:
   void reload();
@@ -52,6 +56,8 @@ public slots:
 
 signals:
   void layoutFinished();
+  // Asks the window to show another view ("diff"); the main window raises its dock.
+  void showViewRequested(const QString& viewName);
 
 private:
   void relayout();
@@ -65,6 +71,7 @@ private:
   QComboBox* archBox_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
+  QAction* fitAction_ = nullptr;
   QLabel* message_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QGraphicsScene* scene_ = nullptr;

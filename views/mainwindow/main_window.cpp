@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/main_window.h"
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHash>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -17,10 +19,15 @@
 #include "core/model/run.h"
 #include "views/mainwindow/filtered_table.h"
 #include "views/mainwindow/recent_projects.h"
+#include "views/mainwindow/source_file.h"
 #include "views/mainwindow/view_docks.h"
 #include "views/models/candidates_model.h"
+#include "views/models/model_roles.h"
 #include "views/models/runs_model.h"
 #include "views/session/project_session.h"
+#if CRUCIBLE_HAVE_LINEAGE_VIEW
+#include "views/lineage/lineage_view.h"
+#endif
 
 namespace crucible::views {
 namespace {
@@ -44,6 +51,28 @@ QStringList candidateStatusNames() {
                  CandidateStatus::Valid, CandidateStatus::Reference})
     names << QString::fromLatin1(toString(s));
   return names;
+}
+
+struct CandidateActionSpec {
+  MainWindow::CandidateAction action;
+  const char* text;
+  QKeySequence key;
+};
+
+// The candidates table's actions, in menu order, with their shortcuts.
+const std::vector<CandidateActionSpec>& candidateActionSpecs() {
+  using A = MainWindow::CandidateAction;
+  static const std::vector<CandidateActionSpec> specs = {
+      {A::CompareWithParent, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Compare with parent"),
+       QKeySequence(Qt::CTRL | Qt::Key_D)},
+      {A::ShowInLineage, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Show in lineage"),
+       QKeySequence(Qt::CTRL | Qt::Key_L)},
+      {A::CopyId, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Copy candidate id"), QKeySequence::Copy},
+      {A::CopySource, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Copy source"),
+       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)},
+      {A::SaveSource, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Save source as .cu…"), QKeySequence::SaveAs},
+  };
+  return specs;
 }
 }  // namespace
 
@@ -82,6 +111,7 @@ MainWindow::MainWindow(HostInfo host, QWidget* parent)
 
   createMenus();
   createDocks();
+  createCandidateShortcuts();
 
   hostLabel_ = new QLabel(host_.statusLine, this);
   hostLabel_->setObjectName(QStringLiteral("hostStatus"));
@@ -119,6 +149,10 @@ void MainWindow::createDocks() {
     dock->setObjectName(d.objectName);
     dock->setWidget(d.widget);
     viewDocks_.insert(d.viewName, dock);
+    // Views that offer to show another view (a context menu's "Compare with parent") ask
+    // through this signal; it is optional, so views stay independent of the main window.
+    if (d.widget->metaObject()->indexOfSignal("showViewRequested(QString)") >= 0)
+      connect(d.widget, SIGNAL(showViewRequested(QString)), this, SLOT(raiseView(QString)));
     addDockWidget(d.area, dock);
     // Tabs keep the default layout within a 1600x1000 window; users re-arrange and saveState keeps it.
     if (QDockWidget* first = firstOfGroup.value(d.tabGroup))
@@ -144,6 +178,96 @@ QStringList MainWindow::viewNames() const {
 }
 
 QDockWidget* MainWindow::viewDock(const QString& viewName) const { return viewDocks_.value(viewName); }
+
+void MainWindow::raiseView(const QString& viewName) {
+  if (QDockWidget* dock = viewDocks_.value(viewName)) {
+    dock->show();
+    dock->raise();
+  }
+}
+
+void MainWindow::createCandidateShortcuts() {
+  // The table's keyboard shortcuts act on the selected candidate, which is the table's current row.
+  QTableView* table = candidatesTable();
+  for (const CandidateActionSpec& spec : candidateActionSpecs()) {
+    auto* action = new QAction(tr(spec.text), table);
+    action->setShortcut(spec.key);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(action, &QAction::triggered, this, [this, a = spec.action] {
+      if (const CandidateId id = session_->selectedCandidate()) runCandidateAction(a, id);
+    });
+    table->addAction(action);
+  }
+  table->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table, &QWidget::customContextMenuRequested, this, [this, table](const QPoint& pos) {
+    const CandidateId id = table->indexAt(pos).data(IdRole).toLongLong();
+    if (id == 0) return;
+    // Without a parent: a popup child of the table would make its keys ambiguous with the table's.
+    QMenu* menu = candidateContextMenu(id);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(table->viewport()->mapToGlobal(pos));
+  });
+}
+
+QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  for (const CandidateActionSpec& spec : candidateActionSpecs()) {
+    QAction* action = menu->addAction(tr(spec.text), this, [this, a = spec.action, id] { runCandidateAction(a, id); });
+    // Shown as a hint; the table's own actions handle the keys.
+    action->setShortcut(spec.key);
+    action->setShortcutContext(Qt::WidgetShortcut);
+    if (spec.action == CandidateAction::ShowInLineage) action->setEnabled(viewDocks_.contains(QStringLiteral("lineage")));
+    if (spec.action == CandidateAction::CompareWithParent) action->setEnabled(viewDocks_.contains(QStringLiteral("diff")));
+  }
+  return menu;
+}
+
+void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
+  auto source = [this, id]() -> std::optional<std::string> {
+    const auto c = session_->store() ? session_->store()->candidate(id) : std::nullopt;
+    if (!c) {
+      statusBar()->showMessage(tr("Candidate #%1 is not in this project.").arg(id), 10000);
+      return std::nullopt;
+    }
+    return c->source;
+  };
+  switch (action) {
+    case CandidateAction::CompareWithParent:
+      session_->selectCandidate(id);  // the diff view shows the selected candidate against its first parent
+      raiseView(QStringLiteral("diff"));
+      break;
+    case CandidateAction::ShowInLineage:
+      raiseView(QStringLiteral("lineage"));
+#if CRUCIBLE_HAVE_LINEAGE_VIEW
+      if (QDockWidget* dock = viewDocks_.value(QStringLiteral("lineage")))
+        if (auto* lineage = qobject_cast<LineageView*>(dock->widget())) {
+          // Selected first, so a lineage still being laid out marks it when it is drawn.
+          session_->selectCandidate(id);
+          lineage->findCandidate(id);  // says in its status line why when it is filtered out
+        }
+#endif
+      break;
+    case CandidateAction::CopyId:
+      QGuiApplication::clipboard()->setText(QString::number(id));
+      break;
+    case CandidateAction::CopySource:
+      if (const auto text = source()) QGuiApplication::clipboard()->setText(QString::fromStdString(*text));
+      break;
+    case CandidateAction::SaveSource: {
+      const auto text = source();
+      if (!text) break;
+      const QString suggested = suggestedSourceFileName(id);
+      const QString path = askSavePath_ ? askSavePath_(suggested)
+                                        : QFileDialog::getSaveFileName(this, tr("Save source of #%1").arg(id), suggested,
+                                                                       tr("CUDA source (*.cu)"));
+      if (path.isEmpty()) break;
+      const QString error = writeSourceFile(path, *text);
+      if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save source"), error);
+      else statusBar()->showMessage(tr("Saved the source of #%1 to %2.").arg(id).arg(path), 10000);
+      break;
+    }
+  }
+}
 
 void MainWindow::addFileAction(QAction* action) { fileMenu_->insertAction(quitSeparator_, action); }
 

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <functional>
+#include "core/model/ids.h"
 #include "views/mainwindow/host_info.h"
 
 class QAction;
@@ -42,6 +43,16 @@ public:
   QStringList viewNames() const;
   QDockWidget* viewDock(const QString& viewName) const;
 
+  enum class CandidateAction { CompareWithParent, ShowInLineage, CopyId, CopySource, SaveSource };
+  // The candidates table's context menu for one candidate: compare with its
+  // parent, show in the lineage, copy its id or source, save its source.
+  // The caller owns the menu. The same actions, acting on the selected
+  // candidate, carry the keyboard shortcuts of the table.
+  QMenu* candidateContextMenu(CandidateId id, QWidget* parent = nullptr);
+  // Asks where to save a file (default: a QFileDialog); tests answer without a dialog.
+  using SavePathAsker = std::function<QString(const QString& suggestedName)>;
+  void setSavePathAsker(SavePathAsker asker) { askSavePath_ = std::move(asker); }
+
   // The app's own File entries (engine commands), placed above Quit.
   void addFileAction(QAction* action);
   // Asked before the window closes; returning false keeps it open (the app
@@ -60,6 +71,8 @@ public slots:
   void newProject();
   void openProjectDialog();
   void showAbout();
+  // Shows and raises a view's dock (views ask through their showViewRequested signal).
+  void raiseView(const QString& viewName);
 
 protected:
   void closeEvent(QCloseEvent* event) override;
@@ -69,6 +82,8 @@ private:
   void createDocks();
   void rebuildRecentMenu();
   void updateTitle();
+  void createCandidateShortcuts();
+  void runCandidateAction(CandidateAction action, CandidateId id);
 
   HostInfo host_;
   ProjectSession* session_;
@@ -82,6 +97,7 @@ private:
   QAction* quitSeparator_ = nullptr;
   QHash<QString, QDockWidget*> viewDocks_;
   std::function<bool()> closeGuard_;
+  SavePathAsker askSavePath_;
   QLabel* hostLabel_ = nullptr;
   bool persistLayout_ = false;
 };

@@ -2,7 +2,10 @@
 #include "views/vault/vault_view.h"
 
 #include <Qsci/qsciscintilla.h>
+#include <QClipboard>
 #include <QFileDialog>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -88,14 +91,14 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
       session_->selectCandidate(s->candidateId);
     }
   });
-  connect(export_, &QPushButton::clicked, this, [this] {
-    const Seal* s = model_->sealAt(table_->currentIndex().row());
-    if (!s) return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export sealed kernel"),
-                                                      QStringLiteral("seal_%1.cu").arg(s->id), tr("CUDA source (*.cu)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportSeal(s->id, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+  connect(export_, &QPushButton::clicked, this, [this] { exportWithDialog(table_->currentIndex().row()); });
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int row = table_->indexAt(pos).row();
+    if (!model_->sealAt(row)) return;
+    QMenu* menu = contextMenuFor(row, table_);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(table_->viewport()->mapToGlobal(pos));
   });
   connect(session_, &ProjectSession::dataChanged, this, &VaultView::reload);
   connect(session_, &ProjectSession::projectOpened, this, &VaultView::reload);
@@ -151,6 +154,38 @@ void VaultView::showSeal(int row) {
   performance_->setPlainText(prettyJson(s->performanceReportJson));
   const auto c = session_->store() ? session_->store()->candidate(s->candidateId) : std::nullopt;
   source_->setText(c ? QString::fromStdString(c->source) : tr("// The sealed candidate #%1 is missing from the project.").arg(s->candidateId));
+}
+
+QMenu* VaultView::contextMenuFor(int row, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  const bool isSeal = model_->sealAt(row) != nullptr;
+  menu->addAction(tr("Export .cu…"), this, [this, row] { exportWithDialog(row); })->setEnabled(isSeal);
+  menu->addAction(tr("Copy source"), this, [this, row] { copySource(row); })->setEnabled(isSeal);
+  return menu;
+}
+
+void VaultView::exportWithDialog(int row) {
+  const Seal* s = model_->sealAt(row);
+  if (!s) return;
+  const SealId id = s->id;
+  const QString suggested = QStringLiteral("seal_%1.cu").arg(id);
+  const QString path = askSavePath_ ? askSavePath_(suggested)
+                                    : QFileDialog::getSaveFileName(this, tr("Export sealed kernel"), suggested,
+                                                                   tr("CUDA source (*.cu)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportSeal(id, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void VaultView::copySource(int row) {
+  const Seal* s = model_->sealAt(row);
+  if (!s) return;
+  const auto c = session_->store() ? session_->store()->candidate(s->candidateId) : std::nullopt;
+  if (!c) {
+    QMessageBox::warning(this, tr("Copy failed"), tr("The sealed candidate #%1 is missing from the project.").arg(s->candidateId));
+    return;
+  }
+  QGuiApplication::clipboard()->setText(QString::fromStdString(c->source));
 }
 
 bool VaultView::exportSeal(SealId id, const QString& path, QString* error) const {

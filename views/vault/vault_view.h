@@ -4,9 +4,11 @@
 // .cu file with its figures in a header comment and a launch snippet.
 #pragma once
 #include <QWidget>
+#include <functional>
 #include "core/model/ids.h"
 
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
@@ -27,12 +29,20 @@ public:
   QString message() const;
   // Writes the seal's .cu file; on failure returns false and sets *error.
   bool exportSeal(SealId seal, const QString& path, QString* error) const;
+  // The context menu of a row of the seal list: Export .cu…, Copy source. The caller owns it.
+  QMenu* contextMenuFor(int row, QWidget* parent = nullptr);
+  // Asks where to export (default: a QFileDialog); tests answer without a dialog.
+  using SavePathAsker = std::function<QString(const QString& suggestedName)>;
+  void setSavePathAsker(SavePathAsker asker) { askSavePath_ = std::move(asker); }
 
 public slots:
   void reload();
   void showSeal(int row);
 
 private:
+  void exportWithDialog(int row);
+  void copySource(int row);
+
   ProjectSession* session_;
   SealModel* model_ = nullptr;
   QTableView* table_ = nullptr;
@@ -43,6 +53,7 @@ private:
   QPlainTextEdit* performance_ = nullptr;
   QsciScintilla* source_ = nullptr;
   QPushButton* export_ = nullptr;
+  SavePathAsker askSavePath_;
 };
 
 }  // namespace crucible::views

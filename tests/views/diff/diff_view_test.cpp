@@ -3,6 +3,8 @@
 
 #include <Qsci/qsciscintilla.h>
 #include <QApplication>
+#include <QClipboard>
+#include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <gtest/gtest.h>
@@ -99,4 +101,53 @@ TEST(DiffView, FollowsSelectionAgainstFirstParent) {
 
   view.compare(child, 9999);
   EXPECT_TRUE(view.message().contains(QStringLiteral("#9999"))) << view.message().toStdString();
+}
+
+namespace {
+QAction* actionStartingWith(QMenu* menu, const QString& text) {
+  for (QAction* a : menu->actions())
+    if (a->text().startsWith(text)) return a;
+  ADD_FAILURE() << "no action " << text.toStdString();
+  return nullptr;
+}
+}  // namespace
+
+TEST(DiffView, ContextMenuSwapsStepsAndCopies) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId seed = p.add(0, {}, CandidateStatus::Valid, 1.0, "a\nb\nc\nd\ne\n");
+  const CandidateId child = p.add(1, {seed}, CandidateStatus::Valid, 1.5, "a\nB\nc\nd\nE\n");
+  auto session = p.openSession();
+  DiffView view(session.get());
+  {
+    std::unique_ptr<QMenu> empty(view.contextMenu());
+    for (QAction* a : empty->actions())
+      EXPECT_TRUE(a->isSeparator() || !a->isEnabled()) << a->text().toStdString() << " enabled with nothing shown";
+  }
+  session->selectCandidate(child);
+  ASSERT_EQ(view.diffWidget()->changeCount(), 2);
+  std::unique_ptr<QMenu> menu(view.contextMenu());
+
+  actionStartingWith(menu.get(), QStringLiteral("Next change"))->trigger();
+  const int first = view.diffWidget()->currentChangeRow();
+  EXPECT_GE(first, 0);
+  actionStartingWith(menu.get(), QStringLiteral("Next change"))->trigger();
+  EXPECT_GT(view.diffWidget()->currentChangeRow(), first);
+  actionStartingWith(menu.get(), QStringLiteral("Previous change"))->trigger();
+  EXPECT_EQ(view.diffWidget()->currentChangeRow(), first);
+
+  actionStartingWith(menu.get(), QStringLiteral("Copy left source"))->trigger();
+  EXPECT_EQ(QGuiApplication::clipboard()->text(), QStringLiteral("a\nb\nc\nd\ne\n"));
+  actionStartingWith(menu.get(), QStringLiteral("Copy right source"))->trigger();
+  EXPECT_EQ(QGuiApplication::clipboard()->text(), QStringLiteral("a\nB\nc\nd\nE\n"));
+
+  actionStartingWith(menu.get(), QStringLiteral("Swap sides"))->trigger();
+  EXPECT_EQ(view.leftCandidate(), child);
+  EXPECT_EQ(view.rightCandidate(), seed);
+
+  // A seed has no left side to copy.
+  session->selectCandidate(seed);
+  std::unique_ptr<QMenu> seedMenu(view.contextMenu());
+  EXPECT_FALSE(actionStartingWith(seedMenu.get(), QStringLiteral("Copy left source"))->isEnabled());
+  EXPECT_TRUE(actionStartingWith(seedMenu.get(), QStringLiteral("Copy right source"))->isEnabled());
 }

@@ -2,6 +2,7 @@
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QTest>
 #include <gtest/gtest.h>
 #include "view_test_project.h"
@@ -78,4 +79,24 @@ TEST(KnowledgeView, SearchAndEvidenceSelection) {
   EXPECT_TRUE(view.message().contains(QStringLiteral("No claim matches"))) << view.message().toStdString();
   view.setSearch(QString());
   EXPECT_EQ(view.model()->rowCount(), 2);
+}
+
+TEST(KnowledgeView, EvidenceMenuSelectsTheCandidate) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId a = p.add(1, {}, CandidateStatus::Valid, 1.3);
+  const CandidateId b = p.add(2, {a}, CandidateStatus::Valid, 1.6);
+  p.store().addKnowledge(claim("16-byte vector loads beat 4-byte loads for row reductions", "vec=4", {a, b}));
+  auto session = p.openSession();
+  KnowledgeView view(session.get());
+  ASSERT_EQ(view.evidenceList()->count(), 2);
+  session->selectCandidate(a);
+  std::unique_ptr<QMenu> menu(view.evidenceMenuFor(1));
+  ASSERT_EQ(menu->actions().size(), 1);
+  QAction* select = menu->actions().front();
+  EXPECT_EQ(select->text(), QStringLiteral("Select candidate #%1").arg(b));
+  select->trigger();
+  EXPECT_EQ(session->selectedCandidate(), b);
+  EXPECT_EQ(session->currentRun(), p.run());
+  EXPECT_EQ(view.evidenceList()->contextMenuPolicy(), Qt::CustomContextMenu);
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/lineage/lineage_view.h"
 
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QGraphicsScene>
 #include <QSignalSpy>
 #include <QTest>
@@ -119,4 +122,59 @@ TEST(LineageView, TenThousandCandidates) {
   std::printf("10k candidates: read, laid out and painted in %lld ms\n", static_cast<long long>(timer.elapsed()));
   EXPECT_EQ(view.shownCount(), 10000);
   EXPECT_LT(timer.elapsed(), 10000);
+}
+
+namespace {
+QAction* actionStartingWith(QMenu* menu, const QString& text) {
+  for (QAction* a : menu->actions())
+    if (a->text().startsWith(text)) return a;
+  ADD_FAILURE() << "no action " << text.toStdString();
+  return nullptr;
+}
+}  // namespace
+
+TEST(LineageView, NodeMenuSelectsComparesCopiesAndFits) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId ref = p.add(0, {}, CandidateStatus::Reference, 1.0);
+  const CandidateId a = p.add(1, {ref}, CandidateStatus::Valid, 1.2);
+  auto session = p.openSession();
+  LineageView view(session.get());
+  view.resize(800, 600);
+  view.show();
+  waitForLayout(view);
+  ASSERT_EQ(view.shownCount(), 2);
+  QSignalSpy raised(&view, &LineageView::showViewRequested);
+
+  std::unique_ptr<QMenu> menu(view.contextMenuFor(a));
+  actionStartingWith(menu.get(), QStringLiteral("Select"))->trigger();
+  EXPECT_EQ(session->selectedCandidate(), a);
+  EXPECT_EQ(raised.count(), 0) << "selecting stays in the lineage";
+
+  QGuiApplication::clipboard()->clear();
+  actionStartingWith(menu.get(), QStringLiteral("Copy candidate id"))->trigger();
+  EXPECT_EQ(QGuiApplication::clipboard()->text(), QString::number(a));
+
+  session->selectCandidate(ref);
+  actionStartingWith(menu.get(), QStringLiteral("Compare with parent"))->trigger();
+  EXPECT_EQ(session->selectedCandidate(), a);
+  ASSERT_EQ(raised.count(), 1);
+  EXPECT_EQ(raised.front().front().toString(), QStringLiteral("diff"));
+
+  // The seed has no parent to compare with.
+  std::unique_ptr<QMenu> seedMenu(view.contextMenuFor(ref));
+  EXPECT_FALSE(actionStartingWith(seedMenu.get(), QStringLiteral("Compare with parent"))->isEnabled());
+
+  // Fit (also Ctrl+0) brings a zoomed-in view back to the whole lineage; the empty canvas offers only Fit.
+  auto* gv = view.findChild<LineageGraphicsView*>();
+  ASSERT_NE(gv, nullptr);
+  gv->setTransform(QTransform::fromScale(20, 20));
+  std::unique_ptr<QMenu> canvasMenu(view.contextMenuFor(0));
+  ASSERT_EQ(canvasMenu->actions().size(), 1);
+  QAction* fit = canvasMenu->actions().front();
+  EXPECT_EQ(fit->text(), QStringLiteral("Fit"));
+  EXPECT_EQ(fit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
+  fit->trigger();
+  EXPECT_LT(gv->transform().m11(), 20);
+  EXPECT_EQ(gv->contextMenuPolicy(), Qt::CustomContextMenu);
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <QAbstractItemModelTester>
+#include <QClipboard>
 #include <QFile>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 #include "core/task/task_spec.h"
@@ -111,4 +114,42 @@ TEST(VaultView, ListsSealsAndExports) {
   EXPECT_TRUE(error.contains(QStringLiteral("not in this project")));
   EXPECT_FALSE(view.exportSeal(id, dir.filePath(QStringLiteral("no/such/dir/seal.cu")), &error));
   EXPECT_TRUE(error.contains(QStringLiteral("Cannot write")));
+}
+
+TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
+  app();
+  fixture::ViewTestProject p;
+  Candidate kernel = p.make(4, {}, CandidateStatus::Valid, 1.75, "__global__ void gelu_kernel() {}\n");
+  kernel.launch.entry = "gelu_kernel";
+  const CandidateId c = p.store().addCandidate(kernel);
+  const SealId id = p.store().addSeal(sealOf(p.task(), p.run(), c));
+  auto session = p.openSession();
+  VaultView view(session.get());
+  ASSERT_EQ(view.model()->rowCount(), 1);
+
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("exported.cu"));
+  QString suggested;
+  view.setSavePathAsker([&](const QString& name) {
+    suggested = name;
+    return path;
+  });
+  std::unique_ptr<QMenu> menu(view.contextMenuFor(0));
+  ASSERT_EQ(menu->actions().size(), 2);
+  QAction* exportAction = menu->actions()[0];
+  EXPECT_EQ(exportAction->text(), QStringLiteral("Export .cu…"));
+  exportAction->trigger();
+  EXPECT_EQ(suggested, QStringLiteral("seal_%1.cu").arg(id));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(f.readAll().contains("gelu_kernel<<<grid, block, 0>>>(x, y, N);")) << "the seal export, not the bare source";
+
+  QAction* copy = menu->actions()[1];
+  EXPECT_EQ(copy->text(), QStringLiteral("Copy source"));
+  QGuiApplication::clipboard()->clear();
+  copy->trigger();
+  EXPECT_EQ(QGuiApplication::clipboard()->text(), QStringLiteral("__global__ void gelu_kernel() {}\n"));
+
+  std::unique_ptr<QMenu> none(view.contextMenuFor(5));
+  for (QAction* a : none->actions()) EXPECT_FALSE(a->isEnabled()) << "no seal in row 5";
 }
