@@ -229,6 +229,33 @@ LineageLayout layoutLineage(const std::vector<LineageInput>& input, double dista
   return out;
 }
 
+CollapsedSubtrees collapseSubtrees(const std::vector<LineageInput>& input, const std::set<CandidateId>& collapsed) {
+  CollapsedSubtrees out;
+  if (collapsed.empty()) return out;
+  std::unordered_map<CandidateId, std::vector<CandidateId>> children;
+  for (const auto& n : input)
+    if (!n.parents.empty()) children[n.parents.front()].push_back(n.id);
+  for (CandidateId root : collapsed) {
+    // Depth-first over the first-parent children; a node already hidden by an
+    // outer collapse is counted for each collapsed ancestor, as the user sees it.
+    int count = 0;
+    std::vector<CandidateId> stack = {root};
+    while (!stack.empty()) {
+      const CandidateId id = stack.back();
+      stack.pop_back();
+      const auto it = children.find(id);
+      if (it == children.end()) continue;
+      for (CandidateId child : it->second) {
+        out.hidden.insert(child);
+        ++count;
+        stack.push_back(child);
+      }
+    }
+    out.hiddenBelow[root] = count;
+  }
+  return out;
+}
+
 std::vector<LineageInput> filterLineage(const std::vector<LineageInput>& input,
                                         const std::function<bool(CandidateId)>& keep) {
   std::unordered_map<CandidateId, const LineageInput*> byId;

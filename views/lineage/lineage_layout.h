@@ -9,6 +9,9 @@
 // run off the GUI thread.
 #pragma once
 #include <functional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 #include "core/model/ids.h"
 
@@ -46,6 +49,15 @@ LineageLayout layoutLineage(const std::vector<LineageInput>& input, double dista
 // kept ancestors (so a filtered lineage is still a lineage).
 std::vector<LineageInput> filterLineage(const std::vector<LineageInput>& input,
                                         const std::function<bool(CandidateId)>& keep);
+
+// The descendants (through first parents, as the tree is drawn) of each
+// collapsed node: the ids a collapsed sub-tree hides, with, for every collapsed
+// node, how many it hides. Collapsed nodes themselves stay visible.
+struct CollapsedSubtrees {
+  std::unordered_set<CandidateId> hidden;
+  std::unordered_map<CandidateId, int> hiddenBelow;
+};
+CollapsedSubtrees collapseSubtrees(const std::vector<LineageInput>& input, const std::set<CandidateId>& collapsed);
 
 // id, its first parent, that one's first parent... up to a root of the set.
 std::vector<CandidateId> primaryPathToRoot(const std::vector<LineageInput>& input, CandidateId id);

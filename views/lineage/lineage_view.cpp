@@ -249,7 +249,13 @@ void LineageView::relayout() {
     }
   bestPath_ = best ? primaryPathToRoot(all, best) : std::vector<CandidateId>{};
 
-  auto input = filterLineage(all, [this](CandidateId id) { return passesFilter(summaries_[byId_.at(id)]); });
+  // Forget collapses of candidates no longer in the run (another run, or a reload).
+  for (auto it = collapsed_.begin(); it != collapsed_.end();) it = byId_.count(*it) ? std::next(it) : collapsed_.erase(it);
+  CollapsedSubtrees collapse = collapseSubtrees(all, collapsed_);
+  hiddenBelow_ = std::move(collapse.hiddenBelow);
+  auto input = filterLineage(all, [this, &collapse](CandidateId id) {
+    return !collapse.hidden.count(id) && passesFilter(summaries_[byId_.at(id)]);
+  });
   if (input.empty()) {
     canvas_->setGraph({}, {});
     showMessage(tr("No candidate of this run passes the filter (%1 candidates in the run).").arg(summaries_.size()));
@@ -276,6 +282,8 @@ void LineageView::applyLayout(const LineageLayout& layout) {
     n.pos = QPointF(p.x * kSpacingX, p.depth * kSpacingY);
     n.fill = statusColor(s.status);
     if (s.speedup > 0) n.label = formatSpeedup(s.speedup);
+    if (const auto h = hiddenBelow_.find(s.id); h != hiddenBelow_.end())
+      n.label += (n.label.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("+%1").arg(h->second);
     n.reference = s.status == CandidateStatus::Reference || s.id == referenceId_;
     n.sealed = sealed_.count(s.id) > 0;
     n.elite = elites_.count(s.id) > 0;
@@ -308,6 +316,11 @@ void LineageView::fit() {
   if (view_->transform().m11() < 0.05) view_->setTransform(QTransform::fromScale(0.05, 0.05));
 }
 
+void LineageView::setCollapsed(CandidateId id, bool collapsed) {
+  const bool changed = collapsed ? collapsed_.insert(id).second : collapsed_.erase(id) > 0;
+  if (changed) relayout();
+}
+
 QMenu* LineageView::contextMenuFor(CandidateId id, QWidget* parent) {
   auto* menu = new QMenu(parent);
   if (id != 0) {
@@ -318,6 +331,16 @@ QMenu* LineageView::contextMenuFor(CandidateId id, QWidget* parent) {
     });
     const auto it = byId_.find(id);
     compare->setEnabled(it != byId_.end() && !summaries_[it->second].parents.empty());
+    const bool collapsed = isCollapsed(id);
+    bool hasChildren = false;
+    for (const auto& c : summaries_)
+      if (!c.parents.empty() && c.parents.front() == id) {
+        hasChildren = true;
+        break;
+      }
+    QAction* fold = menu->addAction(collapsed ? tr("Expand sub-tree") : tr("Collapse sub-tree"), this,
+                                    [this, id, collapsed] { setCollapsed(id, !collapsed); });
+    fold->setEnabled(collapsed || hasChildren);
     menu->addAction(tr("Copy candidate id"), this,
                     [id] { QGuiApplication::clipboard()->setText(QString::number(id)); });
     menu->addSeparator();

@@ -42,6 +42,8 @@ public:
   // The message shown instead of the tree ("" when the tree is shown).
   QString message() const;
   bool layoutPending() const { return layoutPending_; }
+  // Collapsed nodes stay drawn (labelled "+N") and hide their sub-tree.
+  bool isCollapsed(CandidateId id) const { return collapsed_.count(id) > 0; }
   // The context menu of a node (Select, Compare with parent, Copy candidate id,
   // Fit), or of the empty canvas when id is 0 (Fit). The caller owns it.
   QMenu* contextMenuFor(crucible::CandidateId id, QWidget* parent = nullptr);
@@ -53,6 +55,7 @@ public slots:
   // Centres on a candidate and selects it; false (with a message) if it is not drawn.
   bool findCandidate(crucible::CandidateId id);
   void fit();
+  void setCollapsed(crucible::CandidateId id, bool collapsed);
 
 signals:
   void layoutFinished();
@@ -86,6 +89,8 @@ private:
   std::set<CandidateId> sealed_, elites_;
   CandidateId referenceId_ = 0;
   std::vector<CandidateId> bestPath_;
+  std::set<CandidateId> collapsed_;
+  std::unordered_map<CandidateId, int> hiddenBelow_;
   bool layoutPending_ = false;  // a layout for the newest request is running
   bool fitAfterLayout_ = true;
 };

@@ -148,3 +148,17 @@ TEST(FilterLineage, PathToRoot) {
   EXPECT_EQ(primaryPathToRoot(in, 3), (std::vector<CandidateId>{3, 2, 1}));
   EXPECT_TRUE(primaryPathToRoot(in, 42).empty());
 }
+
+TEST(CollapseSubtrees, HidesFirstParentDescendantsAndCountsThem) {
+  // 1 -> 2 -> 3, 2 -> 4, 1 -> 5; 6 is a crossover child of 5 and 3 (first parent 5).
+  const std::vector<LineageInput> in = {{1, {}}, {2, {1}}, {3, {2}}, {4, {2}}, {5, {1}}, {6, {5, 3}}};
+  const auto none = collapseSubtrees(in, {});
+  EXPECT_TRUE(none.hidden.empty());
+  const auto two = collapseSubtrees(in, {2});
+  EXPECT_EQ(two.hidden, (std::unordered_set<CandidateId>{3, 4}));
+  EXPECT_EQ(two.hiddenBelow.at(2), 2);
+  const auto root = collapseSubtrees(in, {1, 2});
+  EXPECT_EQ(root.hidden, (std::unordered_set<CandidateId>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(root.hiddenBelow.at(1), 5);
+  EXPECT_EQ(root.hiddenBelow.at(2), 2);
+}

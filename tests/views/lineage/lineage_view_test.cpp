@@ -178,3 +178,37 @@ TEST(LineageView, NodeMenuSelectsComparesCopiesAndFits) {
   EXPECT_LT(gv->transform().m11(), 20);
   EXPECT_EQ(gv->contextMenuPolicy(), Qt::CustomContextMenu);
 }
+
+TEST(LineageView, CollapsingASubtreeHidesItAndExpandingShowsItAgain) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId ref = p.add(0, {}, CandidateStatus::Reference, 1.0);
+  const CandidateId a = p.add(1, {ref}, CandidateStatus::Valid, 1.2);
+  const CandidateId b = p.add(2, {a}, CandidateStatus::Valid, 1.3);
+  p.add(2, {a}, CandidateStatus::Invalid, 0);
+  const CandidateId leafId = p.add(3, {b}, CandidateStatus::Valid, 1.4);
+  auto session = p.openSession();
+  LineageView view(session.get());
+  view.resize(800, 600);
+  view.show();
+  waitForLayout(view);
+  ASSERT_EQ(view.shownCount(), 5);
+
+  std::unique_ptr<QMenu> menu(view.contextMenuFor(a));
+  actionStartingWith(menu.get(), QStringLiteral("Collapse sub-tree"))->trigger();
+  waitForLayout(view);
+  EXPECT_TRUE(view.isCollapsed(a));
+  EXPECT_EQ(view.shownCount(), 2) << "the reference and the collapsed node stay";
+  EXPECT_TRUE(view.isShown(a));
+  EXPECT_FALSE(view.isShown(b));
+
+  std::unique_ptr<QMenu> again(view.contextMenuFor(a));
+  actionStartingWith(again.get(), QStringLiteral("Expand sub-tree"))->trigger();
+  waitForLayout(view);
+  EXPECT_EQ(view.shownCount(), 5);
+
+  // A leaf has nothing to collapse.
+  std::unique_ptr<QMenu> leaf(view.contextMenuFor(leafId));
+  EXPECT_FALSE(actionStartingWith(leaf.get(), QStringLiteral("Collapse sub-tree"))->isEnabled());
+}
+
