@@ -2,7 +2,8 @@
 // The current run's lineage as a tidy tree: node colour by status, label by
 // speedup, reference (square) and sealed (gold ring) kernels marked, the path
 // to the best candidate highlighted. Zoom with the wheel, drag to pan, Fit,
-// find by id, and filters (only valid, only elites, one architecture) that
+// find by id, collapse of sub-trees, and filters (only valid, only elites,
+// one architecture) that
 // re-hang each kept candidate under its nearest kept ancestor. The layout
 // runs on the thread pool; the GUI keeps the previous drawing meanwhile.
 #pragma once
