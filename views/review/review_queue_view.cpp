@@ -20,26 +20,14 @@
 #include "views/diff/cuda_lexer.h"
 #include "views/diff/side_by_side_diff.h"
 #include "views/review/review_queue_model.h"
+#include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
 
-namespace {
-QString prettyJson(const std::string& json) {
-  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
-  // Shown verbatim when it is not a JSON document: the reviewer should see what was proposed.
-  return doc.isNull() ? QString::fromStdString(json) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-}
-}  // namespace
-
 ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
   model_ = new ReviewQueueModel(this);
-  table_ = new QTableView(this);
-  table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->verticalHeader()->hide();
+  table_ = makeRowTable(model_, this);
 
   headline_ = new QLabel(this);
   headline_->setWordWrap(true);

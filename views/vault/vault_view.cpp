@@ -22,27 +22,16 @@
 #include <QVBoxLayout>
 #include "core/task/task_spec.h"
 #include "views/diff/cuda_lexer.h"
+#include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
 #include "views/vault/seal_export.h"
 #include "views/vault/seal_model.h"
 
 namespace crucible::views {
 
-namespace {
-QString prettyJson(const std::string& json) {
-  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
-  return doc.isNull() ? QString::fromStdString(json) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-}
-}  // namespace
-
 VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent), session_(session) {
   model_ = new SealModel(this);
-  table_ = new QTableView(this);
-  table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->verticalHeader()->hide();
+  table_ = makeRowTable(model_, this);
 
   fingerprint_ = new QLabel(this);
   fingerprint_->setWordWrap(true);
