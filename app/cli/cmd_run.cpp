@@ -91,14 +91,8 @@ TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
     if (!builtin) throw std::runtime_error("no task '" + nameOrFile + "' in the project, the built-in library or on disk");
     file = *builtin;
   }
-  const std::string text = readTaskSpecText(file);
-  const TaskSpec spec = parseTaskSpec(text);
-  if (auto t = store.taskByName(spec.name)) return t->id;
-  Task task;
-  task.name = spec.name;
-  task.family = spec.family;
-  task.specJson = text;
-  task.specVersion = spec.formatVersion;
+  const Task task = taskRecord(readTaskSpecText(file));
+  if (auto t = store.taskByName(task.name)) return t->id;
   return store.addTask(task);
 }
 

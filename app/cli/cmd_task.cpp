@@ -138,12 +138,7 @@ int import(const std::vector<std::string>& args) {
   const bool created = !std::filesystem::exists(project);
   auto store = created ? ProjectStore::create(project) : ProjectStore::open(project);
   if (store->taskByName(spec.name)) throw std::runtime_error("the project already has a task named '" + spec.name + "'");
-  Task task;
-  task.name = spec.name;
-  task.family = spec.family;
-  task.specJson = text;  // verbatim, as the store keeps specs (core/model/task.h)
-  task.specVersion = spec.formatVersion;
-  const TaskId id = store->addTask(task);
+  const TaskId id = store->addTask(taskRecord(text));
   std::cout << (created ? "created " + project + "; " : "") << "imported " << spec.name << " as task " << id
             << " into " << project << "\n";
   return 0;

@@ -18,14 +18,9 @@ std::vector<BuiltinTask> builtinTasks(std::vector<std::string>& problems) {
 }
 
 TaskId importTaskFile(ProjectStore& store, const std::string& file) {
-  const TaskSpec spec = loadTaskSpecFile(file);  // its errors name the file
-  const std::string text = readTaskSpecText(file);
-  if (const auto existing = store.taskByName(spec.name)) return existing->id;
-  Task task;
-  task.name = spec.name;
-  task.family = spec.family;
-  task.specJson = text;
-  task.specVersion = spec.formatVersion;
+  loadTaskSpecFile(file);  // validates with errors that name the file
+  const Task task = taskRecord(readTaskSpecText(file));
+  if (const auto existing = store.taskByName(task.name)) return existing->id;
   return store.addTask(task);
 }
 

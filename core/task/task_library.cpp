@@ -86,4 +86,14 @@ std::optional<std::string> findBuiltinTaskFile(const std::string& name) {
   return std::nullopt;
 }
 
+Task taskRecord(const std::string& specText) {
+  const TaskSpec spec = parseTaskSpec(specText);
+  Task task;
+  task.name = spec.name;
+  task.family = spec.family;
+  task.specJson = specText;
+  task.specVersion = spec.formatVersion;
+  return task;
+}
+
 }  // namespace crucible

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "core/model/task.h"
 #include "core/task/task_spec.h"
 
 namespace crucible {
@@ -26,5 +27,10 @@ std::string readTaskSpecText(const std::string& path);
 
 // The built-in spec file whose "name" is `name`, or nullopt.
 std::optional<std::string> findBuiltinTaskFile(const std::string& name);
+
+// The project store's record of a task: the spec text verbatim (as the store
+// keeps specs) with the fields that are queried. Validates the spec first:
+// throws TaskSpecError naming the field.
+Task taskRecord(const std::string& specText);
 
 }  // namespace crucible

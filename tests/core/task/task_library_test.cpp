@@ -176,3 +176,24 @@ TEST(TaskLibrary, LoadErrorsNameTheFile) {
 
 }  // namespace
 }  // namespace crucible
+
+namespace crucible {
+
+TEST(TaskLibrary, TaskRecordKeepsTheSpecTextVerbatim) {
+  const auto file = findBuiltinTaskFile("softmax_f32_1024x1024");
+  ASSERT_TRUE(file.has_value());
+  const std::string text = readTaskSpecText(*file);
+  const Task t = taskRecord(text);
+  EXPECT_EQ(t.name, "softmax_f32_1024x1024");
+  EXPECT_EQ(t.family, "softmax");
+  EXPECT_EQ(t.specJson, text);
+  EXPECT_EQ(t.specVersion, 1);
+  try {
+    taskRecord(R"({"format": 1, "name": "x"})");
+    FAIL() << "an incomplete spec became a task";
+  } catch (const TaskSpecError& e) {
+    EXPECT_FALSE(e.field().empty());
+  }
+}
+
+}  // namespace crucible
