@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/run_coordinator.h"
 #include <QAction>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QRandomGenerator>
 #include <QStatusBar>
 #include <QTimer>
 #include <algorithm>
 #include <thread>
+#include "core/store/project_store.h"
 #include "views/mainwindow/main_window.h"
 #include "views/review/review_queue_view.h"
 #include "views/runcontrol/run_control_view.h"
@@ -36,6 +39,12 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
   resume_->setShortcut(QKeySequence(tr("Ctrl+R")));
   connect(resume_, &QAction::triggered, this, &RunCoordinator::resumeCurrentRun);
   window_.addFileAction(resume_);
+
+  importTask_ = new QAction(tr("&Import task..."), this);
+  importTask_->setObjectName(QStringLiteral("importTaskAction"));
+  importTask_->setStatusTip(tr("Add a task spec (.json, format in resources/tasks/README.md) to the project"));
+  connect(importTask_, &QAction::triggered, this, &RunCoordinator::askAndImportTask);
+  window_.addFileAction(importTask_);
 
   if (runControl_) {
     runControl_->setProposers({QStringLiteral("template")});
@@ -220,6 +229,31 @@ void RunCoordinator::onEvent(const EngineEvent& e) {
       runControl_->addBestSpeedupPoint(e.evaluationsDone, e.bestSpeedup);
     }
   }
+}
+
+QString RunCoordinator::importTask(const QString& file) {
+  views::ProjectSession* session = window_.session();
+  if (!session->isOpen()) return tr("No project is open: open or create one first.");
+  try {
+    // The GUI's session reads through its own read-only connection; the
+    // import writes through a short-lived one, as the CLI does.
+    auto store = ProjectStore::open(session->path().toStdString());
+    const TaskId id = importTaskFile(*store, file.toStdString());
+    const auto task = store->task(id);
+    report(tr("Task %1 is in the project.").arg(task ? QString::fromStdString(task->name) : QString::number(id)));
+  } catch (const std::exception& e) {
+    return tr("%1: %2").arg(file, QString::fromUtf8(e.what()));
+  }
+  session->notifyDataChanged();
+  return QString();
+}
+
+void RunCoordinator::askAndImportTask() {
+  const QString file =
+      QFileDialog::getOpenFileName(&window_, tr("Import task"), QString(), tr("Task specs (*.json);;All files (*)"));
+  if (file.isEmpty()) return;
+  if (const QString error = importTask(file); !error.isEmpty())
+    QMessageBox::warning(&window_, tr("Import task"), error);
 }
 
 void RunCoordinator::report(const QString& message) { window_.statusBar()->showMessage(message, kMessageMs); }

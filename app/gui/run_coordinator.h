@@ -36,6 +36,7 @@ public:
   EngineController* controller() const { return controller_.get(); }
   bool isRunning() const { return controller_ && controller_->isRunning(); }
   QAction* resumeAction() const { return resume_; }
+  QAction* importTaskAction() const { return importTask_; }
   // Why the selected run cannot be resumed now ("" when it can).
   QString resumeProblem() const;
 
@@ -43,6 +44,9 @@ public slots:
   void startRun(const crucible::views::RunRequest& request);
   // Resumes the session's current run (Stopped, or interrupted: Running/Paused in the store).
   void resumeCurrentRun();
+  // Adds a task spec file to the open project (File > Import task...). Returns
+  // "" on success, else a message naming the file and what is wrong.
+  QString importTask(const QString& file);
 
 private:
   void attach();      // a project was opened
@@ -53,6 +57,7 @@ private:
   void onStarted(RunId run);
   void onFinished(RunId run);
   void report(const QString& message);
+  void askAndImportTask();
   void updateResumeAction();
   // The close guard: false (keep the window) while a run is being stopped.
   bool mayClose();
@@ -63,6 +68,7 @@ private:
   views::RunControlView* runControl_ = nullptr;
   views::ReviewQueueView* review_ = nullptr;
   std::unique_ptr<EngineController> controller_;
+  QAction* importTask_ = nullptr;
   QAction* resume_ = nullptr;
   RunId activeRun_ = 0;
   double bestShown_ = 0;

@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <QFile>
 #include "app/gui/gui_backends.h"
 #include "app/gui/run_coordinator.h"
 #include "tests/app/engine_doubles.h"
@@ -150,6 +152,26 @@ TEST_F(RunCoordinatorTest, ABuiltinTaskIsImportedIntoTheProjectWhenItsRunStarts)
   ASSERT_TRUE(imported.has_value()) << "the task was not imported";
   EXPECT_EQ(store->run(run)->taskId, imported->id);
   EXPECT_EQ(store->tasks().size(), 2u);
+}
+
+TEST_F(RunCoordinatorTest, ATaskFileIsImportedFromTheFileMenuAndABadOneIsNamed) {
+  std::vector<std::string> problems;
+  std::vector<app::BuiltinTask> builtins = app::builtinTasks(problems);
+  ASSERT_FALSE(builtins.empty()) << "no built-in task specs found";
+  app::RunCoordinator coordinator(window_, backends(), {});
+  ASSERT_NE(coordinator.importTaskAction(), nullptr);
+  EXPECT_EQ(coordinator.importTask(QString::fromStdString(builtins.front().file)), QString());
+  EXPECT_TRUE(readStore()->taskByName(builtins.front().name).has_value());
+
+  const QString bad = dir_.filePath(QStringLiteral("bad_task.json"));
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"format": 1, "name": "bad"})");
+  f.close();
+  const QString error = coordinator.importTask(bad);
+  EXPECT_TRUE(error.contains(QStringLiteral("bad_task.json"))) << error.toStdString();
+  EXPECT_FALSE(readStore()->taskByName("bad").has_value());
+  EXPECT_EQ(readStore()->tasks().size(), 2u);
 }
 
 TEST_F(RunCoordinatorTest, AVerdictWithoutARunIsStored) {
