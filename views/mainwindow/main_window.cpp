@@ -25,9 +25,7 @@
 #include "views/models/model_roles.h"
 #include "views/models/runs_model.h"
 #include "views/session/project_session.h"
-#if CRUCIBLE_HAVE_LINEAGE_VIEW
 #include "views/lineage/lineage_view.h"
-#endif
 
 namespace crucible::views {
 namespace {
@@ -238,14 +236,12 @@ void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
       break;
     case CandidateAction::ShowInLineage:
       raiseView(QStringLiteral("lineage"));
-#if CRUCIBLE_HAVE_LINEAGE_VIEW
       if (QDockWidget* dock = viewDocks_.value(QStringLiteral("lineage")))
         if (auto* lineage = qobject_cast<LineageView*>(dock->widget())) {
           // Selected first, so a lineage still being laid out marks it when it is drawn.
           session_->selectCandidate(id);
           lineage->findCandidate(id);  // says in its status line why when it is filtered out
         }
-#endif
       break;
     case CandidateAction::CopyId:
       QGuiApplication::clipboard()->setText(QString::number(id));

@@ -39,7 +39,7 @@ public:
   // dialog and does not touch the recent-projects list.
   QString tryOpenProject(const QString& path);
 
-  // The docks of the views in this build, by short name ("lineage", "diff", ...).
+  // The docks of the views, by short name ("lineage", "diff", ...).
   QStringList viewNames() const;
   QDockWidget* viewDock(const QString& viewName) const;
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The views that live in the main window's docks. Each is compiled in only
-// when its folder exists in this build (views/mainwindow/CMakeLists.txt
-// decides), so a view that is not written yet simply has no dock.
+// The views that live in the main window's docks: where each docks and which
+// tab group it shares.
 #pragma once
 #include <QString>
 #include <Qt>
