@@ -21,7 +21,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+$sudo apt-get install -y -qq "${missing[@]}"
 if [ ! -d /usr/local/cuda ]; then
   echo "install-deps: note: no CUDA toolkit at /usr/local/cuda; the CUDA backend will not be built." >&2
 fi
