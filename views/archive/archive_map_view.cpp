@@ -5,10 +5,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include "views/archive/archive_grid_model.h"
+#include "views/common/message_stack.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -32,12 +32,7 @@ ArchiveMapView::ArchiveMapView(ProjectSession* session, QWidget* parent) : QWidg
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   table_->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  message_ = new QLabel(this);
-  message_->setAlignment(Qt::AlignCenter);
-  message_->setWordWrap(true);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(message_);
-  stack_->addWidget(table_);
+  stack_ = new MessageStack(table_, this);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
   layout->addWidget(stack_, 1);
@@ -56,7 +51,7 @@ ArchiveMapView::ArchiveMapView(ProjectSession* session, QWidget* parent) : QWidg
   reload();
 }
 
-QString ArchiveMapView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+QString ArchiveMapView::message() const { return stack_->message(); }
 
 void ArchiveMapView::reload() {
   elites_.clear();
@@ -84,9 +79,9 @@ void ArchiveMapView::reload() {
     xBox_->setCurrentIndex(xBox_->findText(x) >= 0 ? xBox_->findText(x) : 0);
     yBox_->setCurrentIndex(yBox_->findText(y) >= 0 ? yBox_->findText(y) : (n > 1 ? 1 : 0));
   }
-  if (!store) message_->setText(tr("No project open."));
-  else if (!run) message_->setText(tr("This project has no runs yet."));
-  else if (elites_.empty()) message_->setText(tr("The archive of this run is empty: no candidate has been placed in a cell yet."));
+  if (!store) stack_->setMessage(tr("No project open."));
+  else if (!run) stack_->setMessage(tr("This project has no runs yet."));
+  else if (elites_.empty()) stack_->setMessage(tr("The archive of this run is empty: no candidate has been placed in a cell yet."));
   rebuild();
 }
 
@@ -101,7 +96,7 @@ void ArchiveMapView::rebuild() {
   if (elites_.empty()) {
     model_->setGrid({});
     summary_->clear();
-    stack_->setCurrentWidget(message_);
+    stack_->showMessage();
     return;
   }
   // A single dimension is shown against itself: one row per value would be a diagonal,
@@ -111,7 +106,7 @@ void ArchiveMapView::rebuild() {
   model_->setGrid(buildArchiveGrid(elites_, xd, yd));
   const auto& g = model_->grid();
   summary_->setText(tr("%1 archive cells, %2 of %3 shown cells filled").arg(elites_.size()).arg(g.filled).arg(g.xValues.size() * g.yValues.size()));
-  stack_->setCurrentWidget(table_);
+  stack_->showContent();
   const QModelIndex sel = model_->indexOfElite(session_->selectedCandidate());
   if (sel.isValid()) table_->setCurrentIndex(sel);
 }

@@ -9,10 +9,11 @@
 
 class QComboBox;
 class QLabel;
-class QStackedWidget;
 class QTableView;
 
 namespace crucible::views {
+
+class MessageStack;
 
 class ProjectSession;
 class ArchiveGridModel;
@@ -37,8 +38,7 @@ private:
   QComboBox* xBox_ = nullptr;
   QComboBox* yBox_ = nullptr;
   QLabel* summary_ = nullptr;
-  QLabel* message_ = nullptr;
-  QStackedWidget* stack_ = nullptr;
+  MessageStack* stack_ = nullptr;
   QTableView* table_ = nullptr;
   ArchiveGridModel* model_ = nullptr;
   std::vector<ArchiveElite> elites_;

@@ -9,11 +9,11 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include "views/diff/candidate_figures.h"
 #include "views/knowledge/knowledge_model.h"
+#include "views/common/message_stack.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -57,12 +57,7 @@ KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(table_);
   splitter->addWidget(detailBox);
-  message_ = new QLabel(this);
-  message_->setAlignment(Qt::AlignCenter);
-  message_->setWordWrap(true);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(message_);
-  stack_->addWidget(splitter);
+  stack_ = new MessageStack(splitter, this);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
   layout->addWidget(stack_, 1);
@@ -85,7 +80,7 @@ KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget
   reload();
 }
 
-QString KnowledgeView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+QString KnowledgeView::message() const { return stack_->message(); }
 
 void KnowledgeView::selectEvidence(const QListWidgetItem* item) {
   const CandidateId id = item ? item->data(kCandidateRole).toLongLong() : 0;
@@ -112,8 +107,8 @@ void KnowledgeView::reload() {
   searchStatus_->clear();
   if (!store) {
     model_->setEntries({});
-    message_->setText(tr("No project open."));
-    stack_->setCurrentWidget(message_);
+    stack_->setMessage(tr("No project open."));
+    stack_->showMessage();
     return;
   }
   const QString query = search_->text().trimmed();
@@ -130,14 +125,14 @@ void KnowledgeView::reload() {
   }
   model_->setEntries(std::move(entries));
   if (model_->rowCount() == 0) {
-    message_->setText(query.isEmpty() ? tr("The knowledge base is empty: claims appear as runs measure the effect of their decisions.")
+    stack_->setMessage(query.isEmpty() ? tr("The knowledge base is empty: claims appear as runs measure the effect of their decisions.")
                                       : tr("No claim matches \"%1\".").arg(query));
-    stack_->setCurrentWidget(message_);
+    stack_->showMessage();
     return;
   }
   searchStatus_->setText(query.isEmpty() ? tr("%n claim(s)", nullptr, model_->rowCount())
                                          : tr("%n match(es)", nullptr, model_->rowCount()));
-  stack_->setCurrentWidget(stack_->widget(1));
+  stack_->showContent();
   table_->selectRow(0);
   showEntry(0);
 }

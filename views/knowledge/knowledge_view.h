@@ -10,10 +10,11 @@ class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
 class QMenu;
-class QStackedWidget;
 class QTableView;
 
 namespace crucible::views {
+
+class MessageStack;
 
 class ProjectSession;
 class KnowledgeModel;
@@ -44,8 +45,7 @@ private:
   QTableView* table_ = nullptr;
   QLabel* detail_ = nullptr;
   QListWidget* evidence_ = nullptr;
-  QStackedWidget* stack_ = nullptr;
-  QLabel* message_ = nullptr;
+  MessageStack* stack_ = nullptr;
 };
 
 }  // namespace crucible::views

@@ -12,7 +12,6 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -20,6 +19,7 @@
 #include "views/diff/cuda_lexer.h"
 #include "views/diff/side_by_side_diff.h"
 #include "views/review/review_queue_model.h"
+#include "views/common/message_stack.h"
 #include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
 
@@ -67,12 +67,7 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
   splitter->addWidget(detail);
   splitter->setStretchFactor(1, 3);
 
-  message_ = new QLabel(this);
-  message_->setAlignment(Qt::AlignCenter);
-  message_->setWordWrap(true);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(message_);
-  stack_->addWidget(splitter);
+  stack_ = new MessageStack(splitter, this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(stack_);
 
@@ -98,7 +93,7 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
   reload();
 }
 
-QString ReviewQueueView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+QString ReviewQueueView::message() const { return stack_->message(); }
 
 void ReviewQueueView::reload() {
   const ProjectStore* store = session_->store();
@@ -113,19 +108,19 @@ void ReviewQueueView::reload() {
   }
   const CandidateId keep = current_;
   model_->setCandidates(std::move(queued));
-  if (!store) message_->setText(tr("No project open."));
-  else if (!run) message_->setText(tr("This project has no runs yet."));
+  if (!store) stack_->setMessage(tr("No project open."));
+  else if (!run) stack_->setMessage(tr("This project has no runs yet."));
   else if (model_->rowCount() == 0) {
     const auto r = store->run(run);
-    message_->setText(r && !r->gated ? tr("This run is not gated: new architectures are evaluated without review.")
+    stack_->setMessage(r && !r->gated ? tr("This run is not gated: new architectures are evaluated without review.")
                                      : tr("No candidates awaiting review in this run."));
   }
   if (model_->rowCount() == 0) {
     current_ = 0;
-    stack_->setCurrentWidget(message_);
+    stack_->showMessage();
     return;
   }
-  stack_->setCurrentWidget(stack_->widget(1));
+  stack_->showContent();
   const int row = std::max(0, model_->rowOf(keep));
   table_->selectRow(row);
   showRow(row);

@@ -13,12 +13,13 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
-class QStackedWidget;
 class QTableView;
 class QTabWidget;
 class QsciScintilla;
 
 namespace crucible::views {
+
+class MessageStack;
 
 class ProjectSession;
 class ReviewQueueModel;
@@ -49,8 +50,7 @@ private:
   ProjectSession* session_;
   ReviewQueueModel* model_ = nullptr;
   QTableView* table_ = nullptr;
-  QStackedWidget* stack_ = nullptr;
-  QLabel* message_ = nullptr;
+  MessageStack* stack_ = nullptr;
   QLabel* headline_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QPlainTextEdit* proposal_ = nullptr;

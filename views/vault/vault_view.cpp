@@ -16,12 +16,12 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include "core/task/task_spec.h"
 #include "views/diff/cuda_lexer.h"
+#include "views/common/message_stack.h"
 #include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
 #include "views/vault/seal_export.h"
@@ -63,12 +63,7 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
   splitter->addWidget(table_);
   splitter->addWidget(detail);
   splitter->setStretchFactor(1, 2);
-  message_ = new QLabel(this);
-  message_->setAlignment(Qt::AlignCenter);
-  message_->setWordWrap(true);
-  stack_ = new QStackedWidget(this);
-  stack_->addWidget(message_);
-  stack_->addWidget(splitter);
+  stack_ = new MessageStack(splitter, this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(stack_);
 
@@ -95,14 +90,14 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
   reload();
 }
 
-QString VaultView::message() const { return stack_->currentWidget() == message_ ? message_->text() : QString(); }
+QString VaultView::message() const { return stack_->message(); }
 
 void VaultView::reload() {
   const ProjectStore* store = session_->store();
   if (!store) {
     model_->setSeals({}, {});
-    message_->setText(tr("No project open."));
-    stack_->setCurrentWidget(message_);
+    stack_->setMessage(tr("No project open."));
+    stack_->showMessage();
     return;
   }
   std::map<TaskId, QString> names;
@@ -110,11 +105,11 @@ void VaultView::reload() {
   const qlonglong current = model_->data(model_->index(table_->currentIndex().row(), 0), Qt::UserRole).toLongLong();
   model_->setSeals(store->seals(), std::move(names));
   if (model_->rowCount() == 0) {
-    message_->setText(tr("No sealed kernels yet: a candidate is sealed when it passes correctness and performance validation."));
-    stack_->setCurrentWidget(message_);
+    stack_->setMessage(tr("No sealed kernels yet: a candidate is sealed when it passes correctness and performance validation."));
+    stack_->showMessage();
     return;
   }
-  stack_->setCurrentWidget(stack_->widget(1));
+  stack_->showContent();
   int row = 0;
   for (int r = 0; r < model_->rowCount(); ++r)
     if (model_->sealAt(r)->id == current) row = r;

@@ -11,11 +11,12 @@ class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QPushButton;
-class QStackedWidget;
 class QTableView;
 class QsciScintilla;
 
 namespace crucible::views {
+
+class MessageStack;
 
 class ProjectSession;
 class SealModel;
@@ -46,8 +47,7 @@ private:
   ProjectSession* session_;
   SealModel* model_ = nullptr;
   QTableView* table_ = nullptr;
-  QStackedWidget* stack_ = nullptr;
-  QLabel* message_ = nullptr;
+  MessageStack* stack_ = nullptr;
   QLabel* fingerprint_ = nullptr;
   QPlainTextEdit* validation_ = nullptr;
   QPlainTextEdit* performance_ = nullptr;
