@@ -35,7 +35,7 @@ bool has(const std::vector<std::string_view>& parts, std::string_view p) {
 
 bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// A global load or store: counts, vector lanes and bytes per thread.
+// A global or shared-memory load or store: counts, vector lanes and bytes per thread.
 void countGlobalAccess(const std::vector<std::string_view>& parts, const std::string& base,
                        std::map<std::string, int>& out) {
   ++out[base];
@@ -56,7 +56,7 @@ void countInstruction(std::string_view opcode, std::map<std::string, int>& out) 
   const std::string_view op = parts.front();
   if (op == "ld" || op == "st") {
     if (has(parts, "global")) countGlobalAccess(parts, std::string(op) + ".global", out);
-    else if (has(parts, "shared")) ++out[std::string(op) + ".shared"];
+    else if (has(parts, "shared")) countGlobalAccess(parts, std::string(op) + ".shared", out);
   } else if (op == "mma") {
     ++out["mma"];
   } else if (op == "wmma") {

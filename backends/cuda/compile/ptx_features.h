@@ -17,7 +17,8 @@ namespace crucible {
 //   "ld.global.4B|8B|16B|32B", "st.global.…B"  global accesses by bytes per thread
 //                                             (vector lanes x element size; scalar
 //                                             accesses of 1-2 bytes are "1B"/"2B")
-//   "ld.shared", "st.shared"                  shared-memory loads / stores
+//   "ld.shared", "st.shared"                  shared-memory loads / stores, with the
+//                                             same ".v4" / ".16B" breakdown as global ones
 //   "mma"            mma.sync (warp-level tensor core)
 //   "wmma"           wmma.mma.sync (nvcuda::wmma)
 //   "ldmatrix", "stmatrix"

@@ -2,6 +2,7 @@
 #include "backends/cuda/worker/cuda_evaluator.h"
 #include <unistd.h>
 #include <chrono>
+#include <cstdio>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/ceilings.h"
 #include "backends/cuda/worker/cupti_profiler.h"
@@ -133,9 +134,12 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   candidate.prepare(geometry, gpu_.info());
 
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
-  for (std::uint64_t seed : seeds) {
+  ValidationCosts costs;
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    const std::uint64_t seed = seeds[i];
     try {
-      ev.trials.push_back(runValidationTrial(task, candidate, geometry, seed, options_.launchTimeoutSeconds));
+      ev.trials.push_back(runValidationTrial(task, candidate, geometry, seed, options_.launchTimeoutSeconds,
+                                             /*followsTrial=*/i > 0, /*mustRerandomise=*/seeds.size() == 1, costs));
     } catch (const KernelFailure& e) {
       ValidationTrial t;
       t.seed = seed;
@@ -154,7 +158,9 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   ev.status = CandidateStatus::Valid;
   ev.detail = std::to_string(seeds.size()) + " validation trial(s) passed (" + geometry.describe() + ")";
   if (request.extended) ev.detail += "; extended validation: more seeds (compute-sanitizer is not run in-process)";
+  ev.detail += "; validation took " + costs.describe();
   if (!request.time) return ev;
+  const auto timingStart = std::chrono::steady_clock::now();
 
   // Timing on the first seed's inputs; the reference on the same buffers.
   std::unique_ptr<KernelModule> reference;
@@ -176,6 +182,10 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, "the reference"); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   ev.timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing);
+  char took[64];
+  std::snprintf(took, sizeof took, ", timing %.2f s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - timingStart).count());
+  ev.detail += took;
   if (!clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
   return ev;
 }
@@ -200,7 +210,12 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     // upload's dirty lines.
     rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds);
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
+    const auto profileStart = std::chrono::steady_clock::now();
     result = profiler_->profile([&] { rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds); });
+    char took[64];
+    std::snprintf(took, sizeof took, "; profiled in %.2f s",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - profileStart).count());
+    result.detail += took;
     // Occupancy the hardware allows at this geometry, beside the achieved one.
     const int blocks = module.maxActiveBlocksPerSm(g);
     const int warpsPerBlock = static_cast<int>((g.threadsPerBlock() + 31) / 32);

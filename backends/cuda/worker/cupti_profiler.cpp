@@ -31,6 +31,14 @@ P params(std::size_t size) {
 constexpr const char* kFadd = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
 constexpr const char* kFmul = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
 constexpr const char* kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+// Tensor-core work by datapath: mma.sync (HMMA) and wgmma (HGMMA) with bf16 or
+// fp16 inputs and fp32 accumulation. These count operations on the tensor
+// path, unlike sm__inst_executed_pipe_tensor*, which counts instructions (of
+// any shape) and reads non-zero for kernels that do no matrix work at all.
+constexpr const char* kTensorPaths[] = {
+    "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+    "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
+};
 
 }  // namespace
 
@@ -42,9 +50,9 @@ const std::vector<std::string>& CuptiProfiler::requestedMetrics() {
       kFadd,
       kFmul,
       kFfma,
-      "sm__inst_executed_pipe_tensor.sum",
-      "smsp__inst_executed_pipe_tensor_op_hmma.sum",
-      "smsp__inst_executed_pipe_tensor_op_gmma.sum",
+      kTensorPaths[0],
+      kTensorPaths[1],
+      "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum",
       "lts__t_bytes.sum",
       "l1tex__t_bytes.sum",
       "sm__warps_active.avg.pct_of_peak_sustained_active",
@@ -276,6 +284,17 @@ ProfileResult CuptiProfiler::profile(const std::function<void()>& launchAndWait)
   auto has = [&](const char* m) { return result.metrics.count(m) != 0; };
   if (has(kFadd) && has(kFmul) && has(kFfma))
     result.metrics["crucible__fp32_flops"] = result.metrics[kFadd] + result.metrics[kFmul] + 2 * result.metrics[kFfma];
+  // The tensor-path counters count FLOPs already (a multiply-add is two):
+  // checked on the H200 against an mma.sync kernel of known shape
+  // (tests/backends/gpu/profile_test).
+  double tensorOps = 0;
+  bool anyTensorPath = false;
+  for (const char* m : kTensorPaths)
+    if (has(m)) {
+      tensorOps += result.metrics[m];
+      anyTensorPath = true;
+    }
+  if (anyTensorPath) result.metrics["crucible__tensor_flops"] = tensorOps;
   std::string note = "chip " + chip_ + ", " + std::to_string(passes_) + " pass(es), kernel replay";
   if (!dropped_.empty()) {
     note += "; not available on this chip:";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hardware counters for one kernel launch through the CUPTI range profiler
 // (auto range, kernel replay): duration, DRAM bytes, FP32 instruction counts,
-// tensor-pipe instructions, L2 and L1 bytes, achieved occupancy. Never used
+// tensor-core operations (bf16/fp16 mma.sync and wgmma), L2 and L1 bytes, achieved occupancy. Never used
 // while timing: replay and counter collection change the kernel's time.
 #pragma once
 #include <cstdint>
@@ -23,7 +23,8 @@ public:
   // Runs `launchAndWait` (exactly one kernel launch, then a wait) under the
   // profiler. Metrics the chip does not offer are dropped and named in
   // `detail`; counters the machine forbids give permitted=false. Also fills
-  // "crucible__fp32_flops" = fadd + fmul + 2*ffma (thread instructions).
+  // "crucible__fp32_flops" = fadd + fmul + 2*ffma (thread instructions) and
+  // "crucible__tensor_flops" = the bf16/fp16 tensor-path operations (FLOPs).
   ProfileResult profile(const std::function<void()>& launchAndWait);
 
   // The metrics asked for, in order.

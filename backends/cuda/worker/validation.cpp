@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/validation.h"
+#include <chrono>
+#include <cstdio>
 #include "backends/cuda/worker/output_check.h"
 
 namespace crucible::cuda {
@@ -29,29 +31,59 @@ std::string checkLaunch(TaskRuntime& task, const std::vector<HostTensor>& output
   return reason;
 }
 
+// Adds the wall time of `step` to `into`.
+template <typename F>
+decltype(auto) timed(double& into, F&& step) {
+  struct Add {
+    double& into;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~Add() { into += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } add{into};
+  return step();
+}
+
 }  // namespace
 
+std::string ValidationCosts::describe() const {
+  char text[160];
+  std::snprintf(text, sizeof text, "inputs %.2f s, oracle %.2f s, candidate %.2f s, checks %.2f s", inputs, oracle,
+                candidate, checks);
+  return text;
+}
+
 ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   std::uint64_t seed, double timeout) {
+                                   std::uint64_t seed, double timeout, bool followsTrial, bool mustRerandomise,
+                                   ValidationCosts& costs) {
   ValidationTrial trial;
   trial.seed = seed;
   const TaskSpec& spec = task.spec();
 
-  task.randomizeInputs(seed);
-  task.computeReference(timeout);
-  task.poisonOutputs(0);
-  task.run(kernel, geometry, "the candidate", timeout);
-  const std::vector<HostTensor>& first = task.downloadOutputs(0);
-  if (std::string why = checkLaunch(task, first, 0, trial); !why.empty()) {
-    trial.reason = why;
+  timed(costs.inputs, [&] { task.randomizeInputs(seed); });
+  timed(costs.oracle, [&] { task.computeReference(timeout); });
+  timed(costs.candidate, [&] {
+    task.poisonOutputs(0);
+    task.run(kernel, geometry, "the candidate", timeout);
+  });
+  const std::vector<HostTensor>& first = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
+    return task.downloadOutputs(0);
+  });
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, first, 0, trial); }); !why.empty()) {
+    trial.reason = followsTrial ? why + "; the inputs were re-randomised in place since the previous trial passed "
+                                        "(a kernel that caches results between launches fails this way, as does one "
+                                        "that is wrong only for some inputs)"
+                                : why;
     return trial;
   }
 
-  task.poisonOutputs(1);
-  task.run(kernel, geometry, "the candidate", timeout);
-  const std::vector<HostTensor>& second = task.downloadOutputs(1);
+  timed(costs.candidate, [&] {
+    task.poisonOutputs(1);
+    task.run(kernel, geometry, "the candidate", timeout);
+  });
+  const std::vector<HostTensor>& second = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
+    return task.downloadOutputs(1);
+  });
   for (std::size_t i = 0; i < first.size(); ++i) {
-    BitwiseDiff d = compareBitwise(first[i], second[i]);
+    const BitwiseDiff d = timed(costs.checks, [&] { return compareBitwise(first[i], second[i]); });
     if (d.differing > 0) {
       trial.mismatches += d.differing;
       trial.reason = "nondeterministic: output '" + spec.outputs[i].name + "' differs in " +
@@ -62,16 +94,24 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
     }
   }
 
-  task.randomizeInputs(seed ^ kRerandomise);
-  task.computeReference(timeout);
-  task.poisonOutputs(0);
-  task.run(kernel, geometry, "the candidate", timeout);
+  if (!mustRerandomise) {
+    trial.passed = true;
+    return trial;
+  }
+  timed(costs.inputs, [&] { task.randomizeInputs(seed ^ kRerandomise); });
+  timed(costs.oracle, [&] { task.computeReference(timeout); });
+  timed(costs.candidate, [&] {
+    task.poisonOutputs(0);
+    task.run(kernel, geometry, "the candidate", timeout);
+  });
   // Slot 1 again: the second launch's outputs are no longer needed.
-  const std::vector<HostTensor>& third = task.downloadOutputs(1);
+  const std::vector<HostTensor>& third = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
+    return task.downloadOutputs(1);
+  });
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
-  if (std::string why = checkLaunch(task, third, 0, ignored); !why.empty()) {
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, third, 0, ignored); }); !why.empty()) {
     trial.mismatches += ignored.mismatches;
-    trial.reason = "after re-randomising the inputs in place (same buffers): " + why +
+    trial.reason = "after the inputs were re-randomised in place (same buffers): " + why +
                    " (a kernel that caches results between launches fails this way)";
     return trial;
   }

@@ -8,11 +8,15 @@
 //  3. outputs poisoned with pattern 1, a second launch on the same inputs: the
 //     two results must agree bit for bit (a race or an unwritten element shows
 //     as a difference);
-//  4. the inputs re-randomised in place (same buffers), a third launch checked
-//     against the new reference: a kernel that caches results between
-//     launches fails here.
+//  4. a kernel that caches results between launches must meet inputs replaced
+//     in place (same buffers): the next seed's trial does that, so only the
+//     last trial of a request re-randomises the inputs itself and checks a
+//     third launch against the new reference (`mustRerandomise`).
+// Every trial after the first of a request runs in the buffers the previous
+// one used (`followsTrial`), and says so when it fails.
 #pragma once
 #include <cstdint>
+#include <string>
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "core/model/candidate.h"
@@ -21,7 +25,17 @@ namespace crucible::cuda {
 
 // A failed check gives passed=false with the reason; a kernel that faults,
 // hangs or is refused throws KernelFailure.
+// `costs` accumulates where the trial's wall time went.
+struct ValidationCosts {
+  double inputs = 0;     // drawing inputs on the host and uploading them
+  double oracle = 0;     // the oracle's launch and its download
+  double candidate = 0;  // the candidate's launches
+  double checks = 0;     // downloads and element-by-element comparisons
+  std::string describe() const;
+};
+
 ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   std::uint64_t seed, double launchTimeoutSeconds);
+                                   std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
+                                   bool mustRerandomise, ValidationCosts& costs);
 
 }  // namespace crucible::cuda

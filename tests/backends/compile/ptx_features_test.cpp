@@ -22,6 +22,7 @@ TEST(PtxFeatures, GlobalAccessesByVectorWidthAndBytes) {
       "\tst.global.b128 \t[%rd9], %rq1;\n"
       "\tst.local.v4.f32 \t[%rd10], {%f1, %f2, %f3, %f4};\n"
       "\tld.shared.f32 \t%f8, [%r5];\n"
+      "\tld.shared.v4.f32 \t{%f1, %f2, %f3, %f4}, [%r6];\n"
       "// ld.global.v4.f32 in a comment does not count\n");
   EXPECT_EQ(count(f, "ld.global"), 5);
   EXPECT_EQ(count(f, "ld.global.v4"), 2);
@@ -32,7 +33,9 @@ TEST(PtxFeatures, GlobalAccessesByVectorWidthAndBytes) {
   EXPECT_EQ(count(f, "st.global"), 2);
   EXPECT_EQ(count(f, "st.global.v4"), 1);
   EXPECT_EQ(count(f, "st.global.16B"), 2);
-  EXPECT_EQ(count(f, "ld.shared"), 1);
+  EXPECT_EQ(count(f, "ld.shared"), 2);
+  EXPECT_EQ(count(f, "ld.shared.16B"), 1);
+  EXPECT_EQ(count(f, "ld.shared.4B"), 1);
   EXPECT_EQ(f.count("st.local"), 0u);
 }
 

@@ -59,6 +59,50 @@ TEST(Profile, GeluCountsFloatingPointWork) {
   EXPECT_GT(p.metrics["crucible__fp32_flops"], 3.0 * 1048576);
 }
 
+// A kernel that issues a known number of bf16 mma.sync instructions (each
+// warp: kRepeats x m16n8k16 = 2048 multiply-adds) and nothing else of note.
+// Only its counters matter, so the task's oracle is a plain copy (profile()
+// does not validate).
+constexpr long long kMmaThreads = 132LL * 4 * 256;
+constexpr int kMmaRepeats = 256;
+constexpr const char* kMmaCountTask = R"json({
+  "format": 1, "name": "mma_count_135168", "family": "copy",
+  "description": "bf16 mma.sync issued a known number of times, for the profiler test",
+  "axes": {"N": 135168},
+  "inputs": [{"name": "x", "dtype": "f32", "shape": ["N"], "distribution": {"kind": "uniform", "low": -1, "high": 1}}],
+  "outputs": [{"name": "y", "dtype": "f32", "shape": ["N"]}],
+  "scalars": ["N"],
+  "tolerances": {"y": {"rtol": 0, "atol": 0}},
+  "flops": "0", "minBytes": "8*N", "entry": "mma_count",
+  "baseline": {"launch": {"entry": "mma_count", "grid": ["ceil_div(N, 256)", "1", "1"], "block": ["256", "1", "1"]},
+    "source": "extern \"C\" __global__ void mma_count(const float* __restrict__ x, float* __restrict__ y, long long N) {\n  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  const unsigned a0 = __float_as_uint(x[i]), a1 = a0 ^ 1u, a2 = a0 ^ 2u, a3 = a0 ^ 3u, b0 = a0 ^ 4u, b1 = a0 ^ 5u;\n  float c0 = 0.f, c1 = 0.f, c2 = 0.f, c3 = 0.f;\n#pragma unroll 1\n  for (int r = 0; r < 256; ++r)\n    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\"\n                 : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), \"+f\"(c3) : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1));\n  y[i] = c0 + c1 + c2 + c3;\n}\n"},
+  "oracle": {"launch": {"entry": "copy_oracle", "grid": ["ceil_div(N, 256)", "1", "1"], "block": ["256", "1", "1"]},
+    "source": "extern \"C\" __global__ void copy_oracle(const float* __restrict__ x, double* __restrict__ y, long long N) {\n  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N) y[i] = (double)x[i];\n}\n"}
+})json";
+
+TEST(Profile, TensorFlopsOfMmaSyncKernelMatchItsShape) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = taskFromJson(kMmaCountTask);
+  ProfileResult p = sharedEvaluator().profile(task, compileBaseline(task));
+  print(p);
+  if (!p.permitted) GTEST_SKIP() << "GPU counters not permitted here: " << p.detail;
+  ASSERT_TRUE(p.metrics.count("crucible__tensor_flops")) << p.detail;
+  const double mmas = static_cast<double>(kMmaThreads / 32) * kMmaRepeats;
+  const double must = mmas * 16 * 8 * 16 * 2;
+  std::cout << "[ metric   ] tensor FLOPs " << p.metrics["crucible__tensor_flops"] << ", the kernel's shape says " << must
+            << ", ratio " << p.metrics["crucible__tensor_flops"] / must << "\n";
+  EXPECT_NEAR(p.metrics["crucible__tensor_flops"] / must, 1.0, 0.02);
+}
+
+TEST(Profile, ElementwiseKernelDoesNoTensorWork) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  ProfileResult p = sharedEvaluator().profile(task, compileBaseline(task));
+  if (!p.permitted) GTEST_SKIP() << "GPU counters not permitted here: " << p.detail;
+  ASSERT_TRUE(p.metrics.count("crucible__tensor_flops")) << p.detail;
+  EXPECT_EQ(p.metrics["crucible__tensor_flops"], 0.0);
+}
+
 TEST(Ceilings, AreMeasuredAndShownBesideTheDatasheet) {
   CRUCIBLE_REQUIRE_GPU();
   const std::vector<Ceiling> ceilings = sharedEvaluator().measureCeilings();

@@ -16,11 +16,11 @@ protected:
     task_ = builtinTask(kGeluTask);
   }
   Evaluation run(const char* source, const std::string& grid = kGeluGrid, const std::string& block = "256",
-                 const std::string& smem = "0") {
+                 const std::string& smem = "0", std::vector<std::uint64_t> seeds = {1, 2, 3}) {
     EvaluationRequest r;
     r.task = &task_;
     r.candidate = compileKernel(source, kGeluEntry, grid, block, smem);
-    r.seeds = {1, 2, 3};
+    r.seeds = std::move(seeds);
     r.time = false;
     Evaluation e = sharedEvaluator().evaluate(r);
     EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
@@ -77,7 +77,12 @@ TEST_F(Validation, WritingPastTheOutputDamagesTheGuard) { expectInvalid(run(kWri
 TEST_F(Validation, ModifyingAnInputIsRejected) { expectInvalid(run(kModifiesInput), "modified input 'x'"); }
 
 TEST_F(Validation, CachingResultsBetweenLaunchesIsCaught) {
-  expectInvalid(run(kCachesResults), "after re-randomising the inputs");
+  expectInvalid(run(kCachesResults), "re-randomised in place");
+}
+
+// With one seed there is no next trial to replace the inputs: the trial does it itself.
+TEST_F(Validation, CachingResultsIsCaughtWithASingleSeed) {
+  expectInvalid(run(kCachesResults, kGeluGrid, "256", "0", {7}), "after the inputs were re-randomised in place");
 }
 
 TEST_F(Validation, HalfPrecisionIsOutsideTolerance) {
