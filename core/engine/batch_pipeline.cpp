@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/engine/batch_pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include "core/engine/seal_policy.h"
 
@@ -120,11 +121,19 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator) {
       bool valid = result.evaluation->status == CandidateStatus::Valid;
       if (valid && result.fitness > item.profileAbove)
         result.profile = evaluator->profile(*config_.task, request.candidate);
-      if (deservesExtendedValidation(result.evaluation->status, result.fitness, config_.sealMargin,
-                                     item.bestSealedSpeedup)) {
+      double bestBefore = item.bestSealedSpeedup;
+      {
+        std::lock_guard lock(mutex_);
+        bestBefore = std::max(bestBefore, batchBestExtended_);
+      }
+      if (deservesExtendedValidation(result.evaluation->status, result.fitness, config_.sealMargin, bestBefore)) {
         request.seeds = item.extendedSeeds;
         request.extended = true;
         result.extended = evaluator->evaluate(request);
+        if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
+          std::lock_guard lock(mutex_);
+          batchBestExtended_ = std::max(batchBestExtended_, result.fitness);
+        }
       }
       result.state = PipelineResult::State::Done;
     } catch (const std::exception& e) {

@@ -80,6 +80,10 @@ private:
   std::condition_variable changed_;
   std::size_t nextCompile_ = 0;
   std::size_t nextEvaluate_ = 0;
+  // The fastest fitness of this batch whose extended validation passed: a
+  // slower candidate of the same batch could not be sealed after it, so its
+  // extended validation (many seeds at full size) would be wasted.
+  double batchBestExtended_ = 0;
   bool halt_ = false;
   std::vector<std::thread> threads_;
 };
