@@ -15,7 +15,9 @@
 # COMPILE_BUDGET (default 150 s over all tasks; later tasks skip compile and the table says so)
 # -> ~7.5-8.5 min. For a longer evolution, lower COMPILE_BUDGET or set NO_COMPILE=1 (the
 # acceptance table then lacks the torch.compile column).
-# Environment: TASKS="name1 name2" restricts the suite; COMPILE_MODE (default max-autotune);
+# Environment: TASKS="name1 name2" restricts the suite; MINUTES_FOR="task=minutes ..." gives
+# some tasks a different evolution time (large GEMMs: each evaluation times the slow baseline
+# too); COMPILE_MODE (default max-autotune);
 # COMPILE_BUDGET seconds; NO_COMPILE=1 skips torch.compile; SAMPLES (default 50).
 set -u
 
@@ -69,7 +71,13 @@ note "tasks: $TASK_LIST"
 "$CLI" version > "$OUT/logs/version.log" 2>&1 || note "warning: crucible-cli version failed (see logs/version.log)"
 
 # 1. Evolution, one task at a time; a hard timeout keeps a stuck run from eating the device time.
-RUN_TIMEOUT=$(python3 -c "print(int(float('$MINUTES_PER_TASK') * 60 + 60))")
+minutes_for() {
+  local entry
+  for entry in ${MINUTES_FOR:-}; do
+    [[ "${entry%%=*}" == "$1" ]] && { echo "${entry#*=}"; return; }
+  done
+  echo "$MINUTES_PER_TASK"
+}
 rm -f "$PROJECT"
 FAILED_RUNS=()
 for task in $TASK_LIST; do
@@ -81,8 +89,10 @@ for task in $TASK_LIST; do
     continue
   fi
   started=$SECONDS
-  timeout --signal=INT --kill-after=20 "$RUN_TIMEOUT" \
-    "$CLI" run --project "$PROJECT" --task "$spec" --budget "$BUDGET" --minutes "$MINUTES_PER_TASK" > "$log" 2>&1
+  minutes=$(minutes_for "$task")
+  run_timeout=$(python3 -c "print(int(float('$minutes') * 60 + 60))")
+  timeout --signal=INT --kill-after=20 "$run_timeout" \
+    "$CLI" run --project "$PROJECT" --task "$spec" --budget "$BUDGET" --minutes "$minutes" > "$log" 2>&1
   rc=$?
   if [[ $rc -eq 0 ]]; then
     note "run $task: ok in $((SECONDS - started)) s: $(tail -n 1 "$log")"

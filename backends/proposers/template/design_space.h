@@ -38,6 +38,11 @@ public:
   virtual std::map<std::string, std::string> descriptor(const Genome& g) const = 0;
   // The kernel's source and launch rule. Only called on legal genomes.
   virtual EmittedKernel emit(const Genome& g, const KernelProblem& p) const = 0;
+  // Where a kernel engineer would start for this problem: the designs known to
+  // do well on this kind of operator (e.g. a 128x128 SIMT GEMM tile with 8x8
+  // per thread). The run's seeds begin with the legal ones, then diversify;
+  // they are measured like every other candidate. Illegal ones are skipped.
+  virtual std::vector<Genome> startingPoints(const KernelProblem&) const { return {}; }
 };
 
 // The design space for a task family; throws std::invalid_argument for an unknown one.

@@ -44,6 +44,21 @@ public:
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitElementwise(g, p); }
+
+  // A streaming map: 16-byte accesses, several independent packs per thread
+  // (64 bytes in flight each), and either a grid of many waves or a
+  // grid-stride loop over one wave of resident blocks.
+  std::vector<Genome> startingPoints(const KernelProblem& p) const override {
+    const std::string vec16 = p.input("x").dtype == DType::F32 ? "4" : "8";
+    const std::string& f = p.family;
+    return {
+        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}}, {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
+        // 4 blocks on each of the 132 SMs, all resident at once (at ~48 registers
+        // 5 fit): a grid-stride grid of whole waves leaves no straggling last wave.
+        Genome{f, {{"grid", "grid_stride"}, {"vector", vec16}},
+               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}, {"MAX_BLOCKS", 528}}},
+    };
+  }
 };
 
 }  // namespace

@@ -3,6 +3,13 @@
 // ROWS_PER_BLOCK rows share a block. Each thread owns the packs
 // lane, lane + THREADS_PER_ROW, ... of its row, the same packs in every
 // sweep, so a row cached in shared memory needs no barrier between sweeps.
+//
+// Memory traffic: a row cached in registers or shared memory is read from
+// global memory once and (for the normalising families) written once. The
+// register cache is filled by one unrolled burst of loads before any math, so
+// each thread has its whole share of the row in flight; the streaming sweeps
+// (global or shared-memory rows) load PACKS_IN_FLIGHT packs before using any.
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include "backends/proposers/template/kernel_source.h"
@@ -10,6 +17,14 @@
 
 namespace crucible::templates {
 namespace {
+
+// Bytes each thread of a streaming sweep loads before it uses the first:
+// with ~2048 threads per SM that keeps ~128 KiB in flight per SM, well past
+// what the H100/H200 memory latency needs to reach full bandwidth.
+constexpr std::int64_t kStreamingBytesInFlight = 64;
+// ...in at most this many loads: narrow packs each take a register, and a
+// 1024-thread block has 64 registers per thread in all.
+constexpr std::int64_t kMaxPacksInFlight = 16;
 
 // Reduction value types and the operators that combine them.
 enum class Stat { Sum, Max, MaxSum, Welford };
@@ -46,7 +61,7 @@ public:
   }
 
   EmittedKernel emit() {
-    const std::string body = kernelBody();  // first: it records which statistics are reduced
+    const std::string body = kernelBody();  // first: it records which statistics and helpers are used
     std::string src = headerComment(g_, p_, summary());
     src += includes(p_) + "\n";
     src += constants() + "\n";
@@ -67,6 +82,13 @@ public:
   }
 
 private:
+  bool cachedInRegisters() const { return memory_ == "registers"; }
+  // 2-byte rows stay packed in the register cache (half the registers, so
+  // more resident threads) and widen to fp32 in each sweep. Softmax keeps
+  // fp32: its cache is overwritten with the exponentials. (rowreduce_space.cpp
+  // budgets registers by the same rule.)
+  bool packedCache() const { return cachedInRegisters() && x_.dtype != DType::F32 && p_.family != "softmax"; }
+
   std::string summary() const {
     std::string s = p_.family + ", ";
     s += granularity_ == "warp" ? "one warp per row" : granularity_ == "block" ? "one block per row" : "several warps per row";
@@ -84,9 +106,16 @@ private:
     s += "constexpr int THREADS_PER_ROW = " + std::string(warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
     s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
     s += constant("VEC", vec_, "elements per access");
-    if (memory_ == "registers")
+    if (cachedInRegisters()) {
       s += constant("PACKS_PER_THREAD", (cols_ + threadsPerRow_ * vec_ - 1) / (threadsPerRow_ * vec_),
                     "a row of " + std::to_string(cols_) + " lives in registers");
+    } else {
+      const std::int64_t packBytes = vec_ * static_cast<std::int64_t>(sizeOf(x_.dtype));
+      const std::int64_t packs = std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight);
+      s += constant("PACKS_IN_FLIGHT", packs,
+                    "packs a thread loads before using the first: " + std::to_string(packs * packBytes) +
+                        " bytes in flight");
+    }
     if (p_.family == "layernorm") s += "constexpr float EPS = 1e-5f;\n";
     if (p_.family == "rmsnorm") s += "constexpr float EPS = 1e-6f;\n";
     return s;
@@ -96,6 +125,12 @@ private:
   std::string helpers() const {
     std::string s;
     if (usesNegInf()) s += "__device__ __forceinline__ float neg_inf() { return -__int_as_float(0x7f800000); }\n\n";
+    if (usesFastExp_)
+      s += R"(// exp(x) for x <= 0 (x minus a maximum): ex2.approx has a relative error near
+// 1e-6 there, far inside the task's tolerance, at a fraction of expf's cost.
+__device__ __forceinline__ float fast_exp(float x) { return __expf(x); }
+
+)";
     for (Stat st : stats_) {
       switch (st) {
         case Stat::Sum:
@@ -111,36 +146,38 @@ struct MaxSum {
   float sum;
 };
 
-__device__ __forceinline__ MaxSum online_add(MaxSum a, float x) {
-  if (x > a.max) return {x, a.sum * expf(a.max - x) + 1.0f};
-  return {a.max, a.sum + expf(x - a.max)};
-}
-
 struct CombineMaxSum {
   __device__ MaxSum operator()(MaxSum a, MaxSum b) const {
     const float max = fmaxf(a.max, b.max);
     if (max == neg_inf()) return a;  // both empty
-    return {max, a.sum * expf(a.max - max) + b.sum * expf(b.max - max)};
+    return {max, a.sum * fast_exp(a.max - max) + b.sum * fast_exp(b.max - max)};
   }
 };
 
 )";
+          if (usesPackOnline_)
+            s += R"(// Folds one pack into the running statistics: one rescale per pack, not per element.
+__device__ __forceinline__ MaxSum online_add(MaxSum a, const float (&v)[VEC]) {
+  float max = a.max;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) max = fmaxf(max, v[k]);
+  if (max == neg_inf()) return a;  // nothing but -inf so far
+  float sum = a.sum * fast_exp(a.max - max);
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) sum += fast_exp(v[k] - max);
+  return {max, sum};
+}
+
+)";
           break;
         case Stat::Welford:
-          s += R"(// Welford's running mean and sum of squared deviations: one pass, no cancellation.
+          s += R"(// Count, mean and sum of squared deviations of a set of values: partial
+// results combine exactly (Chan et al.), so no pass ever subtracts large sums.
 struct Welford {
   float count;
   float mean;
   float m2;
 };
-
-__device__ __forceinline__ Welford welford_add(Welford a, float x) {
-  a.count += 1.0f;
-  const float delta = x - a.mean;
-  a.mean += delta / a.count;
-  a.m2 += delta * (x - a.mean);
-  return a;
-}
 
 struct CombineWelford {
   __device__ Welford operator()(Welford a, Welford b) const {
@@ -151,6 +188,21 @@ struct CombineWelford {
     return {count, a.mean + delta * weight_b, a.m2 + b.m2 + delta * delta * a.count * weight_b};
   }
 };
+
+)";
+          if (usesPackWelford_)
+            s += R"(// Folds one pack into the running statistics: the pack's own mean and
+// deviations, then one combine (one division per pack, not per element).
+__device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC]) {
+  float sum = 0.0f;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) sum += v[k];
+  const float mean = sum * (1.0f / VEC);
+  float m2 = 0.0f;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) m2 += (v[k] - mean) * (v[k] - mean);
+  return CombineWelford()(a, Welford{(float)VEC, mean, m2});
+}
 
 )";
           break;
@@ -180,7 +232,7 @@ __device__ __forceinline__ T row_reduce(T v, Op op) {
 
 )";
       } else {
-        s += render(R"(// Combines the values of a row's THREADS_PER_ROW threads: shuffles inside each
+        s += R"(// Combines the values of a row's THREADS_PER_ROW threads: shuffles inside each
 // warp, then the row's warps meet in shared memory. Every thread gets the result.
 template <class T, class Op>
 __device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]) {
@@ -196,8 +248,7 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]
   return v;
 }
 
-)",
-                    {});
+)";
       }
     } else {
       s += R"(// Combines the values of a row's THREADS_PER_ROW threads with a tree in shared
@@ -222,56 +273,75 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
     return s;
   }
 
-  bool usesNegInf() const { return stats_.count(Stat::MaxSum) || stats_.count(Stat::Max); }
+  bool usesNegInf() const { return stats_.count(Stat::MaxSum) || stats_.count(Stat::Max) || usesNegInf_; }
 
   bool needsScratch() const { return !(reduction_ == "shuffle" && warpsPerRow_ == 1); }
 
   // `row_reduce(value, Op())` with the scratch array this gene combination needs.
   std::string reduce(Stat st, const std::string& value) {
     stats_.insert(st);
+    if (st == Stat::MaxSum) usesFastExp_ = true;
     const StatInfo i = info(st);
     std::string call = std::string("row_reduce(") + value + ", " + i.op + "()";
     if (needsScratch()) call += std::string(", scratch_") + i.tag;
     return call + ")";
   }
 
-  // One sweep over this thread's packs of the row. `body` sees `col` and
-  // `float v[VEC]` (a reference into the register cache when the row lives there).
-  // The first sweep reads global memory and fills the cache, if any.
-  std::string sweep(bool first, const std::string& body) const {
-    std::string s;
-    if (memory_ == "registers") {
-      s += "#pragma unroll\n  for (int i = 0; i < PACKS_PER_THREAD; ++i) {\n";
-      s += "    const long long col = ((long long)i * THREADS_PER_ROW + lane) * VEC;\n";
-      s += "    if (col < cols) {\n";
-      s += "      float (&v)[VEC] = cache[i];\n";
-      if (first) s += "      load_pack(row_in + col, v);\n";
-      s += indent(body, 6) + "    }\n  }\n";
-    } else {
-      s += "  for (long long col = (long long)lane * VEC; col < cols; col += THREADS_PER_ROW * VEC) {\n";
-      s += "    float v[VEC];\n";
-      if (memory_ == "smem" && !first) {
-        s += "    load_pack(row_cache + col, v);\n";
-      } else {
-        s += "    load_pack(row_in + col, v);\n";
-        if (memory_ == "smem") s += "    store_pack(row_cache + col, v);  // exact: the values came from this dtype\n";
-      }
-      s += indent(body, 4) + "  }\n";
-    }
-    return s;
+  // Fills the register cache: every load of the thread's share of the row is
+  // issued before any of it is used.
+  std::string loadRowIntoRegisters() const {
+    if (packedCache())
+      return R"(  Pack cache[PACKS_PER_THREAD];  // the row's own dtype: widened to fp32 where used
+#pragma unroll
+  for (int i = 0; i < PACKS_PER_THREAD; ++i) {
+    const int col = (i * THREADS_PER_ROW + lane) * VEC;
+    if (col < cols) cache[i] = *reinterpret_cast<const Pack*>(row_in + col);
+  }
+)";
+    return R"(  float cache[PACKS_PER_THREAD][VEC];
+#pragma unroll
+  for (int i = 0; i < PACKS_PER_THREAD; ++i) {
+    const int col = (i * THREADS_PER_ROW + lane) * VEC;
+    if (col < cols) load_pack(row_in + col, cache[i]);
+  }
+)";
   }
 
-  static std::string indent(const std::string& text, int spaces) {
-    std::string out;
-    std::size_t start = 0;
-    while (start < text.size()) {
-      std::size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      const std::string line = text.substr(start, end - start);
-      out += (line.empty() || line[0] == '#' ? "" : std::string(spaces, ' ')) + line + "\n";
-      start = end + 1;
+  // One sweep over this thread's packs of the row. `body` sees `col` and
+  // `float v[VEC]` (a reference into the register cache when the row lives
+  // there). With the row in registers every sweep works on the cache (filled
+  // by loadRowIntoRegisters); otherwise the first sweep streams the row from
+  // global memory (filling the shared-memory cache, if any) and later sweeps
+  // read it again from where it lives.
+  std::string sweep(bool first, const std::string& body) const {
+    std::string s;
+    if (cachedInRegisters()) {
+      s += "#pragma unroll\n  for (int i = 0; i < PACKS_PER_THREAD; ++i) {\n";
+      s += "    const int col = (i * THREADS_PER_ROW + lane) * VEC;\n";
+      s += "    if (col < cols) {\n";
+      if (packedCache())
+        s += "      float v[VEC];\n      load_pack(cache[i].v, v);  // widen from registers\n";
+      else
+        s += "      float (&v)[VEC] = cache[i];\n";
+      s += indentLines(body, 6) + "    }\n  }\n";
+      return s;
     }
-    return out;
+    const bool fromSmem = memory_ == "smem" && !first;
+    const bool fillSmem = memory_ == "smem" && first;
+    s += "  for (int base = lane * VEC; base < cols; base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
+    s += "    Pack chunk[PACKS_IN_FLIGHT];  // in the row's dtype: widened to fp32 where used\n";
+    s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
+    s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
+    s += std::string("      if (col < cols) chunk[i] = *reinterpret_cast<const Pack*>(") + (fromSmem ? "row_cache" : "row_in") +
+         " + col);\n";
+    s += "    }\n";
+    s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
+    s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
+    s += "      if (col < cols) {\n";
+    s += "        float v[VEC];\n        load_pack(chunk[i].v, v);\n";
+    if (fillSmem) s += "        store_pack(row_cache + col, v);  // exact: the values came from this dtype\n";
+    s += indentLines(body, 8) + "      }\n    }\n  }\n";
+    return s;
   }
 
   static std::string forEach(const std::string& statement) {
@@ -286,22 +356,20 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
       s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
       s += "  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + row_in_block;\n";
       s += render("  // Rows past the end sweep no columns but still reach every barrier.\n"
-                  "  const long long cols = row < {{M}} ? {{N}} : 0;\n",
+                  "  const int cols = row < {{M}} ? (int){{N}} : 0;  // 32-bit column indices: rows are < 2^30 long\n",
                   {{"M", M_}, {"N", N_}});
     } else {
       s += "  const long long row = blockIdx.x;\n";
-      s += render("  const long long cols = {{N}};\n", {{"N", N_}});
+      s += render("  const int cols = (int){{N}};  // 32-bit column indices: rows are < 2^30 long\n", {{"N", N_}});
     }
     s += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n", {{"T", T}, {"X", x_.role}, {"N", N_}});
     const bool rowOutput = y_.shape.size() == 2;
     if (rowOutput)
       s += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
-    if (memory_ == "registers") {
+    if (cachedInRegisters())
       s += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
                       std::to_string(cols_) + "\n",
                   {{"N", N_}});
-      s += "  float cache[PACKS_PER_THREAD][VEC];\n";
-    }
     if (memory_ == "smem") {
       s += "  extern __shared__ __align__(16) unsigned char smem[];\n";
       s += "  " + T + "* row_cache = reinterpret_cast<" + T + "*>(smem)" +
@@ -309,6 +377,7 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
     }
     const std::string scratchMarker = "@SCRATCH@\n";
     s += scratchMarker;
+    if (cachedInRegisters()) s += loadRowIntoRegisters();
     s += "\n" + familyBody();
     // The scratch arrays are known only once the body has asked for its reductions.
     std::string scratch;
@@ -326,31 +395,84 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
     return s;
   }
 
+  // softmax and cross_entropy: the row's maximum and sum of exp(x - max).
+  // Sets `row_max` and `row_sum` (softmax: `inv_sum`), or, for softmax with the
+  // row in registers, leaves exp(x - thread's max) in the cache and sets the
+  // per-thread `scale` that turns it into the output.
+  std::string maxAndSum(bool online, bool keepExponentials) {
+    usesFastExp_ = true;
+    std::string s;
+    if (online && cachedInRegisters()) {
+      usesNegInf_ = true;
+      // Each thread first finds the maximum of its own values (no exponentials),
+      // sums exp(x - that maximum) once, and a single reduction merges the pairs.
+      s += "  float thread_max = neg_inf();\n";
+      s += sweep(false, forEach("thread_max = fmaxf(thread_max, v[k]);"));
+      s += "  // A share of only -inf values (or none) sums to 0 around any shift.\n";
+      s += "  const float shift = thread_max == neg_inf() ? 0.0f : thread_max;\n";
+      s += "  float thread_sum = 0.0f;\n";
+      if (keepExponentials)
+        s += sweep(false, forEach("{\n  v[k] = fast_exp(v[k] - shift);\n  thread_sum += v[k];\n}"));
+      else
+        s += sweep(false, forEach("thread_sum += fast_exp(v[k] - shift);"));
+      s += "  const MaxSum stat = " + reduce(Stat::MaxSum, "MaxSum{thread_max, thread_sum}") + ";\n";
+      s += "  const float row_max = stat.max;\n  const float row_sum = stat.sum;\n";
+      if (keepExponentials)
+        s += "  // The cache holds exp(x - this thread's max): one factor moves it to the row's max.\n"
+             "  const float scale = fast_exp(shift - row_max) / row_sum;\n";
+      return s;
+    }
+    if (online) {
+      usesPackOnline_ = true;
+      s += "  MaxSum stat = {neg_inf(), 0.0f};\n";
+      s += sweep(true, "stat = online_add(stat, v);\n");
+      s += "  stat = " + reduce(Stat::MaxSum, "stat") + ";\n";
+      s += "  const float row_max = stat.max;\n  const float row_sum = stat.sum;\n";
+    } else {
+      s += "  float row_max = neg_inf();\n";
+      s += sweep(true, forEach("row_max = fmaxf(row_max, v[k]);"));
+      s += "  row_max = " + reduce(Stat::Max, "row_max") + ";\n";
+      s += "  float row_sum = 0.0f;\n";
+      // With the row in registers the exponentials replace it: the write sweep only scales.
+      if (keepExponentials && cachedInRegisters())
+        s += sweep(false, forEach("{\n  v[k] = fast_exp(v[k] - row_max);\n  row_sum += v[k];\n}"));
+      else
+        s += sweep(false, forEach("row_sum += fast_exp(v[k] - row_max);"));
+      s += "  row_sum = " + reduce(Stat::Sum, "row_sum") + ";\n";
+      if (keepExponentials && cachedInRegisters()) s += "  const float scale = 1.0f / row_sum;\n";
+    }
+    return s;
+  }
+
   std::string familyBody() {
     const std::string& f = p_.family;
     const std::string Nf = "(float)" + N_;
     std::string s;
     if (f == "softmax") {
-      const std::string write = forEach("v[k] = expf(v[k] - row_max) * inv_sum;") + "store_pack(row_out + col, v);\n";
-      if (g_.gene("pass") == "online") {
-        s += "  MaxSum stat = {neg_inf(), 0.0f};\n";
-        s += sweep(true, forEach("stat = online_add(stat, v[k]);"));
-        s += "  stat = " + reduce(Stat::MaxSum, "stat") + ";\n";
-        s += "  const float row_max = stat.max;\n  const float inv_sum = 1.0f / stat.sum;\n";
+      s += maxAndSum(g_.gene("pass") == "online", true);
+      if (cachedInRegisters()) {
+        s += sweep(false, forEach("v[k] *= scale;") + "store_pack(row_out + col, v);\n");
       } else {
-        s += "  float row_max = neg_inf();\n";
-        s += sweep(true, forEach("row_max = fmaxf(row_max, v[k]);"));
-        s += "  row_max = " + reduce(Stat::Max, "row_max") + ";\n";
-        s += "  float row_sum = 0.0f;\n";
-        s += sweep(false, forEach("row_sum += expf(v[k] - row_max);"));
-        s += "  const float inv_sum = 1.0f / " + reduce(Stat::Sum, "row_sum") + ";\n";
+        s += "  const float inv_sum = 1.0f / row_sum;\n";
+        s += sweep(false, forEach("v[k] = fast_exp(v[k] - row_max) * inv_sum;") + "store_pack(row_out + col, v);\n");
       }
-      s += sweep(false, write);
     } else if (f == "layernorm") {
       if (g_.gene("stats") == "welford") {
-        s += "  Welford stat = {0.0f, 0.0f, 0.0f};\n";
-        s += sweep(true, forEach("stat = welford_add(stat, v[k]);"));
-        s += "  stat = " + reduce(Stat::Welford, "stat") + ";\n";
+        if (cachedInRegisters()) {
+          // The thread's own mean and deviations from its cache, then one exact merge.
+          s += "  float thread_sum = 0.0f;\n  int thread_count = 0;\n";
+          s += sweep(false, forEach("thread_sum += v[k];") + "thread_count += VEC;\n");
+          s += "  const float thread_mean = thread_count > 0 ? thread_sum / (float)thread_count : 0.0f;\n";
+          s += "  float thread_m2 = 0.0f;\n";
+          s += sweep(false, forEach("thread_m2 += (v[k] - thread_mean) * (v[k] - thread_mean);"));
+          s += "  const Welford stat = " +
+               reduce(Stat::Welford, "Welford{(float)thread_count, thread_mean, thread_m2}") + ";\n";
+        } else {
+          usesPackWelford_ = true;
+          s += "  Welford stat = {0.0f, 0.0f, 0.0f};\n";
+          s += sweep(true, "stat = welford_add(stat, v);\n");
+          s += "  stat = " + reduce(Stat::Welford, "stat") + ";\n";
+        }
         s += "  const float mean = stat.mean;\n";
         s += "  const float rstd = rsqrtf(stat.m2 / " + Nf + " + EPS);\n";
       } else {
@@ -376,19 +498,8 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
       s += render("  if (lane == 0 && row < {{M}}) {{Y}}[row] = {{VALUE}};\n",
                   {{"M", M_}, {"Y", y_.role}, {"VALUE", fromFloat(y_.dtype, "sum")}});
     } else if (f == "cross_entropy") {
-      if (g_.gene("pass") == "online") {
-        s += "  MaxSum stat = {neg_inf(), 0.0f};\n";
-        s += sweep(true, forEach("stat = online_add(stat, v[k]);"));
-        s += "  stat = " + reduce(Stat::MaxSum, "stat") + ";\n";
-        s += "  const float log_sum_exp = stat.max + logf(stat.sum);\n";
-      } else {
-        s += "  float row_max = neg_inf();\n";
-        s += sweep(true, forEach("row_max = fmaxf(row_max, v[k]);"));
-        s += "  row_max = " + reduce(Stat::Max, "row_max") + ";\n";
-        s += "  float row_sum = 0.0f;\n";
-        s += sweep(false, forEach("row_sum += expf(v[k] - row_max);"));
-        s += "  const float log_sum_exp = row_max + logf(" + reduce(Stat::Sum, "row_sum") + ");\n";
-      }
+      s += maxAndSum(g_.gene("pass") == "online", false);
+      s += "  const float log_sum_exp = row_max + logf(row_sum);\n";
       s += render(R"(  if (lane == 0 && row < {{M}}) {
     const long long target = targets[row];
     // A target outside the row is an input error: report NaN rather than read out of bounds.
@@ -416,6 +527,7 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
   std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, threadsPerRow_ = 32, cols_ = 0;
   std::string M_, N_;
   std::set<Stat> stats_;
+  bool usesFastExp_ = false, usesNegInf_ = false, usesPackOnline_ = false, usesPackWelford_ = false;
 };
 
 }  // namespace

@@ -59,17 +59,26 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
     const std::string at = swizzled ? "tile[r][swizzle(r, c)]" : "tile[r][c]";
     src += std::string("  __shared__ ") + T + " tile[TILE][TILE" + (padded ? " + 1" : "") + "];" +
            (padded ? "  // +1: a column walk crosses all 32 banks" : "") + "\n";
-    src += render(R"(#pragma unroll
+    // Packs are addressed as elements of a Pack array starting at the tile's
+    // part of a row: NVVM (CUDA 13) was seen splitting the 16-byte store at
+    // `(Pack*)(y + out_row * M + row0 + threadIdx.x * VEC)` into four scalar stores.
+    src += render(R"(  // This thread's packs of the x tile: every load is issued before the
+  // shared-memory stores that wait on them.
+  Pack in[ROWS_PER_THREAD];
+#pragma unroll
+  for (int i = 0; i < ROWS_PER_THREAD; ++i) {
+    const long long row = row0 + threadIdx.y + i * BLOCK_Y;
+    if (row < {{M}} && col0 + threadIdx.x * VEC < {{N}})
+      in[i] = reinterpret_cast<const Pack*>(x + row * {{N}} + col0)[threadIdx.x];
+  }
+#pragma unroll
   for (int i = 0; i < ROWS_PER_THREAD; ++i) {
     const int r = threadIdx.y + i * BLOCK_Y;
-    const long long row = row0 + r;
-    const long long col = col0 + threadIdx.x * VEC;
-    if (row < {{M}} && col < {{N}}) {
-      const Pack pack = *reinterpret_cast<const Pack*>(x + row * {{N}} + col);
+    if (row0 + r < {{M}} && col0 + threadIdx.x * VEC < {{N}}) {
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
         const int c = threadIdx.x * VEC + k;
-        {{AT}} = pack.v[k];
+        {{AT}} = in[i].v[k];
       }
     }
   }
@@ -78,16 +87,15 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
 #pragma unroll
   for (int i = 0; i < ROWS_PER_THREAD; ++i) {
     const int out_r = threadIdx.y + i * BLOCK_Y;
-    const long long out_row = col0 + out_r;                // a row of y is a column of x
-    const long long out_col = row0 + threadIdx.x * VEC;
-    if (out_row < {{N}} && out_col < {{M}}) {
-      Pack pack;
+    const long long out_row = col0 + out_r;  // a row of y is a column of x
+    if (out_row < {{N}} && row0 + threadIdx.x * VEC < {{M}}) {
+      Pack out;
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
         const int r = threadIdx.x * VEC + k, c = out_r;
-        pack.v[k] = {{AT}};
+        out.v[k] = {{AT}};
       }
-      *reinterpret_cast<Pack*>(y + out_row * {{M}} + out_col) = pack;
+      reinterpret_cast<Pack*>(y + out_row * {{M}} + row0)[threadIdx.x] = out;
     }
   }
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GEMM: C = A @ B (matmul) and C = relu(A @ B + bias) (matmul_bias_relu), row-major.
-// Genes: CUDA cores (SIMT block/warp/thread tiles) or tensor cores
-// (mma.sync m16n8k16 fed by ldmatrix, bf16 only: fp32 stays off TF32); how
+// Genes: CUDA cores (SIMT block/warp/thread tiles) or tensor cores (bf16
+// only: fp32 stays off TF32): mma.sync m16n8k16 fed by ldmatrix, or Hopper
+// wgmma from 128-byte-swizzled shared memory (gemm_wgmma.h); how
 // tiles reach shared memory (register-staged single or double buffer, or a
 // cp.async multistage pipeline); the epilogue (fragments stored straight from
 // registers, or staged through shared memory for 16-byte stores); and the
@@ -10,6 +11,7 @@
 // memory at the end (more warps per output tile, no workspace, no atomics).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
@@ -31,7 +33,7 @@ public:
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
     const bool bf16 = p.input("A").dtype == DType::BF16;
     return {
-        {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma"} : std::vector<std::string>{"none"}},
+        {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"} : std::vector<std::string>{"none"}},
         {"pipeline", {"single", "double", "cp_async"}},
         {"epilogue", {"direct", "smem"}},
         {"vector", {"1", "4", "8"}},
@@ -40,6 +42,7 @@ public:
   }
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
+    if (genes.at("tensor_core") == "wgmma") return wgmmaParameters(genes);
     if (genes.at("tensor_core") == "none")
       return {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}}, {"BLOCK_K", {8, 16, 32}},
               {"WARP_M", {16, 32, 64}},   {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
@@ -59,6 +62,10 @@ public:
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
     Violations v;
+    if (g.gene("tensor_core") == "wgmma") {
+      addWgmmaViolations(g, p, v);
+      return v.take();
+    }
     const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
     const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
     const std::int64_t wm = g.param("WARP_M"), wn = g.param("WARP_N");
@@ -78,6 +85,11 @@ public:
       const std::int64_t tm = g.param("THREAD_M"), tn = g.param("THREAD_N");
       v.divisible(wm, "WARP_M", tm, "THREAD_M");
       v.divisible(wn, "WARP_N", tn, "THREAD_N");
+      if (vec == 4) {
+        // 16-byte loads come with 16-byte shared-memory reads of runs of 4 outputs.
+        v.divisible(tm, "THREAD_M", 4, "the 4-output run of vector=4");
+        v.divisible(tn, "THREAD_N", 4, "the 4-output run of vector=4");
+      }
       if (!v.empty()) return v.take();
       if ((wm / tm) * (wn / tn) != kWarp)
         v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
@@ -122,6 +134,7 @@ public:
   }
 
   static std::int64_t smemBytes(const Genome& g) {
+    if (g.gene("tensor_core") == "wgmma") return gemmWgmmaSmemBytes(g);
     const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
     const std::int64_t pipeline = stages(g) * (bm * (bk + 8) + bk * (bn + 8)) * kBf16Bytes;
     const std::int64_t epilogue = g.gene("epilogue") == "smem" ? bm * (bn + 8) * kBf16Bytes : 0;
@@ -139,7 +152,39 @@ public:
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
-    return g.gene("tensor_core") == "mma" ? emitGemmMma(g, p) : emitGemmSimt(g, p);
+    const std::string& tensorCore = g.gene("tensor_core");
+    return tensorCore == "wgmma" ? emitGemmWgmma(g, p) : tensorCore == "mma" ? emitGemmMma(g, p) : emitGemmSimt(g, p);
+  }
+
+  // One per architecture, best first. bf16: a Hopper wgmma tile of 128x256
+  // with two consumer warpgroups and 4 stages (128x128 where the grid would
+  // be too small), then mma.sync with a 3-stage cp.async pipeline. CUDA cores:
+  // a 128x128 tile of 256 threads with 8x8 outputs per thread read as 16-byte
+  // runs, double-buffered; and the same with a single buffer and 64x64 tiles
+  // (more blocks per SM).
+  std::vector<Genome> startingPoints(const KernelProblem& p) const override {
+    auto genome = [&](GeneMap genes, ParamMap params) { return Genome{p.family, std::move(genes), std::move(params)}; };
+    std::vector<Genome> out;
+    if (p.input("A").dtype != DType::F32) {
+      const GeneMap wgmma = {{"tensor_core", "wgmma"}, {"pipeline", "cp_async"}, {"epilogue", "direct"},
+                             {"vector", "8"},          {"split_k", "none"}};
+      const std::int64_t blocks128x256 = ceilDiv(p.extent(p.input("A"), 0), 128) * ceilDiv(p.extent(p.output("C"), 1), 256);
+      out.push_back(genome(wgmma, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128}, {"BLOCK_K", 64},
+                                   {"WARPGROUPS", 2}, {"STAGES", 4}}));
+      const GeneMap mma = {{"tensor_core", "mma"}, {"pipeline", "cp_async"}, {"epilogue", "smem"},
+                           {"vector", "8"},        {"split_k", "none"}};
+      out.push_back(genome(mma, {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64},
+                                 {"STAGES", 3}}));
+    }
+    out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "double"}, {"epilogue", "direct"}, {"vector", "4"},
+                          {"split_k", "none"}},
+                         {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},
+                          {"THREAD_M", 8}, {"THREAD_N", 8}}));
+    out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "single"}, {"epilogue", "direct"}, {"vector", "4"},
+                          {"split_k", "none"}},
+                         {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 32},
+                          {"THREAD_M", 8}, {"THREAD_N", 4}}));
+    return out;
   }
 };
 

@@ -224,9 +224,22 @@ std::vector<Genome> seedGenomes(const KernelProblem& p, std::uint64_t seed, int 
   Rng rng(seed);
   const auto archs = legalArchitectures(p);
   if (archs.empty()) throw std::runtime_error("no legal template kernel exists for task " + p.taskName);
-  // Farthest-point selection on gene distance, from a random first architecture.
-  std::vector<std::size_t> chosen = {std::uniform_int_distribution<std::size_t>(0, archs.size() - 1)(rng)};
-  while (static_cast<int>(chosen.size()) < count && chosen.size() < archs.size()) {
+  const DesignSpace& space = designSpaceFor(p.family);
+  // The space's starting points first (the legal ones), then farthest-point
+  // selection on gene distance, from them or from a random architecture.
+  std::vector<Genome> out;
+  std::vector<std::size_t> chosen;
+  for (const Genome& g : space.startingPoints(p)) {
+    if (static_cast<int>(out.size()) >= count) break;
+    if (!isLegal(g, p) || std::find(out.begin(), out.end(), g) != out.end()) continue;
+    out.push_back(g);
+    const auto arch = std::find(archs.begin(), archs.end(), g.genes);
+    if (arch != archs.end() && std::find(chosen.begin(), chosen.end(), arch - archs.begin()) == chosen.end())
+      chosen.push_back(static_cast<std::size_t>(arch - archs.begin()));
+  }
+  const std::size_t firstDiverse = chosen.size();
+  if (chosen.empty() && count > 0) chosen.push_back(std::uniform_int_distribution<std::size_t>(0, archs.size() - 1)(rng));
+  while (static_cast<int>(out.size() + chosen.size() - firstDiverse) < count && chosen.size() < archs.size()) {
     const std::size_t next = argminRandom(
         archs.size(),
         [&](std::size_t i) {
@@ -237,9 +250,8 @@ std::vector<Genome> seedGenomes(const KernelProblem& p, std::uint64_t seed, int 
         rng);
     chosen.push_back(next);
   }
-  std::vector<Genome> out;
-  const DesignSpace& space = designSpaceFor(p.family);
-  for (auto i : chosen) {
+  for (std::size_t k = firstDiverse; k < chosen.size(); ++k) {
+    const std::size_t i = chosen[k];
     // Parameters: the legal point nearest the middle of every domain.
     ParamMap middle;
     for (const auto& def : space.parameters(p.family, archs[i])) middle[def.name] = def.values[def.values.size() / 2];

@@ -12,9 +12,12 @@ namespace crucible::templates {
 namespace {
 
 // Registers a thread may spend on its share of the row before spills loom.
-constexpr std::int64_t kMaxCachedFloatsPerThread = 64;
+constexpr std::int64_t kMaxCacheRegistersPerThread = 64;
 // Registers a thread needs besides its cached row (pointers, statistics, indices).
 constexpr std::int64_t kRegisterOverhead = 72;
+// Longest row the kernels index with 32-bit column offsets (with headroom for
+// the last chunk's look-ahead past the row's end).
+constexpr std::int64_t kMaxRowLength = std::int64_t{1} << 30;
 // Upper bound on the reduction scratch (a [THREADS] tree of 3-float structs, twice).
 constexpr std::int64_t kReductionScratchBytes = 2 * 1024 * 12;
 
@@ -50,6 +53,8 @@ public:
     const std::int64_t threadsPerRow = kWarp * warpsPerRow(g);
     const std::int64_t threads = threadsPerRow * rowsPerBlock(g);
     v.divisible(cols, "the row length", vec, "vector width");
+    // Kernels index columns with 32-bit ints (rows, of any count, with 64-bit offsets).
+    v.atMost(cols, "the row length", kMaxRowLength, "the 32-bit column index range");
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     // More threads on a row than it has packs only idles them; one warp is the floor.
     if (threadsPerRow > kWarp && threadsPerRow > cols / vec)
@@ -58,9 +63,13 @@ public:
     const std::string memory = g.genes.count("memory") ? g.gene("memory") : "global";
     if (memory == "registers") {
       const std::int64_t cached = ceilDiv(cols, threadsPerRow * vec) * vec;
-      v.atMost(cached, "row elements cached per thread", kMaxCachedFloatsPerThread, "the register budget");
+      // 2-byte rows stay packed in the cache (two per register), except softmax,
+      // whose cache holds the fp32 exponentials (see emit_rowreduce.cpp).
+      const bool packed = x.dtype != DType::F32 && p.family != "softmax";
+      const std::int64_t cacheRegisters = packed ? ceilDiv(cached * static_cast<std::int64_t>(sizeOf(x.dtype)), 4) : cached;
+      v.atMost(cacheRegisters, "registers caching the row per thread", kMaxCacheRegistersPerThread, "the register budget");
       // __launch_bounds__(THREADS) caps registers at 64K / THREADS: past it the cache spills.
-      v.atMost(cached + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
+      v.atMost(cacheRegisters + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
                "the per-thread share of the register file");
     }
     if (memory == "smem")
@@ -82,6 +91,54 @@ public:
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitRowReduce(g, p); }
+
+  // Rows of a few thousand elements (the suite: 4096 fp32, 8192 bf16, 32000
+  // fp32): a block or a few warps per row with 16-byte accesses, the row held
+  // in registers between its read and its write (one DRAM pass each way),
+  // warp shuffles, one-pass statistics. Narrower rows (1024) fall back on the
+  // warp-per-row entries. Illegal entries (a row too long for registers, too
+  // short for a block) are skipped by the caller.
+  std::vector<Genome> startingPoints(const KernelProblem& p) const override {
+    const std::string vec16 = p.inputs[0].dtype == DType::F32 ? "4" : "8";  // 16 bytes per access
+    const std::string& f = p.family;
+    auto make = [&](const std::string& granularity, GeneMap extra, ParamMap params) {
+      GeneMap genes = {{"granularity", granularity}, {"reduction", "shuffle"}, {"vector", vec16}};
+      genes.insert(extra.begin(), extra.end());
+      return Genome{f, genes, params};
+    };
+    // A block per row, 256 threads: 4096 fp32 are 4 float4 per thread.
+    const ParamMap block8 = {{"WARPS_PER_ROW", 8}};
+    const ParamMap block16 = {{"WARPS_PER_ROW", 16}};  // 512 threads: 2 float4 per thread at 4096
+    // Two rows of 128 threads per block: twice the registers per thread, half the barrier partners.
+    const ParamMap twoRowsOf4Warps = {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}};
+    const ParamMap warpRows = {{"ROWS_PER_BLOCK", 8}};  // one warp per row, 8 rows per block
+    if (f == "softmax") {
+      const GeneMap online = {{"memory", "registers"}, {"pass", "online"}};
+      return {make("block", online, block8), make("multiwarp", online, twoRowsOf4Warps),
+              make("block", {{"memory", "registers"}, {"pass", "multipass"}}, block16),
+              make("warp", online, {{"ROWS_PER_BLOCK", 4}})};
+    }
+    if (f == "layernorm") {
+      const GeneMap welford = {{"memory", "registers"}, {"stats", "welford"}};
+      return {make("block", welford, block8), make("multiwarp", welford, twoRowsOf4Warps),
+              make("block", {{"memory", "registers"}, {"stats", "twopass"}}, block16),
+              make("warp", welford, {{"ROWS_PER_BLOCK", 4}})};
+    }
+    if (f == "rmsnorm") {
+      const GeneMap registers = {{"memory", "registers"}};
+      return {make("block", registers, block8), make("multiwarp", registers, twoRowsOf4Warps),
+              make("warp", registers, {{"ROWS_PER_BLOCK", 4}})};
+    }
+    if (f == "rowsum")  // read-only streaming: nothing to cache
+      return {make("warp", {}, warpRows), make("block", {}, block8), make("multiwarp", {}, twoRowsOf4Warps)};
+    if (f == "cross_entropy") {
+      // Rows too long for registers: one streaming pass with online logsumexp.
+      const GeneMap online = {{"memory", "global"}, {"pass", "online"}};
+      return {make("block", online, block8), make("multiwarp", online, {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 8}}),
+              make("warp", online, warpRows)};
+    }
+    return {};
+  }
 
   static std::int64_t warpsPerRow(const Genome& g) {
     return g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");

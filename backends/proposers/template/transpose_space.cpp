@@ -53,6 +53,21 @@ public:
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitTranspose(g, p); }
+
+  // Tiles staged through padded shared memory so both the reads of x and the
+  // writes of y are coalesced: 32 x 32 tiles with 16-byte accesses both ways
+  // (conflict-free with the +1 padding: a warp covers 4 tile rows of 8 packs),
+  // the classic 32 x 8 threads with 4-byte accesses, and the XOR swizzle
+  // (conflict-free too, no padding) with 16-byte accesses and 128 threads.
+  std::vector<Genome> startingPoints(const KernelProblem& p) const override {
+    const std::string vec16 = p.input("x").dtype == DType::F32 ? "4" : "8";
+    const std::string& f = p.family;
+    return {
+        Genome{f, {{"staging", "smem_padded"}, {"vector", vec16}}, {{"TILE", 32}, {"ROWS_PER_THREAD", 4}}},
+        Genome{f, {{"staging", "smem_padded"}, {"vector", "1"}}, {{"TILE", 32}, {"ROWS_PER_THREAD", 4}}},
+        Genome{f, {{"staging", "smem_swizzled"}, {"vector", vec16}}, {{"TILE", 32}, {"ROWS_PER_THREAD", 2}}},
+    };
+  }
 };
 
 }  // namespace

@@ -347,6 +347,8 @@ TEST(TemplateProposer, TuningInsideOneArchitecture) {
   bad["THREAD_N"] = 8;
   bad["WARP_M"] = 16;
   bad["WARP_N"] = 16;  // 2 x 2 thread tiles: not a warp
+  bad["BLOCK_M"] = 64;
+  bad["BLOCK_N"] = 64;  // 16 warps: within the block limit, so the warp rule is what fails
   Proposal refused = proposer.withParametersFor(spec, base, bad);
   EXPECT_FALSE(refused.ok);
   EXPECT_NE(refused.error.find("exactly 32 thread tiles"), std::string::npos) << refused.error;

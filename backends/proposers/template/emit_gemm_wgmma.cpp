@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits a Hopper (sm_90a) bf16 GEMM on warpgroup tensor cores: every k-step is
+// wgmma.mma_async m64nNk16 (N = BLOCK_N, fp32 accumulators in registers) with
+// both operands read from shared memory through matrix descriptors.
+//
+// Shared memory, per stage, in the canonical 128-byte-swizzle layouts of the
+// PTX ISA ("Shared Memory Matrix Layout", "Matrix Descriptor Format"):
+//   A tile (BLOCK_M x 64, K-major): row r is 128 bytes at r * 128; 16-byte
+//     chunk c of the row sits at chunk position c ^ (r % 8). Descriptor:
+//     stride byte offset (8 rows -> next 8 rows) = 1024, leading byte offset
+//     unused for swizzled K-major (encoded 1). A k16 step starts 32 bytes
+//     further into the rows; the hardware applies the XOR to the final address,
+//     so the start may sit inside a swizzle row.
+//   B tile (64 x BLOCK_N, N-major, wgmma's transpose flag): 64-column panels of
+//     BLOCK_K rows x 128 bytes, panel p at p * BLOCK_K * 128; within a panel
+//     k-row r is at r * 128 and its chunk c at c ^ (r % 8). Descriptor: leading
+//     byte offset (64 columns -> next 64 columns) = BLOCK_K * 128, stride byte
+//     offset (8 k-rows -> next 8) = 1024. A k16 step starts 16 rows (2048 bytes)
+//     further.
+// Every tile starts on a 1024-byte boundary (the swizzle pattern's period), so
+// the descriptors' base-offset field stays 0.
+//
+// Pipeline: all threads copy tiles with 16-byte cp.async (k past K zero-filled,
+// rows past M and columns past N clamped: they only reach accumulators that are
+// never stored) into a STAGES-deep ring, STAGES - 2 tiles ahead; each k-tile's
+// wgmmas are committed as one group and one group stays in flight while the
+// next tile's copies are issued. The wgmma reads of a stage must be complete
+// before any thread refills it: a warpgroup waits for its tile t - 1 after
+// issuing tile t, and the barrier at the top of the next iteration orders that
+// for all warpgroups, so the stage of tile t - 2 is the one refilled.
+#include <string>
+#include "backends/proposers/template/gemm_wgmma.h"
+#include "backends/proposers/template/kernel_source.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kBf16Bytes = 2;
+constexpr std::int64_t kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8 rows of 128 bytes
+constexpr std::int64_t kWarpgroupThreads = 128;
+constexpr std::int64_t kRowsPerWgmma = 64;
+constexpr std::int64_t kMaxAccumulators = 128;  // fp32 accumulators per thread (CUTLASS's 128x256 / 2 warpgroups)
+// Registers besides the accumulators: descriptors, copy addresses, loop state.
+constexpr std::int64_t kRegisterOverhead = 64;
+constexpr std::int64_t kMaxTileOffset = 2147483647;
+constexpr std::int64_t kRasterGroupM = 8;  // block rows per raster group (L2 reuse of B panels)
+
+// The inline-asm wrapper of one wgmma.mma_async.m64n<n>k16.f32.bf16.bf16 with both operands in shared memory.
+std::string wgmmaWrapper(std::int64_t n) {
+  const std::int64_t regs = n / 2;
+  const std::string name = "wgmma_m64n" + std::to_string(n) + "k16";
+  // "{%0, %1, ...}" split into string-literal lines of 16 registers.
+  std::string list = "{", outputs;
+  for (std::int64_t i = 0; i < regs; ++i) {
+    list += std::string(i == 0 ? "" : i % 16 == 0 ? ",\"\n      \"" : ", ") + "%" + std::to_string(i);
+    outputs += std::string(i == 0 ? "" : i % 8 == 0 ? ",\n        " : ", ") + "\"+f\"(d[" + std::to_string(i) + "])";
+  }
+  list += "}";
+  return render(R"(// d (this warpgroup's 64 x {{N}} fp32 accumulators) += A (64 x 16, K-major) * B (16 x {{N}}, N-major).
+// Asynchronous: d must not be touched until a wgmma_wait covers this call's group.
+// Trailing immediates: scale-a = scale-b = 1 (no negation), A not transposed, B transposed (N-major).
+__device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long long a_desc, unsigned long long b_desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred accumulate;\n"
+      "setp.ne.b32 accumulate, %{{SCALE}}, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n{{N}}k16.f32.bf16.bf16\n"
+      "{{LIST}},\n"
+      "%{{ADESC}}, %{{BDESC}}, accumulate, 1, 1, 0, 1;\n"
+      "}\n"
+      : {{OUTPUTS}}
+      : "l"(a_desc), "l"(b_desc), "r"(1));
+}
+)",
+                {{"N", std::to_string(n)},
+                 {"NAME", name},
+                 {"REGS", std::to_string(regs)},
+                 {"LIST", list},
+                 {"OUTPUTS", outputs},
+                 {"ADESC", std::to_string(regs)},
+                 {"BDESC", std::to_string(regs + 1)},
+                 {"SCALE", std::to_string(regs + 2)}});
+}
+
+}  // namespace
+
+std::vector<TunableParameter> wgmmaParameters(const GeneMap&) {
+  return {{"BLOCK_M", {64, 128, 256}},
+          {"BLOCK_N", {64, 128, 256}},
+          {"BLOCK_K", {64}},
+          {"WARPGROUPS", {1, 2}},
+          {"STAGES", {3, 4, 5}}};
+}
+
+std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+  return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
+}
+
+void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  v.require(g.gene("pipeline") == "cp_async", "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async)");
+  v.require(g.gene("epilogue") == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
+  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
+  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& b = p.input("B");
+  const ProblemTensor& c = p.output("C");
+  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
+  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
+  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
+  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * groups, "64 x WARPGROUPS");
+  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
+  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
+  v.require(stages >= 3, "the ring needs STAGES >= 3: two stages in the tensor cores' hands, one filling");
+  if (!v.empty()) return;
+  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
+  const std::int64_t threads = kWarpgroupThreads * groups;
+  const std::int64_t accumulators = bm / groups / kRowsPerWgmma * bn / 2;
+  v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
+  const std::int64_t registers = accumulators + kRegisterOverhead;
+  v.atMost(registers, "estimated registers per thread", kMaxRegistersPerThread, "the per-thread limit");
+  v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
+  // A 16-byte chunk is all in or all out of the matrix only when rows split into whole chunks.
+  v.divisible(K, "K", 8, "the 8-element chunk");
+  v.divisible(N, "N", 8, "the 8-element chunk");
+  v.atMost(gemmWgmmaSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+  // The copies address a tile's rows with 32-bit element offsets.
+  v.atMost(bm * K, "BLOCK_M x K", kMaxTileOffset, "the 32-bit tile offset");
+  v.atMost(bk * N, "BLOCK_K x N", kMaxTileOffset, "the 32-bit tile offset");
+  v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
+}
+
+EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& c = p.output("C");
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
+  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  std::map<std::string, std::string> vars = {
+      {"M", p.extentCode(a, 0)},
+      {"K", p.extentCode(a, 1)},
+      {"N", p.extentCode(c, 1)},
+      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
+  };
+
+  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
+                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
+                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), " +
+                              std::to_string(stages) + "-stage cp.async ring, " + std::to_string(groups) +
+                              (groups == 1 ? " warpgroup" : " warpgroups") + ", epilogue stored from registers";
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "\n";
+  src += constant("BLOCK_M", bm);
+  src += constant("BLOCK_N", bn, "the N of every wgmma");
+  src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
+  src += constant("WARPGROUPS", groups, "each owns BLOCK_M / WARPGROUPS rows");
+  src += constant("STAGES", stages, "shared-memory ring; tiles are fetched STAGES - 2 ahead");
+  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
+  src += R"(constexpr int THREADS = 128 * WARPGROUPS;
+constexpr int SLABS = BLOCK_M / WARPGROUPS / 64;        // m64 wgmma slabs per warpgroup
+constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
+constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
+constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
+constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
+constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
+constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / THREADS;  // 16-byte chunks per thread per tile
+constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / THREADS;
+constexpr int A_STEP = THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
+constexpr int B_STEP = THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
+static_assert(A_LOADS * THREADS == BLOCK_M * (ROW_BYTES / 16) && B_LOADS * THREADS == BLOCK_K * (BLOCK_N / 8),
+              "every thread copies the same number of chunks");
+static_assert(A_STEP % 8 == 0 && B_STEP % 4 == 0, "the swizzle of a thread's chunks follows from its first");
+static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+              "every tile starts on a swizzle period");
+
+__device__ __forceinline__ unsigned smem_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// 16 bytes global -> shared (a shared-window address) without a register round trip; `valid` = false writes zeros.
+__device__ __forceinline__ void cp_async_16(unsigned dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+}
+
+// Makes this thread's completed generic-proxy writes to shared memory (the cp.async copies)
+// visible to the async proxy the tensor cores read through.
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// Orders prior register and shared-memory accesses of the warpgroup before the next wgmma.
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+
+// Waits until at most PENDING committed wgmma groups of this warpgroup are still running.
+template <int PENDING>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+}
+
+// Ties the accumulators to this point of the instruction stream, so the compiler
+// reads them only after the wgmma_wait before it.
+template <int N>
+__device__ __forceinline__ void pin_accumulators(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// A shared-memory matrix descriptor with 128-byte swizzling: start address, leading and
+// stride byte offsets, each >> 4, in bits 0-13, 16-29 and 32-45; swizzle mode 1 in bits 62-63.
+__device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, unsigned leading_bytes,
+                                                              unsigned stride_bytes) {
+  return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
+         static_cast<unsigned long long>((leading_bytes & 0x3FFFF) >> 4) << 16 |
+         static_cast<unsigned long long>((stride_bytes & 0x3FFFF) >> 4) << 32 | 1ull << 62;
+}
+
+)";
+  src += wgmmaWrapper(bn) + "\n";
+  src += p.signature("THREADS, 1") + " {\n";
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
+  // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
+  const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
+
+  // Grouped raster order: GROUP_M block rows advance together across the columns.
+  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
+  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
+  const int group_blocks = GROUP_M * tiles_n;
+  const int first_m = static_cast<int>(blockIdx.x) / group_blocks * GROUP_M;
+  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = static_cast<int>(blockIdx.x) % group_blocks;
+  const long long block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
+  const long long block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
+
+  // Each thread copies the same chunks of every k-tile: A rows a_row + i * A_STEP at 8-element
+  // chunk a_chunk along k; B k-rows b_row + i * B_STEP at chunk b_chunk along n. Rows past M
+  // and columns past N are clamped onto the last ones: they feed only accumulators that are
+  // never stored. Only k past K is zero-filled. Offsets inside a tile fit in 32 bits.
+  const int a_row = threadIdx.x / 8, a_chunk = threadIdx.x % 8;
+  const int b_row = threadIdx.x / (BLOCK_N / 8), b_chunk = threadIdx.x % (BLOCK_N / 8);
+  const __nv_bfloat16* a_src = A + block_row * {{K}} + a_chunk * 8;
+  const __nv_bfloat16* b_src = B + min(block_col + b_chunk * 8, {{N}} - 8);
+  int a_offset[A_LOADS];
+#pragma unroll
+  for (int i = 0; i < A_LOADS; ++i)
+    a_offset[i] = static_cast<int>((min(block_row + a_row + i * A_STEP, {{M}} - 1) - block_row) * {{K}});
+  // Swizzled destinations: chunk c of 128-byte row r lands at chunk position c ^ (r % 8).
+  // A_STEP is a multiple of 8, so r % 8 is the same for all of a thread's A rows; B_STEP is
+  // a multiple of 4, so (b_row + i * B_STEP) % 8 = (b_row % 8) ^ (i * B_STEP % 8).
+  const unsigned a_dst = a_row * ROW_BYTES + ((a_chunk ^ (a_row % 8)) * 16);
+  const unsigned b_dst = b_chunk / 8 * B_PANEL_BYTES + b_row * ROW_BYTES;
+  const unsigned b_swizzle = ((b_chunk % 8) ^ (b_row % 8)) * 16;
+
+  // Issues the copies of k-tile `k_tile` into stage `stage`.
+  auto load_tile = [&](long long k_tile, int stage) {
+    const long long k0 = k_tile * BLOCK_K;
+    const unsigned a_tile = ring + stage * STAGE_BYTES, b_tile = a_tile + A_STAGE_BYTES;
+    const bool a_valid = k0 + a_chunk * 8 < {{K}};
+#pragma unroll
+    for (int i = 0; i < A_LOADS; ++i)
+      cp_async_16(a_tile + a_dst + i * A_STEP * ROW_BYTES, a_valid ? a_src + k0 + a_offset[i] : A, a_valid);
+    const __nv_bfloat16* b_rows = b_src + k0 * {{N}};
+#pragma unroll
+    for (int i = 0; i < B_LOADS; ++i) {
+      const int r = b_row + i * B_STEP;
+      const bool valid = k0 + r < {{K}};
+      cp_async_16(b_tile + b_dst + i * B_STEP * ROW_BYTES + (b_swizzle ^ (i * B_STEP % 8 * 16)),
+                  valid ? b_rows + r * static_cast<int>({{N}}) : B, valid);
+    }
+  };
+
+  const int warpgroup = threadIdx.x / 128;
+  // Stage 0's descriptors; a stage, slab or k16 step adds its byte offset >> 4 to the start address.
+  // A: this warpgroup's first row; leading offset unused (swizzled K-major), 8 rows -> next 8 rows = 1024.
+  // B: leading offset = 64 columns -> next 64 (a panel), stride = 8 k-rows -> next 8 = 1024.
+  const unsigned long long a_desc = smem_descriptor(ring + warpgroup * SLABS * 64 * ROW_BYTES, 16, SWIZZLE_BYTES);
+  const unsigned long long b_desc = smem_descriptor(ring + A_STAGE_BYTES, B_PANEL_BYTES, SWIZZLE_BYTES);
+
+  float acc[SLABS][BLOCK_N / 2];
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s)
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
+
+  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+  // Prologue: STAGES - 2 tiles in flight. Every iteration commits one copy group
+  // (possibly empty) so the wait count below always means the same tile.
+#pragma unroll
+  for (int s = 0; s < STAGES - 2; ++s) {
+    if (s < k_tiles) load_tile(s, s);
+    cp_async_commit();
+  }
+  for (long long t = 0; t < k_tiles; ++t) {
+    cp_async_wait<STAGES - 3>();  // this thread's copies of tile t have landed
+    fence_proxy_async();          // ... and are visible to the tensor cores
+    __syncthreads();              // every thread's copies; every warpgroup is done reading tile t - 2
+    const int stage = static_cast<int>(t % STAGES);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
+        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+    }
+    wgmma_commit();
+    const long long next = t + STAGES - 2;  // into the stage of tile t - 2
+    if (next < k_tiles) load_tile(next, static_cast<int>(next % STAGES));
+    cp_async_commit();
+    wgmma_wait<1>();  // tile t - 1's products are done; its stage is refilled after the next barrier
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) pin_accumulators(acc[s]);
+
+)",
+                vars);
+
+  // Accumulator fragment of m64nNk16 (fp32): warp w of the warpgroup holds rows 16w..16w+15;
+  // lane l holds rows l/4 and l/4 + 8, columns 8j + 2(l%4) + {0, 1}: d[4j], d[4j+1] on the
+  // first row, d[4j+2], d[4j+3] on the second.
+  const DType biasType = fused ? p.input("bias").dtype : DType::F32;
+  const std::string bias = fused ? "      const float bias0 = " + toFloat(biasType, "bias[col]") +
+                                       ", bias1 = " + toFloat(biasType, "bias[col + 1]") + ";\n"
+                                 : "";
+  vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
+  vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
+  src += render(R"(  // Warp w of a warpgroup holds rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab,
+  // columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
+  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) {
+    const long long row = block_row + (warpgroup * SLABS + s) * 64 + warp * 16 + lane / 4;
+#pragma unroll
+    for (int j = 0; j < BLOCK_N / 8; ++j) {
+      const long long col = block_col + j * 8 + lane % 4 * 2;
+      if (col >= {{N}}) continue;  // N is a multiple of 8: col + 1 is inside too
+)" + bias + R"(#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        if (row + half * 8 < {{M}})
+          *reinterpret_cast<__nv_bfloat162*>(C + (row + half * 8) * {{N}} + col) = __floats2bfloat162_rn({{V0}}, {{V1}});
+    }
+  }
+}
+)",
+                vars);
+
+  EmittedKernel k;
+  k.source = std::move(src);
+  k.launch.entry = p.entry;
+  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
+                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
+  k.launch.block[0] = std::to_string(kWarpgroupThreads * groups);
+  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaSmemBytes(g));
+  return k;
+}
+
+}  // namespace crucible::templates

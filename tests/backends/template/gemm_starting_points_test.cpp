@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GEMM space's starting points: legal at the suite's GEMM shapes, first
+// among a run's seeds, and what they claim once compiled (the SIMT tile reads
+// shared memory 16 bytes at a time, spills nothing; the tensor-core tiles use
+// wgmma or mma.sync, fed by cp.async).
+#include <gtest/gtest.h>
+
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/proposers/template/genome_ops.h"
+#include "backends/proposers/template/spaces.h"
+#include "backends/proposers/template/template_proposer.h"
+#include "tests/backends/template/suite_tasks.h"
+
+namespace crucible {
+namespace {
+
+using testing_support::makeTask;
+
+struct GemmShape {
+  std::string family;
+  DType dtype;
+  std::int64_t m, n, k;
+};
+
+const std::vector<GemmShape> kSuiteShapes = {
+    {"matmul", DType::F32, 4096, 4096, 4096},
+    {"matmul", DType::F32, 1024, 1024, 1024},
+    {"matmul", DType::BF16, 8192, 8192, 8192},
+    {"matmul_bias_relu", DType::BF16, 4096, 4096, 4096},
+};
+
+templates::KernelProblem problemOf(const GemmShape& s) {
+  return templates::problemFromSpec(makeTask(s.family, s.dtype, {{"M", s.m}, {"N", s.n}, {"K", s.k}}));
+}
+
+TEST(GemmStartingPoints, AreLegalAtTheSuiteShapesAndSeedTheRun) {
+  for (const GemmShape& s : kSuiteShapes) {
+    const auto p = problemOf(s);
+    const auto points = templates::gemmSpace().startingPoints(p);
+    ASSERT_FALSE(points.empty()) << s.family;
+    for (const auto& g : points) EXPECT_TRUE(templates::checkGenome(g, p).empty()) << g.toJson();
+    const auto seeds = templates::seedGenomes(p, 7, 8);
+    ASSERT_GE(seeds.size(), points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(seeds[i], points[i]) << i;
+    // The rest still explore other architectures.
+    EXPECT_GT(seeds.size(), points.size());
+  }
+}
+
+TEST(GemmStartingPoints, CompileToWhatTheyClaim) {
+  NvrtcCompiler compiler;
+  for (const GemmShape& s : kSuiteShapes) {
+    const auto p = problemOf(s);
+    for (const auto& g : templates::gemmSpace().startingPoints(p)) {
+      const Candidate c = TemplateProposer::candidateFor(g, p);
+      const CompileResult r = compiler.compile({c.source, c.launch.entry, "sm_90", {}});
+      ASSERT_TRUE(r.report.ok) << g.toJson() << "\n" << r.report.log;
+      EXPECT_EQ(r.report.spillStoreBytes, 0) << g.toJson();
+      auto count = [&](const char* key) {
+        auto it = r.report.features.find(key);
+        return it == r.report.features.end() ? 0 : it->second;
+      };
+      if (g.gene("tensor_core") == "none") {
+        EXPECT_GT(count("ld.shared.16B"), 0) << g.toJson();
+        EXPECT_EQ(count("ld.shared.4B"), 0) << "scalar shared-memory reads in " << g.toJson();
+      } else {
+        EXPECT_GT(count(g.gene("tensor_core") == "wgmma" ? "wgmma" : "mma"), 0) << g.toJson();
+        EXPECT_GT(count("cp.async"), 0) << g.toJson();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crucible

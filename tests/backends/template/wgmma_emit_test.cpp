@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Hopper wgmma GEMM emitter: which genomes are legal, the launch rule, and
+// that every legal genome of the suite's bf16 GEMM tasks compiles through
+// NVRTC + nvJitLink for sm_90a (picked from "sm_90" by the wgmma in the
+// source) without local memory, with wgmma and cp.async in the PTX and without
+// ptxas serializing the wgmmas. No GPU here: the numbers are checked on the
+// device with tests/gpu/kernels/wgmma_gemm_bf16.cu, which must stay the
+// emitter's output for the default genome (regenerate it with
+// CRUCIBLE_REGENERATE_KERNELS=1).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include "backends/cuda/compile/compile_all.h"
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/proposers/template/gemm_wgmma.h"
+#include "core/task/expression.h"
+#include "core/task/task_library.h"
+#include "tests/backends/template/suite_tasks.h"
+
+namespace crucible {
+namespace {
+
+using templates::Genome;
+using templates::KernelProblem;
+
+const char* const kSuiteTasks[] = {"matmul_bf16_1024x1024x1024", "matmul_bias_relu_bf16_4096x4096x4096",
+                                   "matmul_bf16_8192x8192x8192"};
+
+KernelProblem suiteProblem(const std::string& name) {
+  const auto file = findBuiltinTaskFile(name);
+  if (!file) throw std::runtime_error("suite task " + name + " not found in " + builtinTasksDir());
+  return templates::problemFromSpec(loadTaskSpecFile(*file));
+}
+
+templates::GeneMap wgmmaGenes() {
+  return {{"tensor_core", "wgmma"}, {"pipeline", "cp_async"}, {"epilogue", "direct"}, {"vector", "8"}, {"split_k", "none"}};
+}
+
+Genome wgmmaGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std::int64_t groups, std::int64_t stages) {
+  return {family, wgmmaGenes(),
+          {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", groups}, {"STAGES", stages}}};
+}
+
+// The recommended starting point: 128 x 256 tile, two consumer warpgroups, 4 stages.
+Genome defaultGenome(const std::string& family) { return wgmmaGenome(family, 128, 256, 2, 4); }
+
+std::vector<std::string> violations(const Genome& g, const KernelProblem& p) {
+  templates::Violations v;
+  templates::addWgmmaViolations(g, p, v);
+  return v.take();
+}
+
+// Every point of the parameter grid that addWgmmaViolations accepts.
+std::vector<Genome> legalGenomes(const KernelProblem& p) {
+  const auto params = templates::wgmmaParameters(wgmmaGenes());
+  std::vector<templates::ParamMap> points(1);
+  for (const auto& param : params) {
+    std::vector<templates::ParamMap> next;
+    for (const auto& point : points)
+      for (auto value : param.values) {
+        auto extended = point;
+        extended[param.name] = value;
+        next.push_back(extended);
+      }
+    points = std::move(next);
+  }
+  std::vector<Genome> out;
+  for (const auto& point : points) {
+    Genome g{p.family, wgmmaGenes(), point};
+    if (violations(g, p).empty()) out.push_back(g);
+  }
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& reasons, const std::string& word) {
+  for (const auto& r : reasons)
+    if (r.find(word) != std::string::npos) return true;
+  return false;
+}
+
+TEST(WgmmaSpace, ParametersAreTheDocumentedGrid) {
+  const auto params = templates::wgmmaParameters(wgmmaGenes());
+  std::map<std::string, std::vector<std::int64_t>> byName;
+  for (const auto& p : params) byName[p.name] = p.values;
+  EXPECT_EQ(byName["BLOCK_M"], (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(byName["BLOCK_N"], (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(byName["BLOCK_K"], (std::vector<std::int64_t>{64}));
+  EXPECT_EQ(byName["WARPGROUPS"], (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(byName["STAGES"], (std::vector<std::int64_t>{3, 4, 5}));
+  EXPECT_EQ(params.size(), 5u);
+}
+
+TEST(WgmmaSpace, LegalityFollowsTilesRegistersAndSharedMemory) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  EXPECT_TRUE(violations(defaultGenome("matmul"), p).empty());
+  EXPECT_EQ(templates::gemmWgmmaSmemBytes(defaultGenome("matmul")), 4 * (128 + 256) * 64 * 2 + 1024);
+
+  // A 64-row tile cannot feed two warpgroups of m64 slabs.
+  EXPECT_TRUE(mentions(violations(wgmmaGenome("matmul", 64, 128, 2, 4), p), "64 x WARPGROUPS"));
+  // 5 stages of 128 x 256 need 241 KiB.
+  EXPECT_TRUE(mentions(violations(wgmmaGenome("matmul", 128, 256, 2, 5), p), "shared memory per block"));
+  // 256 x 256 over two warpgroups would keep 256 fp32 accumulators per thread.
+  EXPECT_TRUE(mentions(violations(wgmmaGenome("matmul", 256, 256, 2, 3), p), "accumulators per thread"));
+  EXPECT_TRUE(mentions(violations(wgmmaGenome("matmul", 128, 256, 1, 3), p), "accumulators per thread"));
+
+  Genome wrongGenes = defaultGenome("matmul");
+  wrongGenes.genes["pipeline"] = "double";
+  wrongGenes.genes["split_k"] = "sliced";
+  const auto reasons = violations(wrongGenes, p);
+  EXPECT_TRUE(mentions(reasons, "pipeline=cp_async"));
+  EXPECT_TRUE(mentions(reasons, "split_k=none"));
+
+  const KernelProblem f32 =
+      templates::problemFromSpec(testing_support::makeTask("matmul", DType::F32, {{"M", 1024}, {"N", 1024}, {"K", 1024}}));
+  EXPECT_TRUE(mentions(violations(defaultGenome("matmul"), f32), "bf16"));
+  const KernelProblem ragged =
+      templates::problemFromSpec(testing_support::makeTask("matmul", DType::BF16, {{"M", 1000}, {"N", 1000}, {"K", 1001}}));
+  EXPECT_TRUE(mentions(violations(defaultGenome("matmul"), ragged), "K (1001)"));
+
+  // The hand-counted grid (see the header's domains): 31 legal points per task.
+  EXPECT_EQ(legalGenomes(p).size(), 31u);
+}
+
+TEST(WgmmaEmit, LaunchRuleCoversTheMatrixWithGroupedBlocks) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  const auto k = templates::emitGemmWgmma(defaultGenome("matmul"), p);
+  EXPECT_EQ(k.launch.entry, p.entry);
+  EXPECT_EQ(evaluateAxisExpression(k.launch.grid[0], p.axes), (8192 / 256) * (8192 / 128));
+  EXPECT_EQ(k.launch.grid[1], "1");
+  EXPECT_EQ(k.launch.block[0], "256");
+  EXPECT_EQ(k.launch.dynamicSmemBytes, std::to_string(templates::gemmWgmmaSmemBytes(defaultGenome("matmul"))));
+  EXPECT_NE(k.source.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"), std::string::npos);
+  EXPECT_NE(k.source.find("__launch_bounds__(THREADS, 1)"), std::string::npos);
+}
+
+TEST(WgmmaEmit, FusedEpilogueAddsBiasAndRelu) {
+  const KernelProblem p = suiteProblem("matmul_bias_relu_bf16_4096x4096x4096");
+  const auto source = templates::emitGemmWgmma(defaultGenome("matmul_bias_relu"), p).source;
+  EXPECT_NE(source.find("__bfloat162float(bias[col])"), std::string::npos);
+  EXPECT_NE(source.find("fmaxf("), std::string::npos);
+  const auto plain = templates::emitGemmWgmma(defaultGenome("matmul"), suiteProblem("matmul_bf16_1024x1024x1024")).source;
+  EXPECT_EQ(plain.find("bias"), std::string::npos);
+}
+
+// A host model of the shared-memory layout: where the emitted copies put each
+// element (the kernel's load_tile formulas, restated) against where wgmma reads
+// it (the PTX ISA's canonical 128-byte-swizzle layouts with the kernel's
+// descriptors: start, leading and stride byte offsets). A mismatch means wrong
+// products on the GPU, which cannot be seen on this machine.
+std::uint32_t swizzle128(std::uint32_t address) { return address ^ (((address >> 7) & 7u) << 4); }
+
+struct LayoutModel {
+  int bm, bn, groups;
+  static constexpr int kRowBytes = 128, kSwizzleBytes = 1024;
+  int threads() const { return 128 * groups; }
+  int aStageBytes() const { return bm * kRowBytes; }
+  int bPanelBytes() const { return 64 * kRowBytes; }
+  int stageBytes() const { return aStageBytes() + bn / 64 * bPanelBytes(); }
+  // Byte address (from the ring) of A tile element (row, k) / B tile element (k, n) as copied.
+  std::map<std::pair<int, int>, std::uint32_t> copiedA(int stage) const {
+    std::map<std::pair<int, int>, std::uint32_t> at;
+    const int aStep = threads() / 8, aLoads = bm * 8 / threads();
+    for (int tid = 0; tid < threads(); ++tid) {
+      const int aRow = tid / 8, aChunk = tid % 8;
+      const std::uint32_t aDst = aRow * kRowBytes + ((aChunk ^ (aRow % 8)) * 16);
+      for (int i = 0; i < aLoads; ++i)
+        for (int e = 0; e < 8; ++e)
+          at[{aRow + i * aStep, aChunk * 8 + e}] = stage * stageBytes() + aDst + i * aStep * kRowBytes + e * 2;
+    }
+    return at;
+  }
+  std::map<std::pair<int, int>, std::uint32_t> copiedB(int stage) const {
+    std::map<std::pair<int, int>, std::uint32_t> at;
+    const int bStep = threads() / (bn / 8), bLoads = 64 * (bn / 8) / threads();
+    for (int tid = 0; tid < threads(); ++tid) {
+      const int bRow = tid / (bn / 8), bChunk = tid % (bn / 8);
+      const std::uint32_t bDst = bChunk / 8 * bPanelBytes() + bRow * kRowBytes;
+      const std::uint32_t bSwizzle = ((bChunk % 8) ^ (bRow % 8)) * 16;
+      for (int i = 0; i < bLoads; ++i)
+        for (int e = 0; e < 8; ++e)
+          at[{bRow + i * bStep, bChunk * 8 + e}] = stage * stageBytes() + aStageBytes() + bDst + i * bStep * kRowBytes +
+                                                   (bSwizzle ^ (i * bStep % 8 * 16)) + e * 2;
+    }
+    return at;
+  }
+};
+
+TEST(WgmmaLayout, CopiesLandWhereTheDescriptorsRead) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  int checked = 0;
+  for (const auto& g : legalGenomes(p)) {
+    if (g.param("STAGES") != 3) continue;  // the layout does not depend on the ring depth
+    const LayoutModel m{static_cast<int>(g.param("BLOCK_M")), static_cast<int>(g.param("BLOCK_N")),
+                        static_cast<int>(g.param("WARPGROUPS"))};
+    const int slabs = m.bm / m.groups / 64;
+    const std::string where = g.paramsText();
+    for (int stage = 0; stage < 3; ++stage) {
+      const auto a = m.copiedA(stage);
+      const auto b = m.copiedB(stage);
+      ASSERT_EQ(a.size(), static_cast<std::size_t>(m.bm * 64)) << where;  // every element copied exactly once
+      ASSERT_EQ(b.size(), static_cast<std::size_t>(64 * m.bn)) << where;
+      for (int kk = 0; kk < 4; ++kk) {
+        // B: N-major, start 16 k-rows further per k16 step, LBO = a 64-column panel, SBO = 8 k-rows.
+        const std::uint32_t bStart = stage * m.stageBytes() + m.aStageBytes() + kk * 16 * LayoutModel::kRowBytes;
+        for (int k = 0; k < 16; ++k)
+          for (int n = 0; n < m.bn; ++n) {
+            const std::uint32_t read = swizzle128(bStart + n % 64 * 2 + n / 64 * m.bPanelBytes() + k % 8 * 128 +
+                                                  k / 8 * LayoutModel::kSwizzleBytes);
+            ASSERT_EQ(read, b.at({kk * 16 + k, n})) << where << " B k=" << kk * 16 + k << " n=" << n;
+          }
+        // A: K-major, start 32 bytes further per k16 step, SBO = 8 rows, per warpgroup and slab.
+        for (int wg = 0; wg < m.groups; ++wg)
+          for (int s = 0; s < slabs; ++s) {
+            const int firstRow = (wg * slabs + s) * 64;
+            const std::uint32_t aStart = stage * m.stageBytes() + firstRow * LayoutModel::kRowBytes + kk * 32;
+            for (int row = 0; row < 64; ++row)
+              for (int k = 0; k < 16; ++k) {
+                const std::uint32_t read =
+                    swizzle128(aStart + row % 8 * 128 + row / 8 * LayoutModel::kSwizzleBytes + k * 2);
+                ASSERT_EQ(read, a.at({firstRow + row, kk * 16 + k})) << where << " A row=" << firstRow + row;
+              }
+          }
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
+}
+
+struct Emitted {
+  std::string label;
+  Genome genome;
+  templates::EmittedKernel kernel;
+};
+
+TEST(WgmmaCompile, EveryLegalGenomeOfTheSuiteGemmsCompilesForSm90a) {
+  std::vector<Emitted> all;
+  for (const char* name : kSuiteTasks) {
+    const KernelProblem p = suiteProblem(name);
+    const auto genomes = legalGenomes(p);
+    ASSERT_FALSE(genomes.empty()) << name;
+    for (const auto& g : genomes) all.push_back({name, g, templates::emitGemmWgmma(g, p)});
+  }
+  std::vector<CompileRequest> requests;
+  for (const auto& e : all) requests.push_back({e.kernel.source, e.kernel.launch.entry, "sm_90", {}});
+  NvrtcCompiler compiler;
+  const auto results = compileAll(compiler, requests, 2);
+  ASSERT_EQ(results.size(), all.size());
+  int failures = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const CompileReport& r = results[i].report;
+    const std::string where = all[i].label + " " + all[i].genome.toJson();
+    if (!r.ok) {
+      if (++failures <= 2) ADD_FAILURE() << where << "\n" << r.log << "\n" << all[i].kernel.source;
+      continue;
+    }
+    EXPECT_EQ(r.arch, "sm_90a") << where;
+    EXPECT_FALSE(results[i].cubin.empty()) << where;
+    EXPECT_EQ(r.localBytes, 0) << where;
+    EXPECT_EQ(r.spillStoreBytes, 0) << where;
+    EXPECT_EQ(r.spillLoadBytes, 0) << where;
+    auto count = [&](const std::string& key) {
+      auto it = r.features.find(key);
+      return it == r.features.end() ? 0 : it->second;
+    };
+    // Four k16 steps per 64-deep tile for every m64 slab of the warpgroup.
+    const std::int64_t slabs = all[i].genome.param("BLOCK_M") / all[i].genome.param("WARPGROUPS") / 64;
+    EXPECT_GE(count("wgmma"), 4 * slabs) << where;
+    EXPECT_GT(count("cp.async"), 0) << where;
+    EXPECT_EQ(count("mma"), 0) << where;
+    // ptxas serializes the wgmmas (C7515) or injects waits (C7517) when registers of an
+    // in-flight wgmma are touched: the pipeline would silently lose its overlap.
+    EXPECT_EQ(r.log.find("serialized"), std::string::npos) << where << "\n" << r.log;
+    EXPECT_EQ(r.log.find("is injected"), std::string::npos) << where << "\n" << r.log;
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+// The hand-checkable kernel for the device: a launch note, then the emitter's
+// output for the default genome on matmul_bf16_1024x1024x1024.
+TEST(WgmmaKernelFile, IsTheEmittersDefaultKernel) {
+  const KernelProblem p = suiteProblem("matmul_bf16_1024x1024x1024");
+  const auto k = templates::emitGemmWgmma(defaultGenome("matmul"), p);
+  const std::string note = "// Launch: crucible-cli eval --task " + p.taskName +
+                           " --kernel tests/gpu/kernels/wgmma_gemm_bf16.cu --grid '" + k.launch.grid[0] +
+                           "' --block " + k.launch.block[0] + " --smem " + k.launch.dynamicSmemBytes + "\n";
+  const std::string expected = note + k.source;
+  const std::string path = std::string(CRUCIBLE_SOURCE_DIR) + "/tests/gpu/kernels/wgmma_gemm_bf16.cu";
+  if (const char* regen = std::getenv("CRUCIBLE_REGENERATE_KERNELS"); regen && std::string(regen) == "1") {
+    std::ofstream(path, std::ios::binary) << expected;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path << " is missing (CRUCIBLE_REGENERATE_KERNELS=1 writes it)";
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), expected) << path << " differs from the emitter (CRUCIBLE_REGENERATE_KERNELS=1 rewrites it)";
+}
+
+}  // namespace
+}  // namespace crucible
