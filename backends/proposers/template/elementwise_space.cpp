@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Elementwise kernels (gelu). Genes: the vector width of each access and the
-// grid shape (one block per tile, or a capped grid striding over the tensor).
+// Elementwise kernels (gelu). Genes: the vector width of each access, the
+// grid shape (one block per tile, or a capped grid striding over the tensor),
+// and the cache policy of the accesses (default, or streaming: loads and
+// stores marked evict-first, since no element is touched twice).
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -16,6 +18,7 @@ public:
     return {
         {"grid", {"one_shot", "grid_stride"}},
         {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
+        {"cache", {"default", "streaming"}},
     };
   }
 
@@ -34,13 +37,16 @@ public:
     const std::int64_t n = p.extent(p.input("x"), 0);
     const std::int64_t vec = std::stoll(g.gene("vector"));
     v.divisible(n, "N", vec, "vector width");
+    if (g.gene("cache") == "streaming")
+      v.require(vec * static_cast<std::int64_t>(sizeOf(p.input("x").dtype)) >= 4,
+                "streaming accesses move whole 4-, 8- or 16-byte words");
     const std::int64_t perBlock = g.param("THREADS") * g.param("ITEMS_PER_THREAD") * vec;
     if (g.gene("grid") == "one_shot") v.atMost(ceilDiv(n, perBlock), "grid size", 2147483647LL, "the grid limit");
     return v.take();
   }
 
   std::map<std::string, std::string> descriptor(const Genome& g) const override {
-    return {{"grid", g.gene("grid")}, {"vector", g.gene("vector")}};
+    return {{"grid", g.gene("grid")}, {"vector", g.gene("vector")}, {"cache", g.gene("cache")}};
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitElementwise(g, p); }
@@ -52,11 +58,15 @@ public:
     const std::string vec16 = p.input("x").dtype == DType::F32 ? "4" : "8";
     const std::string& f = p.family;
     return {
-        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}}, {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
+        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "default"}}, {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
         // 4 blocks on each of the 132 SMs, all resident at once (at ~48 registers
         // 5 fit): a grid-stride grid of whole waves leaves no straggling last wave.
-        Genome{f, {{"grid", "grid_stride"}, {"vector", vec16}},
+        Genome{f, {{"grid", "grid_stride"}, {"vector", vec16}, {"cache", "default"}},
                {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}, {"MAX_BLOCKS", 528}}},
+        // The same map with evict-first accesses: the 256 MiB streamed through
+        // a 60 MiB L2 has no reuse to protect.
+        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "streaming"}},
+               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
     };
   }
 };

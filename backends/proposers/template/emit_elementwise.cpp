@@ -15,13 +15,43 @@ EmittedKernel emitElementwise(const Genome& g, const KernelProblem& p) {
 
   std::string src = headerComment(g, p,
                                   std::string("elementwise gelu, ") + std::to_string(vec * sizeOf(x.dtype)) +
-                                      "-byte accesses, " + (gridStride ? "grid-stride loop" : "one tile per block"));
+                                      "-byte accesses, " + (gridStride ? "grid-stride loop" : "one tile per block") +
+                                      (g.gene("cache") == "streaming" ? ", evict-first (streaming) loads and stores" : ""));
   src += includes(p) + "\n";
   src += constant("THREADS", g.param("THREADS"));
   src += constant("VEC", vec, "elements per access");
   src += constant("ITEMS_PER_THREAD", g.param("ITEMS_PER_THREAD"), "packs per thread, THREADS apart");
   src += "constexpr int TILE = THREADS * ITEMS_PER_THREAD;  // packs per block per step\n\n";
-  src += packHelpers(x.dtype) + "\n";
+  if (g.gene("cache") == "streaming") {
+    // Evict-first loads (ld.global.cs) and stores (st.global.cs) of whole packs,
+    // moved as the unsigned word type of the pack's size (4, 8 or 16 bytes).
+    const std::int64_t bytes = vec * static_cast<std::int64_t>(sizeOf(x.dtype));
+    const std::string word = bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+    src += packHelpers(x.dtype, false);
+    src += render(R"(
+__device__ __forceinline__ void load_pack(const {{T}}* p, float (&v)[VEC]) {
+  const {{WORD}} bits = __ldcs(reinterpret_cast<const {{WORD}}*>(p));
+  Pack pack;
+  memcpy(&pack, &bits, sizeof pack);
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) v[k] = {{TO_FLOAT}};
+}
+
+__device__ __forceinline__ void store_pack({{T}}* p, const float (&v)[VEC]) {
+  Pack pack;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) pack.v[k] = {{FROM_FLOAT}};
+  {{WORD}} bits;
+  memcpy(&bits, &pack, sizeof bits);
+  __stcs(reinterpret_cast<{{WORD}}*>(p), bits);
+}
+
+)",
+                  {{"T", cudaTypeName(x.dtype)}, {"WORD", word}, {"TO_FLOAT", toFloat(x.dtype, "pack.v[k]")},
+                   {"FROM_FLOAT", fromFloat(x.dtype, "v[k]")}});
+  } else {
+    src += packHelpers(x.dtype) + "\n";
+  }
   src += R"(// GELU with the exact erf form: 0.5 x (1 + erf(x / sqrt(2))).
 __device__ __forceinline__ float gelu(float x) {
   return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));

@@ -61,6 +61,7 @@ EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p) {
   for (const char* name : {"BLOCK_M", "BLOCK_N", "BLOCK_K", "WARP_M", "WARP_N", "THREAD_M", "THREAD_N"})
     src += constant(name, g.param(name));
   src += constant("VEC", vec, "elements per global load");
+  src += constant("MIN_BLOCKS", g.param("MIN_BLOCKS"), "resident blocks per SM asked of the compiler (caps registers)");
   src += constant("STAGES", doubleBuffer ? 2 : 1, doubleBuffer ? "shared-memory buffers: load one, compute the other"
                                                                 : "one shared-memory buffer");
   src += R"(constexpr int WARPS_N = BLOCK_N / WARP_N;
@@ -74,7 +75,7 @@ constexpr int B_LOADS = (B_PACKS + THREADS - 1) / THREADS;
 
 )";
   src += packHelpers(a.dtype) + "\n";
-  src += p.signature("THREADS") + " {\n";
+  src += p.signature("THREADS, MIN_BLOCKS") + " {\n";
   src += render(R"(  __shared__ __align__(16) float As[STAGES][BLOCK_K][BLOCK_M];
   __shared__ __align__(16) float Bs[STAGES][BLOCK_K][BLOCK_N];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;

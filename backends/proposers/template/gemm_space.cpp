@@ -23,6 +23,10 @@ constexpr std::int64_t kBf16Bytes = 2;
 // Registers besides accumulators, fragments and staged tiles (addresses, indices,
 // loop state), calibrated on ptxas spill reports for sm_90.
 constexpr std::int64_t kSimtRegisterOverhead = 48;
+// Past this estimate ptxas for sm_90 spilled (64x64 tile, 8x8 per thread,
+// 16 staged 16-byte loads) even with 255 registers allowed.
+constexpr std::int64_t kMaxSimtEstimate = 176;
+constexpr std::int64_t kCappedHeadroom = 16;
 constexpr std::int64_t kMmaRegisterOverhead = 56;
 constexpr std::int64_t kMaxStagedLoads = 16;
 
@@ -46,7 +50,7 @@ public:
     if (genes.at("tensor_core") == "none")
       return {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}}, {"BLOCK_K", {8, 16, 32}},
               {"WARP_M", {16, 32, 64}},   {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
-              {"THREAD_N", {2, 4, 8}}};
+              {"THREAD_N", {2, 4, 8}},    {"MIN_BLOCKS", {1, 2}}};
     std::vector<TunableParameter> out = {{"BLOCK_M", {64, 128, 256}}, {"BLOCK_N", {64, 128, 256}},
                                          {"BLOCK_K", {32, 64}},       {"WARP_M", {32, 64}},
                                          {"WARP_N", {32, 64}}};
@@ -103,8 +107,17 @@ public:
       const std::int64_t loads = ceilDiv(bm * bk / vec, threads) + ceilDiv(bk * bn / vec, threads);
       // Each staged load keeps its values and its address live across the math.
       v.atMost(loads, "global loads staged per thread", kMaxStagedLoads, "the register budget");
-      const std::int64_t registers = tm * tn + tm + tn + loads * vec + kSimtRegisterOverhead;
-      v.atMost(registers, "estimated registers per thread", std::min(kMaxRegistersPerThread, kRegistersPerSm / threads),
+      // MIN_BLOCKS = 2 asks the compiler (__launch_bounds__) for two resident
+      // blocks per SM: registers are capped at half the file per block. The
+      // estimate must fit under that cap, or the kernel spills (an 8x8 thread
+      // tile of 256 threads does: checked with NVRTC for sm_90).
+      const std::int64_t minBlocks = g.param("MIN_BLOCKS");
+      // A staged load holds its VEC values and its 64-bit address.
+      const std::int64_t registers = tm * tn + tm + tn + loads * (vec + 2) + kSimtRegisterOverhead;
+      // Under a cap the estimate needs headroom too (spills seen just under the cap).
+      const std::int64_t cap = minBlocks > 1 ? kRegistersPerSm / (threads * minBlocks) - kCappedHeadroom
+                                             : kRegistersPerSm / threads;
+      v.atMost(registers, "estimated registers per thread", std::min(kMaxSimtEstimate, cap),
                "the per-thread register limit");
     } else {
       v.require(vec == 8, "tensor-core tiles move in 16-byte chunks (vector=8)");
@@ -160,8 +173,9 @@ public:
   // with two consumer warpgroups and 4 stages (128x128 where the grid would
   // be too small), then mma.sync with a 3-stage cp.async pipeline. CUDA cores:
   // a 128x128 tile of 256 threads with 8x8 outputs per thread read as 16-byte
-  // runs, double-buffered; and the same with a single buffer and 64x64 tiles
-  // (more blocks per SM).
+  // runs, double-buffered (163 registers: one 8-warp block per SM on the
+  // H200); and a single-buffered 64x64 tile with 8x4 per thread (5 blocks
+  // per SM), the faster of the two in the first full-shape run.
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
     auto genome = [&](GeneMap genes, ParamMap params) { return Genome{p.family, std::move(genes), std::move(params)}; };
     std::vector<Genome> out;
@@ -179,11 +193,11 @@ public:
     out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "double"}, {"epilogue", "direct"}, {"vector", "4"},
                           {"split_k", "none"}},
                          {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},
-                          {"THREAD_M", 8}, {"THREAD_N", 8}}));
+                          {"THREAD_M", 8}, {"THREAD_N", 8}, {"MIN_BLOCKS", 1}}));
     out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "single"}, {"epilogue", "direct"}, {"vector", "4"},
                           {"split_k", "none"}},
                          {{"BLOCK_M", 64}, {"BLOCK_N", 64}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 32},
-                          {"THREAD_M", 8}, {"THREAD_N", 4}}));
+                          {"THREAD_M", 8}, {"THREAD_N", 4}, {"MIN_BLOCKS", 1}}));
     return out;
   }
 };
