@@ -62,24 +62,12 @@ constexpr int B_CHUNKS = BLOCK_K * BLOCK_N / 8;
     src += "constexpr int A_LOADS = (A_CHUNKS + THREADS - 1) / THREADS;  // chunks each thread stages\n"
            "constexpr int B_LOADS = (B_CHUNKS + THREADS - 1) / THREADS;\n";
   if (smemEpilogue) src += "constexpr int C_STRIDE = BLOCK_N + 8;\n";
-  src += R"(
+  if (cpAsync)
+    src += cpAsyncHelpers();
+  else
+    src += R"(
 __device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-)";
-  if (cpAsync)
-    src += R"(
-// 16 bytes global -> shared without a register round trip; `valid` = false writes zeros.
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool valid) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
-               "r"(valid ? 16 : 0));
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 )";
   src += R"(
@@ -206,22 +194,7 @@ __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4],
 )";
   src += render("  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;\n", vars);
   if (cpAsync) {
-    src += R"(  // Prologue: STAGES - 1 tiles in flight. Every iteration commits one group
-  // (possibly empty) so the wait count below always means the same tile.
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < k_tiles) load_tile(s, s);
-    cp_async_commit();
-  }
-  for (long long t = 0; t < k_tiles; ++t) {
-    cp_async_wait<STAGES - 2>();  // tile t has landed
-    __syncthreads();              // ... for every thread, and stage (t - 1) % STAGES is free
-    const long long next = t + STAGES - 1;
-    if (next < k_tiles) load_tile(next, next % STAGES);
-    cp_async_commit();
-    compute_tile(t % STAGES);
-  }
-)";
+    src += cpAsyncMainLoop();
   } else if (pipeline == "double") {
     src += R"(  fetch_tile(0);
   store_tile(0);

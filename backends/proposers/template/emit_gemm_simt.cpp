@@ -13,6 +13,30 @@
 
 namespace crucible::templates {
 
+std::string simtFloat4Epilogue(const std::string& rowOfI, const std::string& biasLine) {
+  return R"(
+  // N is a multiple of 4 (vector=4): a run of 4 columns is all in or all out.
+#pragma unroll
+  for (int i = 0; i < THREAD_M; ++i) {
+    const long long row = block_row + warp_row + )" + rowOfI + R"(;
+    if (row >= {{M}}) continue;
+#pragma unroll
+    for (int j0 = 0; j0 < THREAD_N; j0 += 4) {
+      const long long col0 = block_col + warp_col + j0 / 4 * (LANES_N * 4) + lane_col * 4;
+      if (col0 >= {{N}}) continue;
+      float out[4];
+#pragma unroll
+      for (int j = j0; j < j0 + 4; ++j) {
+        const long long col = col0 + j - j0;
+)" + biasLine + R"(        out[j - j0] = {{EPILOGUE}};
+      }
+      *reinterpret_cast<float4*>(C + row * {{N}} + col0) = make_float4(out[0], out[1], out[2], out[3]);
+    }
+  }
+}
+)";
+}
+
 EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p) {
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& c = p.output("C");
@@ -166,28 +190,7 @@ constexpr int B_LOADS = (B_PACKS + THREADS - 1) / THREADS;
 )";
   }
   if (vectorStore) {
-    // N is a multiple of 4 (a constraint of vector=4): a run of 4 columns is all in or all out.
-    src += render(R"(
-#pragma unroll
-  for (int i = 0; i < THREAD_M; ++i) {
-    const long long row = block_row + warp_row + {{ROW_OF_I}};
-    if (row >= {{M}}) continue;
-#pragma unroll
-    for (int j0 = 0; j0 < THREAD_N; j0 += 4) {
-      const long long col0 = block_col + warp_col + j0 / 4 * (LANES_N * 4) + lane_col * 4;
-      if (col0 >= {{N}}) continue;
-      float out[4];
-#pragma unroll
-      for (int j = j0; j < j0 + 4; ++j) {
-        const long long col = col0 + j - j0;
-{{BIAS}}        out[j - j0] = {{EPILOGUE}};
-      }
-      *reinterpret_cast<float4*>(C + row * {{N}} + col0) = make_float4(out[0], out[1], out[2], out[3]);
-    }
-  }
-}
-)",
-                  vars);
+    src += render(simtFloat4Epilogue(vars.at("ROW_OF_I"), fused ? "  " + vars.at("BIAS") : ""), vars);
   } else {
     src += render(R"(
 #pragma unroll

@@ -45,8 +45,10 @@ constexpr std::int64_t kRegisterOverhead = 64;
 constexpr std::int64_t kMaxTileOffset = 2147483647;
 constexpr std::int64_t kRasterGroupM = 8;  // block rows per raster group (L2 reuse of B panels)
 
+}  // namespace
+
 // The inline-asm wrapper of one wgmma.mma_async.m64n<n>k16.f32.bf16.bf16 with both operands in shared memory.
-std::string wgmmaWrapper(std::int64_t n) {
+std::string wgmmaInstructionWrapper(std::int64_t n) {
   const std::int64_t regs = n / 2;
   const std::string name = "wgmma_m64n" + std::to_string(n) + "k16";
   // "{%0, %1, ...}" split into string-literal lines of 16 registers.
@@ -82,102 +84,8 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
                  {"SCALE", std::to_string(regs + 2)}});
 }
 
-}  // namespace
-
-std::vector<TunableParameter> wgmmaParameters(const GeneMap&) {
-  return {{"BLOCK_M", {64, 128, 256}},
-          {"BLOCK_N", {64, 128, 256}},
-          {"BLOCK_K", {64}},
-          {"WARPGROUPS", {1, 2}},
-          {"STAGES", {3, 4, 5}}};
-}
-
-std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
-  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
-  return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
-}
-
-void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) {
-  v.require(g.gene("pipeline") == "cp_async", "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async)");
-  v.require(g.gene("epilogue") == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
-  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
-  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
-  const ProblemTensor& a = p.input("A");
-  const ProblemTensor& b = p.input("B");
-  const ProblemTensor& c = p.output("C");
-  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
-  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
-  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
-  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
-  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
-  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * groups, "64 x WARPGROUPS");
-  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
-  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
-  v.require(stages >= 3, "the ring needs STAGES >= 3: two stages in the tensor cores' hands, one filling");
-  if (!v.empty()) return;
-  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
-  const std::int64_t threads = kWarpgroupThreads * groups;
-  const std::int64_t accumulators = bm / groups / kRowsPerWgmma * bn / 2;
-  v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
-  const std::int64_t registers = accumulators + kRegisterOverhead;
-  v.atMost(registers, "estimated registers per thread", kMaxRegistersPerThread, "the per-thread limit");
-  v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
-  // A 16-byte chunk is all in or all out of the matrix only when rows split into whole chunks.
-  v.divisible(K, "K", 8, "the 8-element chunk");
-  v.divisible(N, "N", 8, "the 8-element chunk");
-  v.atMost(gemmWgmmaSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
-  // The copies address a tile's rows with 32-bit element offsets.
-  v.atMost(bm * K, "BLOCK_M x K", kMaxTileOffset, "the 32-bit tile offset");
-  v.atMost(bk * N, "BLOCK_K x N", kMaxTileOffset, "the 32-bit tile offset");
-  v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
-}
-
-EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
-  const ProblemTensor& a = p.input("A");
-  const ProblemTensor& c = p.output("C");
-  const bool fused = p.family == "matmul_bias_relu";
-  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
-  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  std::map<std::string, std::string> vars = {
-      {"M", p.extentCode(a, 0)},
-      {"K", p.extentCode(a, 1)},
-      {"N", p.extentCode(c, 1)},
-      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
-  };
-
-  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
-                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
-                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), " +
-                              std::to_string(stages) + "-stage cp.async ring, " + std::to_string(groups) +
-                              (groups == 1 ? " warpgroup" : " warpgroups") + ", epilogue stored from registers";
-  std::string src = headerComment(g, p, summary);
-  src += includes(p) + "\n";
-  src += constant("BLOCK_M", bm);
-  src += constant("BLOCK_N", bn, "the N of every wgmma");
-  src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
-  src += constant("WARPGROUPS", groups, "each owns BLOCK_M / WARPGROUPS rows");
-  src += constant("STAGES", stages, "shared-memory ring; tiles are fetched STAGES - 2 ahead");
-  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
-  src += R"(constexpr int THREADS = 128 * WARPGROUPS;
-constexpr int SLABS = BLOCK_M / WARPGROUPS / 64;        // m64 wgmma slabs per warpgroup
-constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
-constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
-constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
-constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
-constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
-constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
-constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / THREADS;  // 16-byte chunks per thread per tile
-constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / THREADS;
-constexpr int A_STEP = THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
-constexpr int B_STEP = THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
-static_assert(A_LOADS * THREADS == BLOCK_M * (ROW_BYTES / 16) && B_LOADS * THREADS == BLOCK_K * (BLOCK_N / 8),
-              "every thread copies the same number of chunks");
-static_assert(A_STEP % 8 == 0 && B_STEP % 4 == 0, "the swizzle of a thread's chunks follows from its first");
-static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
-              "every tile starts on a swizzle period");
-
-__device__ __forceinline__ unsigned smem_address(const void* p) {
+std::string wgmmaDeviceHelpers() {
+  return R"(__device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
@@ -227,7 +135,114 @@ __device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, 
 }
 
 )";
-  src += wgmmaWrapper(bn) + "\n";
+}
+
+std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
+  if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && pipeline->second == kWarpSpecialized)
+    return wgmmaWarpSpecializedParameters();
+  return {{"BLOCK_M", {64, 128, 256}},
+          {"BLOCK_N", {64, 128, 256}},
+          {"BLOCK_K", {64}},
+          {"WARPGROUPS", {1, 2}},
+          {"STAGES", {3, 4, 5}}};
+}
+
+std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
+  if (g.gene("pipeline") == kWarpSpecialized) return gemmWgmmaWarpSpecializedSmemBytes(g);
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+  return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
+}
+
+void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  if (g.gene("pipeline") == kWarpSpecialized) {
+    addWgmmaWarpSpecializedViolations(g, p, v);
+    return;
+  }
+  v.require(g.gene("pipeline") == "cp_async",
+            "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async) or a producer "
+            "warpgroup (pipeline=warp_specialized)");
+  v.require(g.gene("epilogue") == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
+  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
+  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& b = p.input("B");
+  const ProblemTensor& c = p.output("C");
+  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
+  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
+  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
+  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * groups, "64 x WARPGROUPS");
+  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
+  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
+  v.require(stages >= 3, "the ring needs STAGES >= 3: two stages in the tensor cores' hands, one filling");
+  if (!v.empty()) return;
+  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
+  const std::int64_t threads = kWarpgroupThreads * groups;
+  const std::int64_t accumulators = bm / groups / kRowsPerWgmma * bn / 2;
+  v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
+  const std::int64_t registers = accumulators + kRegisterOverhead;
+  v.atMost(registers, "estimated registers per thread", kMaxRegistersPerThread, "the per-thread limit");
+  v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
+  // A 16-byte chunk is all in or all out of the matrix only when rows split into whole chunks.
+  v.divisible(K, "K", 8, "the 8-element chunk");
+  v.divisible(N, "N", 8, "the 8-element chunk");
+  v.atMost(gemmWgmmaSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+  // The copies address a tile's rows with 32-bit element offsets.
+  v.atMost(bm * K, "BLOCK_M x K", kMaxTileOffset, "the 32-bit tile offset");
+  v.atMost(bk * N, "BLOCK_K x N", kMaxTileOffset, "the 32-bit tile offset");
+  v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
+}
+
+EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
+  if (g.gene("pipeline") == kWarpSpecialized) return emitGemmWgmmaWarpSpecialized(g, p);
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& c = p.output("C");
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
+  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  std::map<std::string, std::string> vars = {
+      {"M", p.extentCode(a, 0)},
+      {"K", p.extentCode(a, 1)},
+      {"N", p.extentCode(c, 1)},
+      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
+  };
+
+  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
+                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
+                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), " +
+                              std::to_string(stages) + "-stage cp.async ring, " + std::to_string(groups) +
+                              (groups == 1 ? " warpgroup" : " warpgroups") + ", epilogue stored from registers";
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "\n";
+  src += constant("BLOCK_M", bm);
+  src += constant("BLOCK_N", bn, "the N of every wgmma");
+  src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
+  src += constant("WARPGROUPS", groups, "each owns BLOCK_M / WARPGROUPS rows");
+  src += constant("STAGES", stages, "shared-memory ring; tiles are fetched STAGES - 2 ahead");
+  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
+  src += R"(constexpr int THREADS = 128 * WARPGROUPS;
+constexpr int SLABS = BLOCK_M / WARPGROUPS / 64;        // m64 wgmma slabs per warpgroup
+constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
+constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
+constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
+constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
+constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
+constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / THREADS;  // 16-byte chunks per thread per tile
+constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / THREADS;
+constexpr int A_STEP = THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
+constexpr int B_STEP = THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
+static_assert(A_LOADS * THREADS == BLOCK_M * (ROW_BYTES / 16) && B_LOADS * THREADS == BLOCK_K * (BLOCK_N / 8),
+              "every thread copies the same number of chunks");
+static_assert(A_STEP % 8 == 0 && B_STEP % 4 == 0, "the swizzle of a thread's chunks follows from its first");
+static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+              "every tile starts on a swizzle period");
+
+)";
+  src += wgmmaDeviceHelpers();
+  src += wgmmaInstructionWrapper(bn) + "\n";
   src += p.signature("THREADS, 1") + " {\n";
   src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte

@@ -38,7 +38,7 @@ public:
     const bool bf16 = p.input("A").dtype == DType::BF16;
     return {
         {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"} : std::vector<std::string>{"none"}},
-        {"pipeline", {"single", "double", "cp_async"}},
+        {"pipeline", {"single", "double", "cp_async", kWarpSpecialized}},
         {"epilogue", {"direct", "smem"}},
         {"vector", {"1", "4", "8"}},
         {"split_k", {"none", "sliced"}},
@@ -47,10 +47,14 @@ public:
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
     if (genes.at("tensor_core") == "wgmma") return wgmmaParameters(genes);
-    if (genes.at("tensor_core") == "none")
-      return {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}}, {"BLOCK_K", {8, 16, 32}},
-              {"WARP_M", {16, 32, 64}},   {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
-              {"THREAD_N", {2, 4, 8}},    {"MIN_BLOCKS", {1, 2}}};
+    if (genes.at("tensor_core") == "none") {
+      std::vector<TunableParameter> simt = {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}},
+                                            {"BLOCK_K", {8, 16, 32}},   {"WARP_M", {16, 32, 64}},
+                                            {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
+                                            {"THREAD_N", {2, 4, 8}},    {"MIN_BLOCKS", {1, 2}}};
+      if (genes.at("pipeline") == "cp_async") simt.push_back({"STAGES", {2, 3, 4}});
+      return simt;
+    }
     std::vector<TunableParameter> out = {{"BLOCK_M", {64, 128, 256}}, {"BLOCK_N", {64, 128, 256}},
                                          {"BLOCK_K", {32, 64}},       {"WARP_M", {32, 64}},
                                          {"WARP_N", {32, 64}}};
@@ -70,6 +74,10 @@ public:
       addWgmmaViolations(g, p, v);
       return v.take();
     }
+    if (g.gene("pipeline") == kWarpSpecialized) {
+      v.add("only the wgmma kernel has a warp-specialized pipeline (pipeline=warp_specialized)");
+      return v.take();
+    }
     const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
     const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
     const std::int64_t wm = g.param("WARP_M"), wn = g.param("WARP_N");
@@ -82,7 +90,12 @@ public:
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     v.atMost(ceilDiv(M, bm), "grid.y", kMaxGridY, "the grid.y limit");
     if (!mma) {
-      v.require(g.gene("pipeline") != "cp_async", "the SIMT kernel stages tiles through registers (no cp.async)");
+      const bool cpAsync = g.gene("pipeline") == "cp_async";
+      if (cpAsync) {
+        v.require(p.input("A").dtype == DType::F32 && p.output("C").dtype == DType::F32,
+                  "the cp.async SIMT kernel copies fp32 tiles as they are (no conversion on the way)");
+        v.require(vec == 4, "the cp.async SIMT kernel moves 16-byte chunks (vector=4)");
+      }
       v.require(g.gene("epilogue") == "direct", "the SIMT kernel stores its results directly");
       v.require(vec == 1 || vec == 4, "SIMT global loads are 1 or 4 elements wide");
       v.require(g.gene("split_k") == "none", "sliced-K is a tensor-core kernel gene");
@@ -90,11 +103,29 @@ public:
       v.divisible(wm, "WARP_M", tm, "THREAD_M");
       v.divisible(wn, "WARP_N", tn, "THREAD_N");
       if (vec == 4) {
-        // 16-byte loads come with 16-byte shared-memory reads of runs of 4 outputs.
-        v.divisible(tm, "THREAD_M", 4, "the 4-output run of vector=4");
+        // 16-byte loads come with 16-byte shared-memory reads of runs of 4 outputs
+        // (columns only in the cp.async kernel: its A rows are read 4 k-values at a time).
+        if (!cpAsync) v.divisible(tm, "THREAD_M", 4, "the 4-output run of vector=4");
         v.divisible(tn, "THREAD_N", 4, "the 4-output run of vector=4");
       }
       if (!v.empty()) return v.take();
+      if (cpAsync) {
+        if ((wm / tm) * (wn / tn) != kWarp)
+          v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
+                std::to_string((wm / tm) * (wn / tn)));
+        v.atMost(tm * tn, "accumulators per thread", kMaxAccumulatorsPerThread, "the register budget");
+        v.divisible(K, "K", 4, "the 4-float chunk");
+        v.divisible(N, "N", 4, "the 4-float chunk");
+        v.atMost(gemmSimtAsyncSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+        // Accumulators, 4 k-values per row, one k-step of columns; no staged loads.
+        const std::int64_t registers = tm * tn + 4 * tm + tn + kSimtRegisterOverhead;
+        const std::int64_t cap = g.param("MIN_BLOCKS") > 1
+                                     ? kRegistersPerSm / (threads * g.param("MIN_BLOCKS")) - kCappedHeadroom
+                                     : kRegistersPerSm / threads;
+        v.atMost(registers, "estimated registers per thread", std::min(kMaxSimtEstimate, cap),
+                 "the per-thread register limit");
+        return v.take();
+      }
       if ((wm / tm) * (wn / tn) != kWarp)
         v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
               std::to_string((wm / tm) * (wn / tn)));
@@ -166,12 +197,17 @@ public:
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
     const std::string& tensorCore = g.gene("tensor_core");
-    return tensorCore == "wgmma" ? emitGemmWgmma(g, p) : tensorCore == "mma" ? emitGemmMma(g, p) : emitGemmSimt(g, p);
+    if (tensorCore == "wgmma") return emitGemmWgmma(g, p);
+    if (tensorCore == "mma") return emitGemmMma(g, p);
+    return g.gene("pipeline") == "cp_async" ? emitGemmSimtAsync(g, p) : emitGemmSimt(g, p);
   }
 
-  // One per architecture, best first. bf16: a Hopper wgmma tile of 128x256
-  // with two consumer warpgroups and 4 stages (128x128 where the grid would
-  // be too small), then mma.sync with a 3-stage cp.async pipeline. CUDA cores:
+  // One per architecture, best first. fp32: the 128x128 SIMT tile of 256
+  // threads (8x8 each) fed by a 3-stage cp.async pipeline. bf16: Hopper wgmma
+  // tiles of 128x256 (128x128 where the grid would be too small) with two
+  // consumer warpgroups and 4 stages, fed by a producer warpgroup through
+  // mbarriers, then the same with every thread copying; then mma.sync with a
+  // 3-stage cp.async pipeline. CUDA cores:
   // a 128x128 tile of 256 threads with 8x8 outputs per thread read as 16-byte
   // runs, double-buffered (163 registers: one 8-warp block per SM on the
   // H200); and a single-buffered 64x64 tile with 8x4 per thread (5 blocks
@@ -183,6 +219,10 @@ public:
       const GeneMap wgmma = {{"tensor_core", "wgmma"}, {"pipeline", "cp_async"}, {"epilogue", "direct"},
                              {"vector", "8"},          {"split_k", "none"}};
       const std::int64_t blocks128x256 = ceilDiv(p.extent(p.input("A"), 0), 128) * ceilDiv(p.extent(p.output("C"), 1), 256);
+      const GeneMap warpSpecialized = {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"},
+                                       {"vector", "8"},          {"split_k", "none"}};
+      out.push_back(genome(warpSpecialized, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128},
+                                             {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", 4}}));
       out.push_back(genome(wgmma, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128}, {"BLOCK_K", 64},
                                    {"WARPGROUPS", 2}, {"STAGES", 4}}));
       const GeneMap mma = {{"tensor_core", "mma"}, {"pipeline", "cp_async"}, {"epilogue", "smem"},
@@ -190,6 +230,11 @@ public:
       out.push_back(genome(mma, {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64},
                                  {"STAGES", 3}}));
     }
+    if (p.input("A").dtype == DType::F32)
+      out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "cp_async"}, {"epilogue", "direct"}, {"vector", "4"},
+                            {"split_k", "none"}},
+                           {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},
+                            {"THREAD_M", 8}, {"THREAD_N", 8}, {"MIN_BLOCKS", 1}, {"STAGES", 3}}));
     out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "double"}, {"epilogue", "direct"}, {"vector", "4"},
                           {"split_k", "none"}},
                          {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},

@@ -1,33 +1,61 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Hopper warpgroup tensor-core GEMM (tensor_core = "wgmma"): bf16 inputs,
-// fp32 accumulation, sm_90a only. Its genes are fixed by the kernel's design:
-// pipeline "cp_async" (16-byte cp.async into 128-byte-swizzled shared memory,
-// a STAGES-deep ring), epilogue "direct", vector "8", split_k "none".
-// Parameters:
+// fp32 accumulation, sm_90a only. Two kernels, by the pipeline gene:
+//
+// pipeline "cp_async" (emit_gemm_wgmma.cpp): every thread copies tiles with
+// 16-byte cp.async into 128-byte-swizzled shared memory (a STAGES-deep ring)
+// and computes; epilogue "direct", vector "8", split_k "none". Parameters:
 //   BLOCK_M    {64, 128, 256}  rows of C per block; a multiple of 64 x WARPGROUPS
 //   BLOCK_N    {64, 128, 256}  columns of C per block = the N of each wgmma (m64nNk16)
 //   BLOCK_K    {64}            k per pipeline stage: one 128-byte swizzle row of bf16
 //   WARPGROUPS {1, 2}          128-thread warpgroups; each owns BLOCK_M / WARPGROUPS rows
 //   STAGES     {3, 4, 5}       shared-memory ring depth; tiles are fetched STAGES - 2 ahead
+//
+// pipeline "warp_specialized" (emit_gemm_wgmma_ws.cpp): one producer warpgroup
+// only copies (cp.async, completion tracked by per-stage "full" mbarriers), the
+// consumer warpgroups only run wgmma and hand stages back through "empty"
+// mbarriers; setmaxnreg moves registers from the producer to the consumers;
+// the tile leaves through shared memory in 16-byte stores (epilogue "smem").
+// vector "8", split_k "none". Parameters:
+//   BLOCK_M    {128, 256}      rows of C per block; each consumer owns BLOCK_M / WARPGROUPS
+//   BLOCK_N    {64, 128, 256}  columns of C per block = the N of each wgmma
+//   BLOCK_K    {64}            as above
+//   WARPGROUPS {2}             consumer warpgroups (the block has one more: the producer)
+//   STAGES     {3, 4, 5, 6}    ring depth; the producer fills every free stage
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/design_space.h"
 
 namespace crucible::templates {
 
-EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p);
+inline constexpr const char* kWarpSpecialized = "warp_specialized";
 
-// The parameters of a wgmma genome (its genes are fixed, see above).
+// Either kernel, by the genome's pipeline gene.
+EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p);
+EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p);
+
+// The parameters of a wgmma genome, by its pipeline gene (see above).
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes);
+std::vector<TunableParameter> wgmmaWarpSpecializedParameters();
 
 // Why a wgmma genome cannot be emitted for the problem: the fixed genes, bf16
 // operands, tile divisibility, the accumulator register budget, shared memory.
 void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v);
+void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v);
 
 // Dynamic shared memory: STAGES x (A tile + B tile) plus 1 KiB to align the
 // ring to the 1024-byte swizzle pattern.
+// The warp-specialized kernel adds its 2 x STAGES mbarriers.
 std::int64_t gemmWgmmaSmemBytes(const Genome& g);
+std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
+
+// Shared by both emitters: the device helpers (shared addresses, cp.async,
+// proxy fence, wgmma fence/commit/wait, matrix descriptors) and the inline-asm
+// wrapper of wgmma.mma_async m64n<n>k16 bf16 with both operands in shared memory.
+std::string wgmmaDeviceHelpers();
+std::string wgmmaInstructionWrapper(std::int64_t n);
 
 }  // namespace crucible::templates

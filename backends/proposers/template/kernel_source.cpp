@@ -104,4 +104,44 @@ __device__ __forceinline__ void store_pack({{T}}* p, const float (&v)[VEC]) {
                 {{"T", t}, {"TO_FLOAT", toFloat(d, "pack.v[k]")}, {"FROM_FLOAT", fromFloat(d, "v[k]")}});
 }
 
+std::string cpAsyncHelpers() {
+  return R"(
+__device__ __forceinline__ unsigned smem_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// 16 bytes global -> shared without a register round trip; `valid` = false writes zeros.
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+               "r"(valid ? 16 : 0));
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+)";
+}
+
+std::string cpAsyncMainLoop() {
+  return R"(  // Prologue: STAGES - 1 tiles in flight. Every iteration commits one group
+  // (possibly empty) so the wait count below always means the same tile.
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) load_tile(s, s);
+    cp_async_commit();
+  }
+  for (long long t = 0; t < k_tiles; ++t) {
+    cp_async_wait<STAGES - 2>();  // tile t has landed
+    __syncthreads();              // ... for every thread, and stage (t - 1) % STAGES is free
+    const long long next = t + STAGES - 1;
+    if (next < k_tiles) load_tile(next, next % STAGES);
+    cp_async_commit();
+    compute_tile(t % STAGES);
+  }
+)";
+}
+
 }  // namespace crucible::templates

@@ -37,4 +37,13 @@ std::string fromFloat(DType d, const std::string& expr);
 // Expects `VEC` to be a constexpr in scope. `withConversions` = false emits only the Pack type.
 std::string packHelpers(DType d, bool withConversions = true);
 
+// smem_address(p), cp_async_16(dst, src, valid) (16 bytes global -> shared,
+// zeros when !valid), cp_async_commit(), cp_async_wait<PENDING>().
+std::string cpAsyncHelpers();
+
+// The multistage main loop over k-tiles: STAGES - 1 tiles in flight, one
+// commit group per iteration. Expects in scope: STAGES, `k_tiles`, and the
+// lambdas load_tile(k_tile, stage) and compute_tile(stage).
+std::string cpAsyncMainLoop();
+
 }  // namespace crucible::templates

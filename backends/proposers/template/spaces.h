@@ -14,7 +14,15 @@ EmittedKernel emitElementwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitRowReduce(const Genome& g, const KernelProblem& p);
 EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p);
+EmittedKernel emitGemmSimtAsync(const Genome& g, const KernelProblem& p);  // fp32, cp.async pipeline
 EmittedKernel emitGemmMma(const Genome& g, const KernelProblem& p);
+// The SIMT GEMMs' epilogue for fp32 C (N a multiple of 4): each thread's runs
+// of 4 columns stored as one float4. `rowOfI` is its row i relative to
+// warp_row; `biasLine` declares bias_value (fused bias) or is empty. The
+// placeholders {{M}}, {{N}} and {{EPILOGUE}} are left for the caller's render.
+std::string simtFloat4Epilogue(const std::string& rowOfI, const std::string& biasLine);
+// Dynamic shared memory of the cp.async SIMT GEMM: STAGES x (padded A tile + B tile), fp32.
+std::int64_t gemmSimtAsyncSmemBytes(const Genome& g);
 // Dynamic shared memory of a tensor-core GEMM genome: its pipeline stages or its epilogue tile.
 std::int64_t gemmMmaSmemBytes(const Genome& g);
 

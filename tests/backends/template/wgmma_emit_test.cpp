@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Hopper wgmma GEMM emitter: which genomes are legal, the launch rule, and
-// that every legal genome of the suite's bf16 GEMM tasks compiles through
+// The Hopper wgmma GEMM emitters (pipeline "cp_async" and "warp_specialized"):
+// which genomes are legal, the launch rule, and that every legal genome of the
+// suite's bf16 GEMM tasks compiles through
 // NVRTC + nvJitLink for sm_90a (picked from "sm_90" by the wgmma in the
 // source) without local memory, with wgmma and cp.async in the PTX and without
 // ptxas serializing the wgmmas. No GPU here: the numbers are checked on the
 // device with tests/gpu/kernels/wgmma_gemm_bf16.cu, which must stay the
-// emitter's output for the default genome (regenerate it with
-// CRUCIBLE_REGENERATE_KERNELS=1).
+// emitter's output for the default genome, and with
+// tests/gpu/kernels/wgmma_ws_gemm_bf16.cu for the warp-specialized one
+// (regenerate both with CRUCIBLE_REGENERATE_KERNELS=1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <nvJitLink.h>
+#include <nvrtc.h>
 #include "backends/cuda/compile/compile_all.h"
+#include "backends/cuda/compile/cuda_include_dirs.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "core/task/expression.h"
 #include "core/task/task_library.h"
@@ -38,6 +45,11 @@ templates::GeneMap wgmmaGenes() {
   return {{"tensor_core", "wgmma"}, {"pipeline", "cp_async"}, {"epilogue", "direct"}, {"vector", "8"}, {"split_k", "none"}};
 }
 
+templates::GeneMap wsGenes() {
+  return {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"}, {"vector", "8"},
+          {"split_k", "none"}};
+}
+
 Genome wgmmaGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std::int64_t groups, std::int64_t stages) {
   return {family, wgmmaGenes(),
           {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", groups}, {"STAGES", stages}}};
@@ -46,15 +58,22 @@ Genome wgmmaGenome(const std::string& family, std::int64_t bm, std::int64_t bn, 
 // The recommended starting point: 128 x 256 tile, two consumer warpgroups, 4 stages.
 Genome defaultGenome(const std::string& family) { return wgmmaGenome(family, 128, 256, 2, 4); }
 
+Genome wsGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std::int64_t stages) {
+  return {family, wsGenes(), {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", stages}}};
+}
+
+// The warp-specialized starting point: 128 x 256 over two consumers (64 x 256 each), 4 stages.
+Genome defaultWsGenome(const std::string& family) { return wsGenome(family, 128, 256, 4); }
+
 std::vector<std::string> violations(const Genome& g, const KernelProblem& p) {
   templates::Violations v;
   templates::addWgmmaViolations(g, p, v);
   return v.take();
 }
 
-// Every point of the parameter grid that addWgmmaViolations accepts.
-std::vector<Genome> legalGenomes(const KernelProblem& p) {
-  const auto params = templates::wgmmaParameters(wgmmaGenes());
+// Every point of the parameter grid of `genes` that addWgmmaViolations accepts.
+std::vector<Genome> legalGenomes(const KernelProblem& p, const templates::GeneMap& genes = wgmmaGenes()) {
+  const auto params = templates::wgmmaParameters(genes);
   std::vector<templates::ParamMap> points(1);
   for (const auto& param : params) {
     std::vector<templates::ParamMap> next;
@@ -68,7 +87,7 @@ std::vector<Genome> legalGenomes(const KernelProblem& p) {
   }
   std::vector<Genome> out;
   for (const auto& point : points) {
-    Genome g{p.family, wgmmaGenes(), point};
+    Genome g{p.family, genes, point};
     if (violations(g, p).empty()) out.push_back(g);
   }
   return out;
@@ -123,6 +142,80 @@ TEST(WgmmaSpace, LegalityFollowsTilesRegistersAndSharedMemory) {
   EXPECT_EQ(legalGenomes(p).size(), 31u);
 }
 
+TEST(WgmmaWsSpace, ParametersAreTheDocumentedGrid) {
+  const auto params = templates::wgmmaParameters(wsGenes());
+  std::map<std::string, std::vector<std::int64_t>> byName;
+  for (const auto& p : params) byName[p.name] = p.values;
+  EXPECT_EQ(byName["BLOCK_M"], (std::vector<std::int64_t>{128, 256}));
+  EXPECT_EQ(byName["BLOCK_N"], (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(byName["BLOCK_K"], (std::vector<std::int64_t>{64}));
+  EXPECT_EQ(byName["WARPGROUPS"], (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(byName["STAGES"], (std::vector<std::int64_t>{3, 4, 5, 6}));
+  EXPECT_EQ(params.size(), 5u);
+}
+
+TEST(WgmmaWsSpace, LegalityFollowsTilesRegistersAndSharedMemory) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  EXPECT_TRUE(violations(defaultWsGenome("matmul"), p).empty());
+  // The ring, 1 KiB of alignment, a full and an empty mbarrier per stage.
+  EXPECT_EQ(templates::gemmWgmmaSmemBytes(defaultWsGenome("matmul")), 4 * (128 + 256) * 64 * 2 + 1024 + 2 * 4 * 8);
+  EXPECT_TRUE(mentions(violations(wsGenome("matmul", 128, 256, 5), p), "shared memory per block"));
+  EXPECT_TRUE(mentions(violations(wsGenome("matmul", 256, 256, 3), p), "accumulators per thread"));
+  EXPECT_TRUE(mentions(violations(wsGenome("matmul", 128, 128, 2), p), "STAGES >= 3"));
+  Genome oneConsumer = defaultWsGenome("matmul");
+  oneConsumer.params["WARPGROUPS"] = 1;
+  EXPECT_TRUE(mentions(violations(oneConsumer, p), "WARPGROUPS=2"));
+  Genome direct = defaultWsGenome("matmul");
+  direct.genes["epilogue"] = "direct";
+  EXPECT_TRUE(mentions(violations(direct, p), "epilogue=smem"));
+  const KernelProblem ragged =
+      templates::problemFromSpec(testing_support::makeTask("matmul", DType::BF16, {{"M", 1000}, {"N", 1000}, {"K", 1001}}));
+  EXPECT_TRUE(mentions(violations(defaultWsGenome("matmul"), ragged), "K (1001)"));
+
+  // Hand count: 128x64 and 128x128 with 3-6 stages (8), 128x256 with 3-4 (2),
+  // 256x64 with 3-5 (3), 256x128 with 3-4 (2); 256x256 needs 256 accumulators.
+  EXPECT_EQ(legalGenomes(p, wsGenes()).size(), 15u);
+}
+
+// The GEMM design space offers the new pipeline value to wgmma genomes only.
+TEST(WgmmaWsSpace, GemmSpaceRoutesTheWarpSpecializedPipeline) {
+  const KernelProblem p = suiteProblem("matmul_bf16_1024x1024x1024");
+  const auto& space = templates::designSpaceFor("matmul");
+  bool offered = false;
+  for (const auto& gene : space.genes(p))
+    if (gene.name == "pipeline")
+      offered = std::find(gene.values.begin(), gene.values.end(), "warp_specialized") != gene.values.end();
+  EXPECT_TRUE(offered);
+  EXPECT_TRUE(space.violations(defaultWsGenome("matmul"), p).empty());
+  EXPECT_EQ(space.descriptor(defaultWsGenome("matmul")).at("pipeline"), "warp_specialized");
+  EXPECT_EQ(space.descriptor(defaultWsGenome("matmul")).at("stages"), "4");
+  Genome mma{"matmul",
+             {{"tensor_core", "mma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"}, {"vector", "8"},
+              {"split_k", "none"}},
+             {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64}}};
+  EXPECT_TRUE(mentions(space.violations(mma, p), "warp-specialized"));
+  // The cp_async kernel is still there, unchanged in legality.
+  EXPECT_TRUE(space.violations(defaultGenome("matmul"), p).empty());
+}
+
+TEST(WgmmaWsEmit, LaunchRuleAndHandshake) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  const auto k = templates::emitGemmWgmma(defaultWsGenome("matmul"), p);
+  EXPECT_EQ(evaluateAxisExpression(k.launch.grid[0], p.axes), (8192 / 256) * (8192 / 128));
+  EXPECT_EQ(k.launch.block[0], "384");  // producer + 2 consumers
+  EXPECT_EQ(k.launch.dynamicSmemBytes, std::to_string(templates::gemmWgmmaSmemBytes(defaultWsGenome("matmul"))));
+  EXPECT_NE(k.source.find("__launch_bounds__(THREADS, 1)"), std::string::npos);
+  EXPECT_NE(k.source.find("cp.async.mbarrier.arrive.noinc.shared::cta.b64"), std::string::npos);
+  EXPECT_NE(k.source.find("setmaxnreg.dec.sync.aligned.u32"), std::string::npos);
+  EXPECT_NE(k.source.find("setmaxnreg.inc.sync.aligned.u32"), std::string::npos);
+  EXPECT_NE(k.source.find("constexpr int ENTRY_REGISTERS = 168;"), std::string::npos);
+  const auto fused = templates::emitGemmWgmma(defaultWsGenome("matmul_bias_relu"),
+                                              suiteProblem("matmul_bias_relu_bf16_4096x4096x4096")).source;
+  EXPECT_NE(fused.find("__bfloat162float(bias[col])"), std::string::npos);
+  EXPECT_NE(fused.find("fmaxf("), std::string::npos);
+  EXPECT_EQ(k.source.find("bias"), std::string::npos);
+}
+
 TEST(WgmmaEmit, LaunchRuleCoversTheMatrixWithGroupedBlocks) {
   const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
   const auto k = templates::emitGemmWgmma(defaultGenome("matmul"), p);
@@ -152,9 +245,10 @@ TEST(WgmmaEmit, FusedEpilogueAddsBiasAndRelu) {
 std::uint32_t swizzle128(std::uint32_t address) { return address ^ (((address >> 7) & 7u) << 4); }
 
 struct LayoutModel {
-  int bm, bn, groups;
+  int bm, bn, groups;  // groups: the warpgroups running wgmma, each on bm / groups rows
+  int copyThreads;     // the threads issuing the copies: all of them (cp_async) or the producer's 128
   static constexpr int kRowBytes = 128, kSwizzleBytes = 1024;
-  int threads() const { return 128 * groups; }
+  int threads() const { return copyThreads; }
   int aStageBytes() const { return bm * kRowBytes; }
   int bPanelBytes() const { return 64 * kRowBytes; }
   int stageBytes() const { return aStageBytes() + bn / 64 * bPanelBytes(); }
@@ -187,13 +281,15 @@ struct LayoutModel {
   }
 };
 
-TEST(WgmmaLayout, CopiesLandWhereTheDescriptorsRead) {
-  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+// Both kernels: the cp_async one copies with all its threads, the warp-specialized one
+// with its producer warpgroup; both read through the same descriptors per consumer.
+void checkLayouts(const std::vector<Genome>& genomes, bool producerCopies) {
   int checked = 0;
-  for (const auto& g : legalGenomes(p)) {
+  for (const auto& g : genomes) {
     if (g.param("STAGES") != 3) continue;  // the layout does not depend on the ring depth
-    const LayoutModel m{static_cast<int>(g.param("BLOCK_M")), static_cast<int>(g.param("BLOCK_N")),
-                        static_cast<int>(g.param("WARPGROUPS"))};
+    const int groups = static_cast<int>(g.param("WARPGROUPS"));
+    const LayoutModel m{static_cast<int>(g.param("BLOCK_M")), static_cast<int>(g.param("BLOCK_N")), groups,
+                        producerCopies ? 128 : 128 * groups};
     const int slabs = m.bm / m.groups / 64;
     const std::string where = g.paramsText();
     for (int stage = 0; stage < 3; ++stage) {
@@ -226,7 +322,15 @@ TEST(WgmmaLayout, CopiesLandWhereTheDescriptorsRead) {
     }
     ++checked;
   }
-  EXPECT_GT(checked, 5);
+  EXPECT_GE(checked, 5);
+}
+
+TEST(WgmmaLayout, CopiesLandWhereTheDescriptorsRead) {
+  checkLayouts(legalGenomes(suiteProblem("matmul_bf16_8192x8192x8192")), false);
+}
+
+TEST(WgmmaLayout, ProducerCopiesLandWhereTheConsumersRead) {
+  checkLayouts(legalGenomes(suiteProblem("matmul_bf16_8192x8192x8192"), wsGenes()), true);
 }
 
 struct Emitted {
@@ -235,11 +339,12 @@ struct Emitted {
   templates::EmittedKernel kernel;
 };
 
-TEST(WgmmaCompile, EveryLegalGenomeOfTheSuiteGemmsCompilesForSm90a) {
+// Compiles every legal genome of `genes` for the suite's bf16 GEMM tasks.
+void compileSweep(const templates::GeneMap& genes, bool warpSpecialized) {
   std::vector<Emitted> all;
   for (const char* name : kSuiteTasks) {
     const KernelProblem p = suiteProblem(name);
-    const auto genomes = legalGenomes(p);
+    const auto genomes = legalGenomes(p, genes);
     ASSERT_FALSE(genomes.empty()) << name;
     for (const auto& g : genomes) all.push_back({name, g, templates::emitGemmWgmma(g, p)});
   }
@@ -274,20 +379,110 @@ TEST(WgmmaCompile, EveryLegalGenomeOfTheSuiteGemmsCompilesForSm90a) {
     // in-flight wgmma are touched: the pipeline would silently lose its overlap.
     EXPECT_EQ(r.log.find("serialized"), std::string::npos) << where << "\n" << r.log;
     EXPECT_EQ(r.log.find("is injected"), std::string::npos) << where << "\n" << r.log;
+    if (warpSpecialized) {
+      // One setmaxnreg.dec (producer) and one setmaxnreg.inc (consumers), honoured by ptxas:
+      // the block starts with 168 registers per thread (64 K / 384, rounded down to 8),
+      // the sum the producer's 72 and the consumers' 216 were balanced against.
+      EXPECT_EQ(count("setmaxnreg"), 2) << where;
+      // nvJitLink compiles PTX input as a separate compilation unit, where ptxas drops
+      // setmaxnreg (C7504): then every thread keeps the launch share, which must hold the
+      // kernel without spills. Whole-program (LTO) compiles honour it: see the LTO test below.
+      if (r.log.find("C7504") == std::string::npos) EXPECT_EQ(r.registers, 168) << where << "\n" << r.log;
+      EXPECT_LE(r.registers, 168) << where;
+      // The epilogue's 16-byte stores of C.
+      EXPECT_GT(count("st.global.16B"), 0) << where;
+    } else {
+      EXPECT_EQ(count("setmaxnreg"), 0) << where;
+    }
   }
   EXPECT_EQ(failures, 0);
 }
 
+TEST(WgmmaCompile, EveryLegalGenomeOfTheSuiteGemmsCompilesForSm90a) { compileSweep(wgmmaGenes(), false); }
+
+TEST(WgmmaCompile, EveryLegalWarpSpecializedGenomeCompilesForSm90a) { compileSweep(wsGenes(), true); }
+
+// The PTX of a kernel, straight from NVRTC (the compile report counts opcodes,
+// not mbarrier operations).
+std::string ptxOf(const std::string& source) {
+  nvrtcProgram program = nullptr;
+  if (nvrtcCreateProgram(&program, source.c_str(), "candidate.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS) return {};
+  std::vector<std::string> options{"--gpu-architecture=compute_90a", "-std=c++17"};
+  for (const auto& dir : nvrtcIncludeDirs(findCudaIncludeDir())) options.push_back("-I" + dir);
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
+  std::string ptx;
+  std::size_t size = 0;
+  if (nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data()) == NVRTC_SUCCESS &&
+      nvrtcGetPTXSize(program, &size) == NVRTC_SUCCESS && size > 0) {
+    ptx.resize(size);
+    nvrtcGetPTX(program, ptx.data());
+  }
+  nvrtcDestroyProgram(&program);
+  return ptx;
+}
+
+TEST(WgmmaCompile, WarpSpecializedPtxHasTheMbarrierHandshake) {
+  for (const char* name : kSuiteTasks) {
+    const KernelProblem p = suiteProblem(name);
+    const std::string ptx = ptxOf(templates::emitGemmWgmma(defaultWsGenome(p.family), p).source);
+    ASSERT_FALSE(ptx.empty()) << name;
+    for (const char* op : {"mbarrier.init.shared::cta.b64", "mbarrier.try_wait.parity.shared::cta.b64",
+                           "mbarrier.arrive.shared::cta.b64", "cp.async.mbarrier.arrive.noinc.shared::cta.b64",
+                           "fence.mbarrier_init.release.cluster", "setmaxnreg.dec.sync.aligned.u32 72",
+                           "setmaxnreg.inc.sync.aligned.u32 216", "bar.sync 1, 256", "wgmma.wait_group.sync.aligned 1"})
+      EXPECT_NE(ptx.find(op), std::string::npos) << name << ": no " << op << " in the PTX";
+  }
+}
+
+// Whole-program compile (NVRTC -dlto, nvJitLink -lto): ptxas honours setmaxnreg, the
+// block starts with 168 registers per thread and neither warpgroup spills under its target.
+TEST(WgmmaCompile, WarpSpecializedKernelKeepsItsRegisterTargetsUnderLto) {
+  const KernelProblem p = suiteProblem("matmul_bias_relu_bf16_4096x4096x4096");
+  const std::string source = templates::emitGemmWgmma(defaultWsGenome(p.family), p).source;
+  nvrtcProgram program = nullptr;
+  ASSERT_EQ(nvrtcCreateProgram(&program, source.c_str(), "candidate.cu", 0, nullptr, nullptr), NVRTC_SUCCESS);
+  std::vector<std::string> options{"--gpu-architecture=compute_90a", "-std=c++17", "-dlto"};
+  for (const auto& dir : nvrtcIncludeDirs(findCudaIncludeDir())) options.push_back("-I" + dir);
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
+  std::string ir;
+  std::size_t size = 0;
+  const bool compiled = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data()) == NVRTC_SUCCESS &&
+                        nvrtcGetLTOIRSize(program, &size) == NVRTC_SUCCESS && size > 0;
+  if (compiled) {
+    ir.resize(size);
+    nvrtcGetLTOIR(program, ir.data());
+  }
+  nvrtcDestroyProgram(&program);
+  ASSERT_TRUE(compiled);
+  const char* linkOptions[] = {"-arch=sm_90a", "-verbose", "-lto"};
+  nvJitLinkHandle link = nullptr;
+  ASSERT_EQ(nvJitLinkCreate(&link, 3, linkOptions), NVJITLINK_SUCCESS);
+  const bool linked = nvJitLinkAddData(link, NVJITLINK_INPUT_LTOIR, ir.data(), ir.size(), "candidate") == NVJITLINK_SUCCESS &&
+                      nvJitLinkComplete(link) == NVJITLINK_SUCCESS;
+  std::size_t logSize = 0;
+  nvJitLinkGetInfoLogSize(link, &logSize);
+  std::string log(logSize, '\0');
+  if (logSize > 0) nvJitLinkGetInfoLog(link, log.data());
+  nvJitLinkDestroy(&link);
+  ASSERT_TRUE(linked) << log;
+  EXPECT_EQ(log.find("C7504"), std::string::npos) << log;
+  EXPECT_NE(log.find("Used 168 registers"), std::string::npos) << log;
+  EXPECT_NE(log.find(" 0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << log;
+  EXPECT_EQ(log.find("serialized"), std::string::npos) << log;
+}
+
 // The hand-checkable kernel for the device: a launch note, then the emitter's
-// output for the default genome on matmul_bf16_1024x1024x1024.
-TEST(WgmmaKernelFile, IsTheEmittersDefaultKernel) {
+// output for `g` on matmul_bf16_1024x1024x1024.
+void checkKernelFile(const Genome& g, const std::string& file) {
   const KernelProblem p = suiteProblem("matmul_bf16_1024x1024x1024");
-  const auto k = templates::emitGemmWgmma(defaultGenome("matmul"), p);
-  const std::string note = "// Launch: crucible-cli eval --task " + p.taskName +
-                           " --kernel tests/gpu/kernels/wgmma_gemm_bf16.cu --grid '" + k.launch.grid[0] +
-                           "' --block " + k.launch.block[0] + " --smem " + k.launch.dynamicSmemBytes + "\n";
+  const auto k = templates::emitGemmWgmma(g, p);
+  const std::string note = "// Launch: crucible-cli eval --task " + p.taskName + " --kernel tests/gpu/kernels/" + file +
+                           " --grid '" + k.launch.grid[0] + "' --block " + k.launch.block[0] + " --smem " +
+                           k.launch.dynamicSmemBytes + "\n";
   const std::string expected = note + k.source;
-  const std::string path = std::string(CRUCIBLE_SOURCE_DIR) + "/tests/gpu/kernels/wgmma_gemm_bf16.cu";
+  const std::string path = std::string(CRUCIBLE_SOURCE_DIR) + "/tests/gpu/kernels/" + file;
   if (const char* regen = std::getenv("CRUCIBLE_REGENERATE_KERNELS"); regen && std::string(regen) == "1") {
     std::ofstream(path, std::ios::binary) << expected;
   }
@@ -296,6 +491,12 @@ TEST(WgmmaKernelFile, IsTheEmittersDefaultKernel) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(), expected) << path << " differs from the emitter (CRUCIBLE_REGENERATE_KERNELS=1 rewrites it)";
+}
+
+TEST(WgmmaKernelFile, IsTheEmittersDefaultKernel) { checkKernelFile(defaultGenome("matmul"), "wgmma_gemm_bf16.cu"); }
+
+TEST(WgmmaKernelFile, IsTheEmittersWarpSpecializedKernel) {
+  checkKernelFile(defaultWsGenome("matmul"), "wgmma_ws_gemm_bf16.cu");
 }
 
 }  // namespace

@@ -33,6 +33,11 @@ TEST(ConfigKey, IsCanonicalAndSeparatesSources) {
   EXPECT_EQ(configKey("arch", p, "src").substr(0, 13), "arch|A=1,B=2|");
   EXPECT_NE(configKey("arch", p, "src"), configKey("arch", p, "src2"));
   EXPECT_NE(configKey("arch", p, "src"), configKey("arch2", p, "src"));
+  // The same kernel with another header comment (a template genome reached by
+  // another route) is one configuration; a change to its code is another.
+  const std::string kernel = "// origin: seed\n__global__ void k() {  // body\n}\n";
+  EXPECT_EQ(configKey("arch", p, kernel), configKey("arch", p, "  // origin: mutate:param (parents #57)\n" + kernel.substr(16)));
+  EXPECT_NE(configKey("arch", p, kernel), configKey("arch", p, "// origin: seed\n__global__ void k() {  // body\n  ;\n}\n"));
   EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ULL);
   EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);  // the published FNV-1a test vector
 }

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits the warp-specialized Hopper (sm_90a) bf16 GEMM (pipeline
+// "warp_specialized"): warpgroup 0 is the producer and only copies tiles,
+// warpgroups 1..WARPGROUPS are consumers and only run wgmma.
+//
+// Shared memory: the ring of the cp_async kernel (same 128-byte-swizzled A and
+// B tile layouts and descriptors, see emit_gemm_wgmma.cpp; only the copying
+// threads are the producer's 128), then 2 x STAGES mbarriers.
+//
+// Handshake, per stage s, for k-tile t in round r = t / STAGES:
+//   full[s]  (expected arrivals: the 128 producer threads) completes its phase r
+//            when every producer thread's copies of tile t have landed: each
+//            producer thread ends its copies with cp.async.mbarrier.arrive.noinc,
+//            an arrival the hardware makes once all its prior cp.async are done
+//            (.noinc: the arrival is one of the expected ones, not an extra one).
+//            Consumers wait for phase r (parity r & 1).
+//   empty[s] (expected arrivals: one per consumer warp) completes its phase r
+//            when every consumer warp's wgmmas on tile t are done: a consumer
+//            releases tile t - 1 after wgmma.wait_group 1 at tile t. The
+//            producer waits for phase r - 1 (parity (r & 1) ^ 1) before refilling
+//            the stage; in round 0 that parity names the phase before the
+//            barrier's first, which counts as complete, so the first fills
+//            never wait.
+// A phase cannot run two ahead of its waiter (the producer cannot fill round
+// r + 1 before the consumers release round r, and they cannot release before
+// the fill), so one parity bit tells the phases apart. No deadlock: the
+// producer at tile t waits for the release of tile t - STAGES, which happens
+// once tile t - STAGES + 1 (already issued) has been handed to the tensor cores.
+//
+// Registers: the block is launched with __launch_bounds__(THREADS, 1), so every
+// thread starts with the same share (168 for 384 threads); the producer gives
+// registers back with setmaxnreg.dec and the consumers take them with
+// setmaxnreg.inc, which waits until the CTA's pool holds them: the sums must
+// balance (checked in the genome's constraints and by a static_assert).
+//
+// Epilogue: after every consumer's last wgmma, the tile (bias and ReLU applied
+// in fp32 for matmul_bias_relu) is written as bf16 into the ring (rows padded
+// by 16 bytes: conflict-free fragment writes), then read back in 16-byte chunks
+// and stored to C row-contiguously.
+#include <algorithm>
+#include <string>
+#include "backends/proposers/template/gemm_wgmma.h"
+#include "backends/proposers/template/kernel_source.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kBf16Bytes = 2;
+constexpr std::int64_t kSwizzleAlignment = 1024;
+constexpr std::int64_t kWarpgroupThreads = 128;
+constexpr std::int64_t kRowsPerWgmma = 64;
+constexpr std::int64_t kMbarrierBytes = 8;
+constexpr std::int64_t kMaxAccumulators = 128;  // fp32 accumulators per consumer thread
+// Consumer registers besides the accumulators: descriptors, loop and barrier state, epilogue addressing.
+constexpr std::int64_t kConsumerOverhead = 64;
+// setmaxnreg targets (multiples of 8 in [24, 256]). The producer only computes
+// addresses (40 and 56 spilled under whole-program compiles); the consumers hold the
+// accumulators (128 of them at most, ~154 registers in all). 128 x 72 + 256 x 216 = 384 x 168:
+// exactly what a 384-thread block starts with.
+constexpr std::int64_t kProducerRegisters = 72;
+constexpr std::int64_t kConsumerRegisters = 216;
+constexpr std::int64_t kEpiloguePadBytes = 16;  // per staged C row
+constexpr std::int64_t kMaxTileOffset = 2147483647;
+constexpr std::int64_t kRasterGroupM = 8;
+
+// Registers per thread at launch: the register file split evenly, rounded down
+// to the allocation granule of 8 and capped at 255 per thread.
+std::int64_t entryRegisters(std::int64_t threads) {
+  return std::min<std::int64_t>(kRegistersPerSm / threads / 8 * 8, kMaxRegistersPerThread / 8 * 8);
+}
+
+std::int64_t stageBytes(const Genome& g) {
+  return (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
+}
+
+}  // namespace
+
+std::vector<TunableParameter> wgmmaWarpSpecializedParameters() {
+  return {{"BLOCK_M", {128, 256}},
+          {"BLOCK_N", {64, 128, 256}},
+          {"BLOCK_K", {64}},
+          {"WARPGROUPS", {2}},
+          {"STAGES", {3, 4, 5, 6}}};
+}
+
+std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
+  return g.param("STAGES") * stageBytes(g) + kSwizzleAlignment + 2 * g.param("STAGES") * kMbarrierBytes;
+}
+
+void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  v.require(g.gene("epilogue") == "smem",
+            "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
+  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
+  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& b = p.input("B");
+  const ProblemTensor& c = p.output("C");
+  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
+  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
+  const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
+  v.require(consumers == 2, "the warp-specialized kernel has two consumer warpgroups (WARPGROUPS=2)");
+  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * consumers, "64 x WARPGROUPS");
+  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
+  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
+  v.require(stages >= 3, "the ring needs STAGES >= 3: one stage being multiplied, one in flight, one filling");
+  if (!v.empty()) return;
+  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
+  const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
+  const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;
+  v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
+  v.atMost(accumulators + kConsumerOverhead, "estimated consumer registers per thread", kConsumerRegisters,
+           "the consumers' setmaxnreg target");
+  // setmaxnreg.inc waits for registers the producer released: the targets must fit what the block starts with.
+  v.atMost(kWarpgroupThreads * (kProducerRegisters + consumers * kConsumerRegisters), "registers per block after setmaxnreg",
+           threads * entryRegisters(threads), "the registers the block is launched with");
+  v.divisible(K, "K", 8, "the 8-element chunk");
+  v.divisible(N, "N", 8, "the 8-element chunk");
+  v.atMost(gemmWgmmaWarpSpecializedSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+  // The epilogue stages the bf16 tile (padded rows) in the ring.
+  v.atMost(bm * (bn * kBf16Bytes + kEpiloguePadBytes), "staged C tile bytes", stages * stageBytes(g), "the ring");
+  v.atMost(bk * N, "BLOCK_K x N", kMaxTileOffset, "the 32-bit tile offset");
+  v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
+}
+
+EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p) {
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& c = p.output("C");
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
+  const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
+  std::map<std::string, std::string> vars = {
+      {"M", p.extentCode(a, 0)},
+      {"K", p.extentCode(a, 1)},
+      {"N", p.extentCode(c, 1)},
+      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
+  };
+
+  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
+                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
+                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized: "
+                              "1 cp.async producer warpgroup, " +
+                              std::to_string(consumers) + " consumer warpgroups, " + std::to_string(stages) +
+                              "-stage mbarrier ring, epilogue staged through shared memory";
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "\n";
+  src += constant("BLOCK_M", bm);
+  src += constant("BLOCK_N", bn, "the N of every wgmma");
+  src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
+  src += constant("CONSUMERS", consumers, "consumer warpgroups; each owns BLOCK_M / CONSUMERS rows");
+  src += constant("STAGES", stages, "shared-memory ring depth");
+  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
+  src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
+  src += constant("ENTRY_REGISTERS", entryRegisters(threads), "per thread at launch (__launch_bounds__(THREADS, 1))");
+  src += constant("PRODUCER_REGISTERS", kProducerRegisters, "setmaxnreg.dec target of the producer");
+  src += constant("CONSUMER_REGISTERS", kConsumerRegisters, "setmaxnreg.inc target of the consumers");
+  src += R"(constexpr int PRODUCER_THREADS = 128;
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup
+constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
+constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
+constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
+constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
+constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
+constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / PRODUCER_THREADS;  // 16-byte chunks per producer thread per tile
+constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / PRODUCER_THREADS;
+constexpr int A_STEP = PRODUCER_THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
+constexpr int B_STEP = PRODUCER_THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
+constexpr int C_STRIDE = BLOCK_N + 8;                   // staged C row in elements: 16 bytes of padding
+constexpr int C_CHUNKS = BLOCK_N / 8;                   // 16-byte chunks per C row
+constexpr int C_STORES = BLOCK_M * C_CHUNKS / CONSUMER_THREADS;
+static_assert(A_LOADS * PRODUCER_THREADS == BLOCK_M * (ROW_BYTES / 16) &&
+                  B_LOADS * PRODUCER_THREADS == BLOCK_K * (BLOCK_N / 8),
+              "every producer thread copies the same number of chunks");
+static_assert(A_STEP % 8 == 0 && B_STEP % 4 == 0, "the swizzle of a thread's chunks follows from its first");
+static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+              "every tile starts on a swizzle period");
+static_assert(BLOCK_M * C_STRIDE * 2 <= RING_BYTES, "the staged C tile fits in the ring");
+static_assert(C_STORES * CONSUMER_THREADS == BLOCK_M * C_CHUNKS, "every consumer thread stores the same number of chunks");
+static_assert(PRODUCER_THREADS * PRODUCER_REGISTERS + CONSUMER_THREADS * CONSUMER_REGISTERS <= THREADS * ENTRY_REGISTERS,
+              "setmaxnreg.inc must find the registers the producer released");
+
+)";
+  src += wgmmaDeviceHelpers();
+  src += R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
+__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(expected_arrivals) : "memory");
+}
+
+// One arrival (release semantics: this thread's prior accesses happen before the phase completes).
+__device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(bar) : "memory");
+}
+
+// An arrival the hardware makes once all of this thread's prior cp.async copies have landed.
+// .noinc: it counts as one of the expected arrivals.
+__device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
+// Waits (acquire) until the phase with parity `parity` has completed: the current phase
+// if it has that parity, else the one before it, which has already completed.
+__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, complete;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// Synchronises the consumer warpgroups only (named barrier 1; the producer may have exited).
+__device__ __forceinline__ void consumers_sync() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
+}
+
+)";
+  src += wgmmaInstructionWrapper(bn) + "\n";
+  src += p.signature("THREADS, 1") + " {\n";
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
+  // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
+  // After the ring: full[STAGES], then empty[STAGES].
+  const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
+  const unsigned full_bars = ring + RING_BYTES, empty_bars = full_bars + STAGES * 8;
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(full_bars + s * 8, PRODUCER_THREADS);   // one cp.async arrival per producer thread
+      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+    }
+    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  // Grouped raster order: GROUP_M block rows advance together across the columns.
+  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
+  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
+  const int group_blocks = GROUP_M * tiles_n;
+  const int first_m = static_cast<int>(blockIdx.x) / group_blocks * GROUP_M;
+  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = static_cast<int>(blockIdx.x) % group_blocks;
+  const long long block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
+  const long long block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
+  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+  const int warpgroup = threadIdx.x / 128;  // warp-uniform: setmaxnreg and wgmma need whole warps
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
+    // Each thread copies the same chunks of every k-tile: A rows a_row + i * A_STEP at 8-element
+    // chunk a_chunk along k; B k-rows b_row + i * B_STEP at chunk b_chunk along n. Rows past M
+    // and columns past N are clamped onto the last ones: they feed only accumulators that are
+    // never stored. Only k past K is zero-filled.
+    const int a_row = threadIdx.x / 8, a_chunk = threadIdx.x % 8;
+    const int b_row = threadIdx.x / (BLOCK_N / 8), b_chunk = threadIdx.x % (BLOCK_N / 8);
+    const __nv_bfloat16* b_src = B + min(block_col + b_chunk * 8, {{N}} - 8);
+    // Swizzled destinations: chunk c of 128-byte row r lands at chunk position c ^ (r % 8).
+    // A_STEP is a multiple of 8, so r % 8 is the same for all of a thread's A rows; B_STEP is
+    // a multiple of 4, so (b_row + i * B_STEP) % 8 = (b_row % 8) ^ (i * B_STEP % 8).
+    const unsigned a_dst = a_row * ROW_BYTES + ((a_chunk ^ (a_row % 8)) * 16);
+    const unsigned b_dst = b_chunk / 8 * B_PANEL_BYTES + b_row * ROW_BYTES;
+    const unsigned b_swizzle = ((b_chunk % 8) ^ (b_row % 8)) * 16;
+    int stage = 0;
+    unsigned phase = 0;  // parity of the current round of the ring
+    for (long long t = 0; t < k_tiles; ++t) {
+      mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
+      const long long k0 = t * BLOCK_K;
+      const unsigned a_tile = ring + stage * STAGE_BYTES, b_tile = a_tile + A_STAGE_BYTES;
+      const bool a_valid = k0 + a_chunk * 8 < {{K}};
+#pragma unroll
+      for (int i = 0; i < A_LOADS; ++i) {
+        const long long row = min(block_row + a_row + i * A_STEP, {{M}} - 1);
+        cp_async_16(a_tile + a_dst + i * A_STEP * ROW_BYTES, a_valid ? A + row * {{K}} + k0 + a_chunk * 8 : A, a_valid);
+      }
+      const __nv_bfloat16* b_rows = b_src + k0 * {{N}};
+#pragma unroll
+      for (int i = 0; i < B_LOADS; ++i) {
+        const int r = b_row + i * B_STEP;
+        const bool valid = k0 + r < {{K}};
+        cp_async_16(b_tile + b_dst + i * B_STEP * ROW_BYTES + (b_swizzle ^ (i * B_STEP % 8 * 16)),
+                    valid ? b_rows + r * static_cast<int>({{N}}) : B, valid);
+      }
+      cp_async_mbarrier_arrive(full_bars + stage * 8);
+      if (++stage == STAGES) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory");  // leave no copy in flight behind
+    return;
+  }
+
+  // ------------------------------------------------------------------ consumers
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
+  const int consumer = warpgroup - 1;
+  // Stage 0's descriptors; a stage, slab or k16 step adds its byte offset >> 4 to the start address.
+  // A: this warpgroup's first row; leading offset unused (swizzled K-major), 8 rows -> next 8 rows = 1024.
+  // B: leading offset = 64 columns -> next 64 (a panel), stride = 8 k-rows -> next 8 = 1024.
+  const unsigned long long a_desc = smem_descriptor(ring + consumer * SLABS * 64 * ROW_BYTES, 16, SWIZZLE_BYTES);
+  const unsigned long long b_desc = smem_descriptor(ring + A_STAGE_BYTES, B_PANEL_BYTES, SWIZZLE_BYTES);
+  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+
+  float acc[SLABS][BLOCK_N / 2];
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s)
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
+
+  int stage = 0, previous = 0;
+  unsigned phase = 0;
+  for (long long t = 0; t < k_tiles; ++t) {
+    mbarrier_wait(full_bars + stage * 8, phase);  // tile t has landed
+    fence_proxy_async();                          // ... and is visible to the tensor cores
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
+        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+    }
+    wgmma_commit();
+    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
+    if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);
+    previous = stage;
+    if (++stage == STAGES) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) pin_accumulators(acc[s]);
+
+)",
+                vars);
+
+  const DType biasType = fused ? p.input("bias").dtype : DType::F32;
+  const std::string bias =
+      fused ? "      const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias[col]") + " : 0.0f, bias1 = col < {{N}} ? " +
+                  toFloat(biasType, "bias[col + 1]") + " : 0.0f;\n"
+            : "";
+  vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
+  vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
+  src += render(R"(  // Epilogue. Every consumer's wgmmas are done reading the ring (and every copy into it has
+  // landed: each was waited for) once both warpgroups pass this barrier; the tile is staged there.
+  consumers_sync();
+  __nv_bfloat16* tile = reinterpret_cast<__nv_bfloat16*>(smem + (ring - smem_address(smem)));
+  // Warp w of a warpgroup holds rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab,
+  // columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) {
+    const int row = (consumer * SLABS + s) * 64 + warp * 16 + lane / 4;
+#pragma unroll
+    for (int j = 0; j < BLOCK_N / 8; ++j) {
+      const int tile_col = j * 8 + lane % 4 * 2;
+)" + (fused ? "      const long long col = block_col + tile_col;  // N is a multiple of 8: col + 1 < N when col < N\n" + bias : "") +
+                    R"(#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        *reinterpret_cast<__nv_bfloat162*>(tile + (row + half * 8) * C_STRIDE + tile_col) =
+            __floats2bfloat162_rn({{V0}}, {{V1}});
+    }
+  }
+  consumers_sync();
+  // 16-byte chunks, consecutive threads along a row: coalesced stores. N is a multiple of 8,
+  // so a chunk is all inside or all outside the matrix.
+  const int consumer_thread = threadIdx.x - PRODUCER_THREADS;
+#pragma unroll
+  for (int i = 0; i < C_STORES; ++i) {
+    const int chunk = i * CONSUMER_THREADS + consumer_thread;
+    const int row = chunk / C_CHUNKS, col = chunk % C_CHUNKS * 8;
+    const long long out_row = block_row + row, out_col = block_col + col;
+    if (out_row < {{M}} && out_col < {{N}})
+      *reinterpret_cast<uint4*>(C + out_row * {{N}} + out_col) = *reinterpret_cast<const uint4*>(tile + row * C_STRIDE + col);
+  }
+}
+)",
+                vars);
+
+  EmittedKernel k;
+  k.source = std::move(src);
+  k.launch.entry = p.entry;
+  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
+                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
+  k.launch.block[0] = std::to_string(threads);
+  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaWarpSpecializedSmemBytes(g));
+  return k;
+}
+
+}  // namespace crucible::templates
