@@ -153,6 +153,19 @@ std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
   return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
 }
 
+void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
+  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  v.require(p.input("A").dtype == DType::BF16 && p.input("B").dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
+  v.require(p.output("C").dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
+  // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
+  v.require(g.param("BLOCK_K") == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
+  v.divisible(g.param("BLOCK_M"), "BLOCK_M", kRowsPerWgmma * g.param("WARPGROUPS"), "64 x WARPGROUPS");
+  v.divisible(g.param("BLOCK_N"), "BLOCK_N", 64, "the 64-column swizzle panel");
+  v.atMost(g.param("BLOCK_N"), "BLOCK_N", 256, "the largest wgmma N");
+  v.require(g.param("STAGES") >= 3, "the ring needs STAGES >= 3: one stage being multiplied, one in flight, one filling");
+}
+
 void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) {
   if (g.gene("pipeline") == kWarpSpecialized) {
     addWgmmaWarpSpecializedViolations(g, p, v);
@@ -162,22 +175,12 @@ void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) 
             "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async) or a producer "
             "warpgroup (pipeline=warp_specialized)");
   v.require(g.gene("epilogue") == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
-  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
-  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  addWgmmaTileViolations(g, p, v);
+  if (!v.empty()) return;
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& b = p.input("B");
-  const ProblemTensor& c = p.output("C");
-  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
-  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
-  const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
-  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
-  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * groups, "64 x WARPGROUPS");
-  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
-  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
-  v.require(stages >= 3, "the ring needs STAGES >= 3: two stages in the tensor cores' hands, one filling");
-  if (!v.empty()) return;
+  const std::int64_t groups = g.param("WARPGROUPS");
   const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
   const std::int64_t threads = kWarpgroupThreads * groups;
   const std::int64_t accumulators = bm / groups / kRowsPerWgmma * bn / 2;

@@ -90,22 +90,13 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
 void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v) {
   v.require(g.gene("epilogue") == "smem",
             "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
-  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
-  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+  v.require(g.param("WARPGROUPS") == 2, "the warp-specialized kernel has two consumer warpgroups (WARPGROUPS=2)");
+  addWgmmaTileViolations(g, p, v);
+  if (!v.empty()) return;
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& b = p.input("B");
-  const ProblemTensor& c = p.output("C");
-  v.require(a.dtype == DType::BF16 && b.dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
-  v.require(c.dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  v.require(bk == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
-  v.require(consumers == 2, "the warp-specialized kernel has two consumer warpgroups (WARPGROUPS=2)");
-  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * consumers, "64 x WARPGROUPS");
-  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
-  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
-  v.require(stages >= 3, "the ring needs STAGES >= 3: one stage being multiplied, one in flight, one filling");
-  if (!v.empty()) return;
   const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
   const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;

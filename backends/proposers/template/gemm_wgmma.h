@@ -46,6 +46,11 @@ std::vector<TunableParameter> wgmmaWarpSpecializedParameters();
 void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v);
 void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v);
 
+// The rules both wgmma variants share: bf16 operands, the 64-wide k-tile of one
+// swizzle row, tile divisibility by warpgroups and swizzle panels, wgmma's
+// largest N, ring depth, and the fixed vector / split_k genes.
+void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations& v);
+
 // Dynamic shared memory: STAGES x (A tile + B tile) plus 1 KiB to align the
 // ring to the 1024-byte swizzle pattern.
 // The warp-specialized kernel adds its 2 x STAGES mbarriers.
