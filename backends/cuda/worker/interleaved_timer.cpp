@@ -20,6 +20,12 @@ double quantile(std::vector<double>& v, double q) {
 }  // namespace
 
 double median(std::vector<double> v) { return quantile(v, 0.5); }
+
+bool enoughSamples(int pairs, double elapsed, const TimingOptions& o) {
+  if (pairs >= o.minSamples && elapsed >= o.targetSeconds) return true;
+  if (elapsed >= o.slowSeconds && pairs >= o.slowMinSamples) return true;
+  return elapsed >= o.maxSeconds && pairs >= std::min(o.minSamples, 5);
+}
 double interquartileRange(std::vector<double> v) { return quantile(v, 0.75) - quantile(v, 0.25); }
 
 L2Flusher::L2Flusher(const DeviceInfo& device) : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))) {}
@@ -76,10 +82,7 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     if (hasReference) refSamples.push_back(refEvents.elapsedMs() * 1000.0);
     if (pair % 16 == 0 && clocks.available()) clockReadings.push_back(clocks.smClockMHz());
 
-    const int n = pair + 1;
-    const double t = secondsSince(start);
-    if (n >= o.minSamples && t >= o.targetSeconds) break;
-    if (t >= o.maxSeconds && n >= std::min(o.minSamples, 5)) break;
+    if (enoughSamples(pair + 1, secondsSince(start), o)) break;
   }
   timing.medianUs = median(timing.samplesUs);
   timing.iqrUs = interquartileRange(timing.samplesUs);

@@ -16,12 +16,23 @@ struct TimingOptions {
   int maxSamples = 5000;            // per kernel
   double targetSeconds = 0.5;       // keep sampling until this much wall time has passed
   double maxSeconds = 30;           // never longer (slow kernels stop after minSamples, or 5, whichever first)
+  // Slow pairs (a naive reference of 100+ ms against a fast candidate): past
+  // this much time, slowMinSamples pairs are enough. Their spread is small
+  // (the 167 ms bf16 8192^3 baseline: IQR 51-140 us over 30 samples on the
+  // H200, under 0.1%), and 30 pairs of it took 5.4 s of every candidate's
+  // evaluation.
+  double slowSeconds = 2.0;
+  int slowMinSamples = 10;
   double warmupMinSeconds = 0.05;
   double warmupMaxSeconds = 1.0;    // give up waiting for the clock after this
   double idleFallbackSeconds = 0.2; // warm-up length when NVML is missing
   double clockReadyFraction = 0.8;  // "left idle": SM clock >= this fraction of its maximum
   double launchTimeoutSeconds = 10;
 };
+
+// Whether interleaved sampling may stop after `pairs` pairs and `elapsed`
+// seconds of sampling (see TimingOptions).
+bool enoughSamples(int pairs, double elapsed, const TimingOptions& o);
 
 // Writes a buffer of twice the L2 size, so the next kernel finds none of its
 // data in L2.

@@ -407,5 +407,19 @@ TEST(ParallelOutputCheck, BitwiseAndReferenceChecksMatchTheSequentialOnes) {
   }
 }
 
+// The timing loop's stopping rule: fast pairs get minSamples and at least
+// targetSeconds; slow pairs (a 167 ms naive reference) stop at slowMinSamples
+// once slowSeconds have passed; nothing samples past maxSeconds.
+TEST(TimingStopRule, FastPairsGetEnoughSamplesSlowPairsStopEarlier) {
+  const cuda::TimingOptions o;
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples - 1, o.slowSeconds / 2, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples, o.targetSeconds / 2, o));
+  EXPECT_TRUE(cuda::enoughSamples(o.minSamples, o.targetSeconds, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.slowMinSamples - 1, o.slowSeconds + 1, o));
+  EXPECT_TRUE(cuda::enoughSamples(o.slowMinSamples, o.slowSeconds, o));
+  EXPECT_FALSE(cuda::enoughSamples(4, o.maxSeconds, o));
+  EXPECT_TRUE(cuda::enoughSamples(5, o.maxSeconds, o));
+}
+
 }  // namespace
 }  // namespace crucible::cuda
