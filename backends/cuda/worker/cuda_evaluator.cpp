@@ -16,6 +16,14 @@
 namespace crucible::cuda {
 namespace {
 
+// "1.23 s": the wall time since `start`, for the evaluation's account of where its time went.
+std::string secondsSince(std::chrono::steady_clock::time_point start) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return text;
+}
+
 std::string versionString(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
 // A candidate's launch rule may leave the entry to the task's default.
@@ -182,10 +190,7 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, "the reference"); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   ev.timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing);
-  char took[64];
-  std::snprintf(took, sizeof took, ", timing %.2f s",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - timingStart).count());
-  ev.detail += took;
+  ev.detail += ", timing " + secondsSince(timingStart);
   if (!clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
   return ev;
 }
@@ -212,10 +217,7 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
     const auto profileStart = std::chrono::steady_clock::now();
     result = profiler_->profile([&] { rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds); });
-    char took[64];
-    std::snprintf(took, sizeof took, "; profiled in %.2f s",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - profileStart).count());
-    result.detail += took;
+    result.detail += "; profiled in " + secondsSince(profileStart);
     // Occupancy the hardware allows at this geometry, beside the achieved one.
     const int blocks = module.maxActiveBlocksPerSm(g);
     const int warpsPerBlock = static_cast<int>((g.threadsPerBlock() + 31) / 32);

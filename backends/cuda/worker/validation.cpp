@@ -58,15 +58,22 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
   trial.seed = seed;
   const TaskSpec& spec = task.spec();
 
-  timed(costs.inputs, [&] { task.randomizeInputs(seed); });
-  timed(costs.oracle, [&] { task.computeReference(timeout); });
-  timed(costs.candidate, [&] {
-    task.poisonOutputs(0);
-    task.run(kernel, geometry, "the candidate", timeout);
-  });
-  const std::vector<HostTensor>& first = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
-    return task.downloadOutputs(0);
-  });
+  // Fresh inputs drawn from `inputSeed`, and the oracle's outputs for them.
+  auto drawInputs = [&](std::uint64_t inputSeed) {
+    timed(costs.inputs, [&] { task.randomizeInputs(inputSeed); });
+    timed(costs.oracle, [&] { task.computeReference(timeout); });
+  };
+  // Outputs poisoned with pattern `poison`, one launch, its outputs downloaded into `slot`.
+  auto launch = [&](int poison, int slot) -> const std::vector<HostTensor>& {
+    timed(costs.candidate, [&] {
+      task.poisonOutputs(poison);
+      task.run(kernel, geometry, "the candidate", timeout);
+    });
+    return timed(costs.checks, [&]() -> const std::vector<HostTensor>& { return task.downloadOutputs(slot); });
+  };
+
+  drawInputs(seed);
+  const std::vector<HostTensor>& first = launch(0, 0);
   if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, first, 0, trial); }); !why.empty()) {
     trial.reason = followsTrial ? why + "; the inputs were re-randomised in place since the previous trial passed "
                                         "(a kernel that caches results between launches fails this way, as does one "
@@ -75,13 +82,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
     return trial;
   }
 
-  timed(costs.candidate, [&] {
-    task.poisonOutputs(1);
-    task.run(kernel, geometry, "the candidate", timeout);
-  });
-  const std::vector<HostTensor>& second = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
-    return task.downloadOutputs(1);
-  });
+  const std::vector<HostTensor>& second = launch(1, 1);
   for (std::size_t i = 0; i < first.size(); ++i) {
     const BitwiseDiff d = timed(costs.checks, [&] { return compareBitwise(first[i], second[i]); });
     if (d.differing > 0) {
@@ -98,16 +99,9 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
     trial.passed = true;
     return trial;
   }
-  timed(costs.inputs, [&] { task.randomizeInputs(seed ^ kRerandomise); });
-  timed(costs.oracle, [&] { task.computeReference(timeout); });
-  timed(costs.candidate, [&] {
-    task.poisonOutputs(0);
-    task.run(kernel, geometry, "the candidate", timeout);
-  });
+  drawInputs(seed ^ kRerandomise);
   // Slot 1 again: the second launch's outputs are no longer needed.
-  const std::vector<HostTensor>& third = timed(costs.checks, [&]() -> const std::vector<HostTensor>& {
-    return task.downloadOutputs(1);
-  });
+  const std::vector<HostTensor>& third = launch(0, 1);
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
   if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, third, 0, ignored); }); !why.empty()) {
     trial.mismatches += ignored.mismatches;

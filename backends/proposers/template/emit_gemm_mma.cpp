@@ -12,6 +12,18 @@
 
 namespace crucible::templates {
 
+std::string bf16PairStore(const KernelProblem& p) {
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::string bias = fused ? "      const float bias0 = " + toFloat(p.input("bias").dtype, "bias[col]") +
+                                       ", bias1 = " + toFloat(p.input("bias").dtype, "bias[col + 1]") + ";\n"
+                                 : "";
+  return bias + R"(#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        if (row + half * 8 < {{M}})
+          *reinterpret_cast<__nv_bfloat162*>(C + (row + half * 8) * {{N}} + col) = __floats2bfloat162_rn({{V0}}, {{V1}});
+)";
+}
+
 EmittedKernel emitGemmMma(const Genome& g, const KernelProblem& p) {
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& c = p.output("C");
@@ -225,9 +237,6 @@ __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4],
       fused ? "    const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias[col]") +
                   " : 0.0f;\n    const float bias1 = col < {{N}} ? " + toFloat(biasType, "bias[col + 1]") + " : 0.0f;\n"
             : "";
-  const std::string bias = fused ? "      const float bias0 = " + toFloat(biasType, "bias[col]") +
-                                       ", bias1 = " + toFloat(biasType, "bias[col + 1]") + ";\n"
-                                 : "";
   vars["V0"] = epilogueValue("half * 2", "bias0");
   vars["V1"] = epilogueValue("half * 2 + 1", "bias1");
   if (sliced) {
@@ -298,11 +307,7 @@ for (int i = 0; i < MMA_TILES_M; ++i) {
       const long long row = block_row + warp_row + i * 16 + lane / 4;
       const long long col = block_col + warp_col + j * 8 + lane % 4 * 2;
       if (col >= {{N}}) continue;  // N is a multiple of 8: col + 1 is inside too
-)" + bias + R"(#pragma unroll
-      for (int half = 0; half < 2; ++half)
-        if (row + half * 8 < {{M}})
-          *reinterpret_cast<__nv_bfloat162*>(C + (row + half * 8) * {{N}} + col) = __floats2bfloat162_rn({{V0}}, {{V1}});
-    }
+)" + bf16PairStore(p) + R"(    }
   }
 }
 )",

@@ -31,6 +31,7 @@
 #include <string>
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
 namespace {
@@ -82,6 +83,91 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
                  {"ADESC", std::to_string(regs)},
                  {"BDESC", std::to_string(regs + 1)},
                  {"SCALE", std::to_string(regs + 2)}});
+}
+
+// Source fragments both wgmma kernels share (rendered by the caller with its vars).
+std::string wgmmaTileLayout() {
+  return R"(constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
+constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
+constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
+constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
+constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
+constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
+)";
+}
+
+std::string wgmmaRasterOrder() {
+  return R"(  // Grouped raster order: GROUP_M block rows advance together across the columns.
+  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
+  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
+  const int group_blocks = GROUP_M * tiles_n;
+  const int first_m = static_cast<int>(blockIdx.x) / group_blocks * GROUP_M;
+  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = static_cast<int>(blockIdx.x) % group_blocks;
+  const long long block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
+  const long long block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
+)";
+}
+
+std::string wgmmaSwizzledDestinations() {
+  return R"(  // Swizzled destinations: chunk c of 128-byte row r lands at chunk position c ^ (r % 8).
+  // A_STEP is a multiple of 8, so r % 8 is the same for all of a thread's A rows; B_STEP is
+  // a multiple of 4, so (b_row + i * B_STEP) % 8 = (b_row % 8) ^ (i * B_STEP % 8).
+  const unsigned a_dst = a_row * ROW_BYTES + ((a_chunk ^ (a_row % 8)) * 16);
+  const unsigned b_dst = b_chunk / 8 * B_PANEL_BYTES + b_row * ROW_BYTES;
+  const unsigned b_swizzle = ((b_chunk % 8) ^ (b_row % 8)) * 16;
+)";
+}
+
+std::string wgmmaCopyBTile() {
+  return R"(    const __nv_bfloat16* b_rows = b_src + k0 * {{N}};
+#pragma unroll
+    for (int i = 0; i < B_LOADS; ++i) {
+      const int r = b_row + i * B_STEP;
+      const bool valid = k0 + r < {{K}};
+      cp_async_16(b_tile + b_dst + i * B_STEP * ROW_BYTES + (b_swizzle ^ (i * B_STEP % 8 * 16)),
+                  valid ? b_rows + r * static_cast<int>({{N}}) : B, valid);
+    }
+)";
+}
+
+std::string wgmmaZeroAccumulators() {
+  return R"(  float acc[SLABS][BLOCK_N / 2];
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s)
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
+)";
+}
+
+std::string wgmmaIssueTile() {
+  return R"(    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
+        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+    }
+    wgmma_commit();
+)";
+}
+
+std::string wgmmaDrain() {
+  return R"(  wgmma_wait<0>();
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) pin_accumulators(acc[s]);
+)";
+}
+
+std::string wgmmaDescriptors(const std::string& groupIndex) {
+  return R"(  // Stage 0's descriptors; a stage, slab or k16 step adds its byte offset >> 4 to the start address.
+  // A: this warpgroup's first row; leading offset unused (swizzled K-major), 8 rows -> next 8 rows = 1024.
+  // B: leading offset = 64 columns -> next 64 (a panel), stride = 8 k-rows -> next 8 = 1024.
+  const unsigned long long a_desc = smem_descriptor(ring + )" + groupIndex +
+         R"( * SLABS * 64 * ROW_BYTES, 16, SWIZZLE_BYTES);
+  const unsigned long long b_desc = smem_descriptor(ring + A_STAGE_BYTES, B_PANEL_BYTES, SWIZZLE_BYTES);
+)";
 }
 
 std::string wgmmaDeviceHelpers() {
@@ -227,13 +313,7 @@ EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
   src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
   src += R"(constexpr int THREADS = 128 * WARPGROUPS;
 constexpr int SLABS = BLOCK_M / WARPGROUPS / 64;        // m64 wgmma slabs per warpgroup
-constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
-constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
-constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
-constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
-constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
-constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
-constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / THREADS;  // 16-byte chunks per thread per tile
+)" + wgmmaTileLayout() + R"(constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / THREADS;  // 16-byte chunks per thread per tile
 constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / THREADS;
 constexpr int A_STEP = THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
 constexpr int B_STEP = THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
@@ -252,16 +332,7 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
 
-  // Grouped raster order: GROUP_M block rows advance together across the columns.
-  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
-  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
-  const int group_blocks = GROUP_M * tiles_n;
-  const int first_m = static_cast<int>(blockIdx.x) / group_blocks * GROUP_M;
-  const int group_rows = min(tiles_m - first_m, GROUP_M);
-  const int in_group = static_cast<int>(blockIdx.x) % group_blocks;
-  const long long block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
-  const long long block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
-
+)" + wgmmaRasterOrder() + R"(
   // Each thread copies the same chunks of every k-tile: A rows a_row + i * A_STEP at 8-element
   // chunk a_chunk along k; B k-rows b_row + i * B_STEP at chunk b_chunk along n. Rows past M
   // and columns past N are clamped onto the last ones: they feed only accumulators that are
@@ -274,13 +345,7 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
 #pragma unroll
   for (int i = 0; i < A_LOADS; ++i)
     a_offset[i] = static_cast<int>((min(block_row + a_row + i * A_STEP, {{M}} - 1) - block_row) * {{K}});
-  // Swizzled destinations: chunk c of 128-byte row r lands at chunk position c ^ (r % 8).
-  // A_STEP is a multiple of 8, so r % 8 is the same for all of a thread's A rows; B_STEP is
-  // a multiple of 4, so (b_row + i * B_STEP) % 8 = (b_row % 8) ^ (i * B_STEP % 8).
-  const unsigned a_dst = a_row * ROW_BYTES + ((a_chunk ^ (a_row % 8)) * 16);
-  const unsigned b_dst = b_chunk / 8 * B_PANEL_BYTES + b_row * ROW_BYTES;
-  const unsigned b_swizzle = ((b_chunk % 8) ^ (b_row % 8)) * 16;
-
+)" + wgmmaSwizzledDestinations() + R"(
   // Issues the copies of k-tile `k_tile` into stage `stage`.
   auto load_tile = [&](long long k_tile, int stage) {
     const long long k0 = k_tile * BLOCK_K;
@@ -289,29 +354,11 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
 #pragma unroll
     for (int i = 0; i < A_LOADS; ++i)
       cp_async_16(a_tile + a_dst + i * A_STEP * ROW_BYTES, a_valid ? a_src + k0 + a_offset[i] : A, a_valid);
-    const __nv_bfloat16* b_rows = b_src + k0 * {{N}};
-#pragma unroll
-    for (int i = 0; i < B_LOADS; ++i) {
-      const int r = b_row + i * B_STEP;
-      const bool valid = k0 + r < {{K}};
-      cp_async_16(b_tile + b_dst + i * B_STEP * ROW_BYTES + (b_swizzle ^ (i * B_STEP % 8 * 16)),
-                  valid ? b_rows + r * static_cast<int>({{N}}) : B, valid);
-    }
-  };
+)" + wgmmaCopyBTile() + R"(  };
 
   const int warpgroup = threadIdx.x / 128;
-  // Stage 0's descriptors; a stage, slab or k16 step adds its byte offset >> 4 to the start address.
-  // A: this warpgroup's first row; leading offset unused (swizzled K-major), 8 rows -> next 8 rows = 1024.
-  // B: leading offset = 64 columns -> next 64 (a panel), stride = 8 k-rows -> next 8 = 1024.
-  const unsigned long long a_desc = smem_descriptor(ring + warpgroup * SLABS * 64 * ROW_BYTES, 16, SWIZZLE_BYTES);
-  const unsigned long long b_desc = smem_descriptor(ring + A_STAGE_BYTES, B_PANEL_BYTES, SWIZZLE_BYTES);
-
-  float acc[SLABS][BLOCK_N / 2];
-#pragma unroll
-  for (int s = 0; s < SLABS; ++s)
-#pragma unroll
-    for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-
+)" + wgmmaDescriptors("warpgroup") + R"(
+)" + wgmmaZeroAccumulators() + R"(
   const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
   // Prologue: STAGES - 2 tiles in flight. Every iteration commits one copy group
   // (possibly empty) so the wait count below always means the same tile.
@@ -325,34 +372,18 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
     fence_proxy_async();          // ... and are visible to the tensor cores
     __syncthreads();              // every thread's copies; every warpgroup is done reading tile t - 2
     const int stage = static_cast<int>(t % STAGES);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
-#pragma unroll
-      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
-        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
-                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
-    }
-    wgmma_commit();
-    const long long next = t + STAGES - 2;  // into the stage of tile t - 2
+)" + wgmmaIssueTile() + R"(    const long long next = t + STAGES - 2;  // into the stage of tile t - 2
     if (next < k_tiles) load_tile(next, static_cast<int>(next % STAGES));
     cp_async_commit();
     wgmma_wait<1>();  // tile t - 1's products are done; its stage is refilled after the next barrier
   }
-  wgmma_wait<0>();
-#pragma unroll
-  for (int s = 0; s < SLABS; ++s) pin_accumulators(acc[s]);
-
+)" + wgmmaDrain() + R"(
 )",
                 vars);
 
   // Accumulator fragment of m64nNk16 (fp32): warp w of the warpgroup holds rows 16w..16w+15;
   // lane l holds rows l/4 and l/4 + 8, columns 8j + 2(l%4) + {0, 1}: d[4j], d[4j+1] on the
   // first row, d[4j+2], d[4j+3] on the second.
-  const DType biasType = fused ? p.input("bias").dtype : DType::F32;
-  const std::string bias = fused ? "      const float bias0 = " + toFloat(biasType, "bias[col]") +
-                                       ", bias1 = " + toFloat(biasType, "bias[col + 1]") + ";\n"
-                                 : "";
   vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
   vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
   src += render(R"(  // Warp w of a warpgroup holds rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab,
@@ -365,11 +396,7 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
     for (int j = 0; j < BLOCK_N / 8; ++j) {
       const long long col = block_col + j * 8 + lane % 4 * 2;
       if (col >= {{N}}) continue;  // N is a multiple of 8: col + 1 is inside too
-)" + bias + R"(#pragma unroll
-      for (int half = 0; half < 2; ++half)
-        if (row + half * 8 < {{M}})
-          *reinterpret_cast<__nv_bfloat162*>(C + (row + half * 8) * {{N}} + col) = __floats2bfloat162_rn({{V0}}, {{V1}});
-    }
+)" + bf16PairStore(p) + R"(    }
   }
 }
 )",

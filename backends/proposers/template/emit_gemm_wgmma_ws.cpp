@@ -150,13 +150,7 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   src += R"(constexpr int PRODUCER_THREADS = 128;
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
 constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup
-constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
-constexpr int SWIZZLE_BYTES = 1024;                     // 8 rows of 128 bytes: the swizzle pattern's period
-constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;      // [BLOCK_M rows][128 B]
-constexpr int B_PANEL_BYTES = BLOCK_K * ROW_BYTES;      // one 64-column panel: [BLOCK_K k-rows][128 B]
-constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
-constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
-constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+)" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / PRODUCER_THREADS;  // 16-byte chunks per producer thread per tile
 constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / PRODUCER_THREADS;
 constexpr int A_STEP = PRODUCER_THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
@@ -232,16 +226,7 @@ __device__ __forceinline__ void consumers_sync() {
   }
   __syncthreads();
 
-  // Grouped raster order: GROUP_M block rows advance together across the columns.
-  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
-  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
-  const int group_blocks = GROUP_M * tiles_n;
-  const int first_m = static_cast<int>(blockIdx.x) / group_blocks * GROUP_M;
-  const int group_rows = min(tiles_m - first_m, GROUP_M);
-  const int in_group = static_cast<int>(blockIdx.x) % group_blocks;
-  const long long block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
-  const long long block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
-  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
   const int warpgroup = threadIdx.x / 128;  // warp-uniform: setmaxnreg and wgmma need whole warps
 
   if (warpgroup == 0) {
@@ -254,13 +239,7 @@ __device__ __forceinline__ void consumers_sync() {
     const int a_row = threadIdx.x / 8, a_chunk = threadIdx.x % 8;
     const int b_row = threadIdx.x / (BLOCK_N / 8), b_chunk = threadIdx.x % (BLOCK_N / 8);
     const __nv_bfloat16* b_src = B + min(block_col + b_chunk * 8, {{N}} - 8);
-    // Swizzled destinations: chunk c of 128-byte row r lands at chunk position c ^ (r % 8).
-    // A_STEP is a multiple of 8, so r % 8 is the same for all of a thread's A rows; B_STEP is
-    // a multiple of 4, so (b_row + i * B_STEP) % 8 = (b_row % 8) ^ (i * B_STEP % 8).
-    const unsigned a_dst = a_row * ROW_BYTES + ((a_chunk ^ (a_row % 8)) * 16);
-    const unsigned b_dst = b_chunk / 8 * B_PANEL_BYTES + b_row * ROW_BYTES;
-    const unsigned b_swizzle = ((b_chunk % 8) ^ (b_row % 8)) * 16;
-    int stage = 0;
+)" + indentLines(wgmmaSwizzledDestinations(), 2) + R"(    int stage = 0;
     unsigned phase = 0;  // parity of the current round of the ring
     for (long long t = 0; t < k_tiles; ++t) {
       mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
@@ -272,15 +251,7 @@ __device__ __forceinline__ void consumers_sync() {
         const long long row = min(block_row + a_row + i * A_STEP, {{M}} - 1);
         cp_async_16(a_tile + a_dst + i * A_STEP * ROW_BYTES, a_valid ? A + row * {{K}} + k0 + a_chunk * 8 : A, a_valid);
       }
-      const __nv_bfloat16* b_rows = b_src + k0 * {{N}};
-#pragma unroll
-      for (int i = 0; i < B_LOADS; ++i) {
-        const int r = b_row + i * B_STEP;
-        const bool valid = k0 + r < {{K}};
-        cp_async_16(b_tile + b_dst + i * B_STEP * ROW_BYTES + (b_swizzle ^ (i * B_STEP % 8 * 16)),
-                    valid ? b_rows + r * static_cast<int>({{N}}) : B, valid);
-      }
-      cp_async_mbarrier_arrive(full_bars + stage * 8);
+)" + indentLines(wgmmaCopyBTile(), 2) + R"(      cp_async_mbarrier_arrive(full_bars + stage * 8);
       if (++stage == STAGES) {
         stage = 0;
         phase ^= 1;
@@ -293,34 +264,15 @@ __device__ __forceinline__ void consumers_sync() {
   // ------------------------------------------------------------------ consumers
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
   const int consumer = warpgroup - 1;
-  // Stage 0's descriptors; a stage, slab or k16 step adds its byte offset >> 4 to the start address.
-  // A: this warpgroup's first row; leading offset unused (swizzled K-major), 8 rows -> next 8 rows = 1024.
-  // B: leading offset = 64 columns -> next 64 (a panel), stride = 8 k-rows -> next 8 = 1024.
-  const unsigned long long a_desc = smem_descriptor(ring + consumer * SLABS * 64 * ROW_BYTES, 16, SWIZZLE_BYTES);
-  const unsigned long long b_desc = smem_descriptor(ring + A_STAGE_BYTES, B_PANEL_BYTES, SWIZZLE_BYTES);
-  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+)" + wgmmaDescriptors("consumer") + R"(  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
 
-  float acc[SLABS][BLOCK_N / 2];
-#pragma unroll
-  for (int s = 0; s < SLABS; ++s)
-#pragma unroll
-    for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-
+)" + wgmmaZeroAccumulators() + R"(
   int stage = 0, previous = 0;
   unsigned phase = 0;
   for (long long t = 0; t < k_tiles; ++t) {
     mbarrier_wait(full_bars + stage * 8, phase);  // tile t has landed
     fence_proxy_async();                          // ... and is visible to the tensor cores
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
-#pragma unroll
-      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
-        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
-                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
-    }
-    wgmma_commit();
-    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
+)" + wgmmaIssueTile() + R"(    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
     if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);
     previous = stage;
     if (++stage == STAGES) {
@@ -328,10 +280,7 @@ __device__ __forceinline__ void consumers_sync() {
       phase ^= 1;
     }
   }
-  wgmma_wait<0>();
-#pragma unroll
-  for (int s = 0; s < SLABS; ++s) pin_accumulators(acc[s]);
-
+)" + wgmmaDrain() + R"(
 )",
                 vars);
 

@@ -62,5 +62,16 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
 // wrapper of wgmma.mma_async m64n<n>k16 bf16 with both operands in shared memory.
 std::string wgmmaDeviceHelpers();
 std::string wgmmaInstructionWrapper(std::int64_t n);
+// Source fragments both wgmma kernels share; placeholders ({{M}}, {{N}}, {{K}},
+// {{WGMMA}}) are left for the caller's render.
+std::string wgmmaTileLayout();            // ROW_BYTES .. STAGE_BYTES constants
+std::string wgmmaRasterOrder();           // block_row / block_col in grouped raster order
+std::string wgmmaSwizzledDestinations();  // a thread's a_dst, b_dst, b_swizzle
+std::string wgmmaCopyBTile();             // the B chunks of k-tile k0 into b_tile (inside a loop body)
+std::string wgmmaZeroAccumulators();      // float acc[SLABS][BLOCK_N / 2] = 0
+std::string wgmmaDescriptors(const std::string& groupIndex);  // a_desc / b_desc of stage 0
+std::string wgmmaIssueTile();             // one k-tile's wgmmas on `stage`, committed
+std::string wgmmaDrain();                 // waits for every wgmma, pins the accumulators
+
 
 }  // namespace crucible::templates

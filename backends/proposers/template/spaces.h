@@ -16,6 +16,10 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimtAsync(const Genome& g, const KernelProblem& p);  // fp32, cp.async pipeline
 EmittedKernel emitGemmMma(const Genome& g, const KernelProblem& p);
+// The tensor-core GEMMs' store of a lane's two adjacent bf16 outputs in rows `row`
+// and `row + 8` at column `col` (bias loaded first when fused); leaves {{M}},
+// {{N}}, {{V0}}, {{V1}} for the caller's render.
+std::string bf16PairStore(const KernelProblem& p);
 // The SIMT GEMMs' epilogue for fp32 C (N a multiple of 4): each thread's runs
 // of 4 columns stored as one float4. `rowOfI` is its row i relative to
 // warp_row; `biasLine` declares bias_value (fused bias) or is empty. The
