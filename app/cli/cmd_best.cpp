@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/options.h"
+#include "core/model/model_json.h"
 #include "core/store/project_store.h"
 
 namespace crucible::cli {
@@ -19,7 +20,8 @@ const char* const kUsage =
     "usage: crucible-cli best --project P.crucible [--export DIR] [--json]\n"
     "For every task of the project, the best Valid candidate over all its runs (highest speedup against\n"
     "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
-    "--export DIR writes DIR/<task>.cu (the source) and DIR/<task>.json (task spec, launch rule, timing).\n"
+    "--export DIR writes DIR/<task>.cu (the source) and DIR/<task>.json (task spec, launch rule with its\n"
+    "tensor maps, timing).\n"
     "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage.\n";
 
 // One task's winner, or only the task when no run produced a valid kernel.
@@ -68,6 +70,15 @@ std::vector<TaskBest> bestPerTask(const ProjectStore& store) {
 
 nlohmann::json dimsJson(const std::string (&d)[3]) { return nlohmann::json::array({d[0], d[1], d[2]}); }
 
+// The whole launch rule in the project file's form, with "tensorMaps" always
+// present (empty when the kernel takes none): a kernel that takes tensor maps
+// cannot be launched without them, so a reader should never have to guess.
+nlohmann::json launchJson(const LaunchRule& launch) {
+  nlohmann::json j = toJson(launch);
+  if (!j.contains("tensorMaps")) j["tensorMaps"] = nlohmann::json::array();
+  return j;
+}
+
 // The export/JSON record of a winner: everything needed to launch it outside Crucible.
 nlohmann::json kernelJson(const TaskBest& b) {
   const Candidate& c = *b.candidate;
@@ -78,6 +89,7 @@ nlohmann::json kernelJson(const TaskBest& b) {
                       {"grid", dimsJson(c.launch.grid)},
                       {"block", dimsJson(c.launch.block)},
                       {"smem", c.launch.dynamicSmemBytes},
+                      {"launch", launchJson(c.launch)},
                       {"candidate", c.id},
                       {"run", c.runId},
                       {"architecture", c.architectureKey},

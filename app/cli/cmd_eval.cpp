@@ -12,7 +12,10 @@
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "app/cli/tensor_map_option.h"
 #include "backends/gpu_probe.h"
+#include "core/model/model_json.h"
+#include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
 
 namespace crucible::cli {
@@ -20,11 +23,15 @@ namespace {
 
 const char* const kUsage =
     "usage: crucible-cli eval --task NAME|FILE.json --kernel FILE.cu [--reference FILE.cu] [--json]\n"
-    "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--seeds N] [--no-profile]\n"
+    "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--tensor-map T:RxC[:SWIZZLE]]...\n"
+    "                         [--seeds N] [--no-profile]\n"
     "Compiles the kernel, validates it against the task's oracle on N seeds of fresh inputs (default 3),\n"
     "times it interleaved with the reference (the task's baseline unless --reference), profiles it, and\n"
     "prints the verdict. The launch defaults to the task baseline's; --grid/--block/--smem take expressions\n"
     "over the task's axes, e.g. --grid 'ceil_div(N,1024),1,1'.\n"
+    "--tensor-map TENSOR:ROWSxCOLS[:SWIZZLE] (repeatable; SWIZZLE none, 32B, 64B or 128B, default none) has the\n"
+    "worker encode a TMA tensor map of that input or output with that box and pass it after the task's parameters,\n"
+    "as `const __grid_constant__ CUtensorMap tmap_TENSOR`, in the order given: e.g. --tensor-map A:128x64:128B.\n"
     "Exit status: 0 valid, 1 not valid (the reason is printed), 2 bad usage, 3 no GPU here.\n";
 
 std::string readFile(const std::string& path) {
@@ -123,7 +130,8 @@ int run(const std::vector<std::string>& args) {
 }
 
 int evaluate(const std::vector<std::string>& args) {
-  Options o(args, {"task", "kernel", "reference", "grid", "block", "smem", "seeds"}, {"json", "no-profile", "help"});
+  Options o(args, {"task", "kernel", "reference", "grid", "block", "smem", "tensor-map", "seeds"},
+            {"json", "no-profile", "help"});
   if (o.flag("help")) return std::cout << kUsage, 0;
   if (!o.has("task") || !o.has("kernel")) {
     std::cerr << kUsage;
@@ -141,21 +149,38 @@ int evaluate(const std::vector<std::string>& args) {
   if (o.has("grid")) parseDims(o.value("grid"), launch.grid, "grid");
   if (o.has("block")) parseDims(o.value("block"), launch.block, "block");
   if (o.has("smem")) launch.dynamicSmemBytes = o.value("smem");
+  for (const std::string& text : o.all("tensor-map")) launch.tensorMaps.push_back(parseTensorMapOption(text));
+  if (const auto problems = tensorMapProblems(spec, launch.tensorMaps); !problems.empty()) {
+    std::string all;
+    for (const std::string& p : problems) all += "\n  " + p;
+    throw std::invalid_argument("--tensor-map cannot be encoded for task " + spec.name + ":" + all);
+  }
   const long long seedCount = o.integer("seeds", 3);
   if (seedCount < 1 || seedCount > 1000) throw std::invalid_argument("--seeds must be between 1 and 1000");
 
   const GpuProbe probe = probeGpus();
   const std::string arch = probe.gpus.empty() ? "sm_90" : probe.gpus.front().arch();
   NvrtcCompiler compiler;
-  const Built candidate = compileFor(compiler, readFile(o.required("kernel")), launch, arch);
+  const std::string source = readFile(o.required("kernel"));
+  // A kernel that does not declare a map it is given still launches (the
+  // driver passes only the parameters the kernel has), so say so.
+  for (const TensorMapRule& m : launch.tensorMaps)
+    if (source.find(tensorMapParameterName(m)) == std::string::npos)
+      std::cerr << "crucible-cli eval: warning: the kernel never mentions " << tensorMapParameterName(m)
+                << ", the parameter --tensor-map " << m.tensor << " adds\n";
+  const Built candidate = compileFor(compiler, source, launch, arch);
   const std::string refSource = o.has("reference") ? readFile(o.value("reference")) : spec.baseline.source;
   LaunchRule refLaunch = spec.baseline.launch;
   if (o.has("reference")) refLaunch.entry = spec.entry;
   const Built reference = compileFor(compiler, refSource, refLaunch, arch);
 
   nlohmann::json out = {{"task", spec.name}, {"kernel", o.value("kernel")}, {"compile", compileJson(candidate.result.report)}};
+  if (!launch.tensorMaps.empty()) out["tensorMaps"] = toJson(launch)["tensorMaps"];
   if (!json) {
     std::cout << "task " << spec.name << " (" << spec.description << ")\n";
+    for (const TensorMapRule& m : launch.tensorMaps)
+      std::cout << "tensor map " << tensorMapParameterName(m) << ": box " << m.boxRows << " x " << m.boxCols
+                << ", swizzle " << m.swizzle << "\n";
     printCompile(candidate.result.report, "candidate");
   }
   if (!candidate.result.report.ok) {

@@ -25,6 +25,7 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
         val = args[++i];
       }
       values_[name] = val;
+      allValues_[name].push_back(val);
     } else {
       throw std::invalid_argument("unknown option --" + name);
     }
@@ -40,6 +41,11 @@ std::string Options::required(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) throw std::invalid_argument("missing --" + name);
   return it->second;
+}
+
+std::vector<std::string> Options::all(const std::string& name) const {
+  auto it = allValues_.find(name);
+  return it == allValues_.end() ? std::vector<std::string>{} : it->second;
 }
 
 long long Options::integer(const std::string& name, long long fallback) const {

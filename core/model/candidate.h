@@ -26,6 +26,18 @@ enum class CandidateStatus {
 const char* toString(CandidateStatus s);
 CandidateStatus candidateStatusFromString(const std::string& s);  // throws std::invalid_argument
 
+// A TMA tensor map (CUtensorMap) the worker encodes on the host for one of the
+// task's tensors and passes by value after the task's parameters, as
+// `const __grid_constant__ CUtensorMap tmap_<tensor>`. The tensor is seen as a
+// row-major matrix: cols = its last axis, rows = the product of the others.
+struct TensorMapRule {
+  std::string tensor;            // an input or output of the task
+  int boxRows = 0;               // box extent along the rows, 1..256
+  int boxCols = 0;               // box extent along the last axis, 1..256
+  std::string swizzle = "none";  // "none" | "32B" | "64B" | "128B"
+  bool operator==(const TensorMapRule&) const = default;
+};
+
 // How to launch the kernel: grid and block as expressions over the task's
 // named axes (e.g. "ceil_div(M, 128)"), evaluated by core/task.
 struct LaunchRule {
@@ -33,6 +45,7 @@ struct LaunchRule {
   std::string grid[3] = {"1", "1", "1"};
   std::string block[3] = {"1", "1", "1"};
   std::string dynamicSmemBytes = "0";
+  std::vector<TensorMapRule> tensorMaps;  // extra kernel parameters, in this order
 };
 
 struct CompileDiagnostic {

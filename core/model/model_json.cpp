@@ -120,11 +120,32 @@ template std::vector<std::uint64_t> requiredField<std::vector<std::uint64_t>>(co
 
 // ---------------------------------------------------------------- LaunchRule
 
+json toJson(const TensorMapRule& m) {
+  return {{"tensor", m.tensor}, {"boxRows", m.boxRows}, {"boxCols", m.boxCols}, {"swizzle", m.swizzle}};
+}
+
+TensorMapRule tensorMapRuleFromJson(const json& j, const std::string& what) {
+  TensorMapRule m;
+  m.tensor = field<std::string>(j, "tensor", what);
+  m.boxRows = field<int>(j, "boxRows", what);
+  m.boxCols = field<int>(j, "boxCols", what);
+  if (j.contains("swizzle")) m.swizzle = field<std::string>(j, "swizzle", what);  // absent: "none"
+  return m;
+}
+
 json toJson(const LaunchRule& l) {
-  return {{"entry", l.entry},
-          {"grid", json::array({l.grid[0], l.grid[1], l.grid[2]})},
-          {"block", json::array({l.block[0], l.block[1], l.block[2]})},
-          {"dynamicSmemBytes", l.dynamicSmemBytes}};
+  json j = {{"entry", l.entry},
+            {"grid", json::array({l.grid[0], l.grid[1], l.grid[2]})},
+            {"block", json::array({l.block[0], l.block[1], l.block[2]})},
+            {"dynamicSmemBytes", l.dynamicSmemBytes}};
+  // Written only when there are some: a rule without maps keeps the form it
+  // had before tensor maps existed, byte for byte.
+  if (!l.tensorMaps.empty()) {
+    json maps = json::array();
+    for (const TensorMapRule& m : l.tensorMaps) maps.push_back(toJson(m));
+    j["tensorMaps"] = std::move(maps);
+  }
+  return j;
 }
 
 LaunchRule launchRuleFromJson(const json& j) {
@@ -140,6 +161,12 @@ LaunchRule launchRuleFromJson(const json& j) {
     l.block[i] = block[i];
   }
   l.dynamicSmemBytes = field<std::string>(j, "dynamicSmemBytes", what);
+  // Absent in projects and exported kernels older than tensor maps: none.
+  if (j.contains("tensorMaps")) {
+    const json& maps = arrayField(j, "tensorMaps", what);
+    for (std::size_t i = 0; i < maps.size(); ++i)
+      l.tensorMaps.push_back(tensorMapRuleFromJson(maps[i], indexed(what + ".tensorMaps", i)));
+  }
   return l;
 }
 

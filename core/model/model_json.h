@@ -35,6 +35,7 @@ enum class MissingFigures {
   ReadAsNaN,  // absent reads as NaN, "not measured" (tolerant of older project rows)
 };
 
+nlohmann::json toJson(const TensorMapRule& m);
 nlohmann::json toJson(const LaunchRule& l);
 nlohmann::json toJson(const CompileDiagnostic& d);
 nlohmann::json toJson(const CompileReport& r);
@@ -48,6 +49,8 @@ nlohmann::json toJson(const Task& t);
 nlohmann::json profileToJson(const std::map<std::string, double>& profile);
 
 // Decoders throw ModelJsonError naming the type and field that is wrong.
+// `what` names the rule in errors, e.g. "LaunchRule.tensorMaps[1]".
+TensorMapRule tensorMapRuleFromJson(const nlohmann::json& j, const std::string& what = "TensorMapRule");
 LaunchRule launchRuleFromJson(const nlohmann::json& j);
 CompileDiagnostic compileDiagnosticFromJson(const nlohmann::json& j);
 CompileReport compileReportFromJson(const nlohmann::json& j, MissingFigures missing = MissingFigures::Reject);

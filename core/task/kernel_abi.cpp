@@ -2,21 +2,25 @@
 #include "core/task/kernel_abi.h"
 
 #include <cctype>
+#include <stdexcept>
 
 namespace crucible {
 
-std::vector<KernelParameter> kernelParameters(const TaskSpec& spec, KernelRole role) {
+std::vector<KernelParameter> kernelParameters(const TaskSpec& spec, KernelRole role,
+                                              const std::vector<TensorMapRule>& tensorMaps) {
   std::vector<KernelParameter> params;
   for (const auto& t : spec.inputs) params.push_back({std::string("const ") + cudaTypeName(t.dtype) + "* __restrict__", t.name});
   for (const auto& t : spec.outputs)
     params.push_back({std::string(role == KernelRole::Oracle ? "double" : cudaTypeName(t.dtype)) + "* __restrict__", t.name});
   for (const auto& s : spec.scalars) params.push_back({"long long", s});
+  for (const auto& m : tensorMaps) params.push_back({tensorMapParameterType(), tensorMapParameterName(m)});
   return params;
 }
 
-std::string kernelSignature(const TaskSpec& spec, KernelRole role, const std::string& entry) {
+std::string kernelSignature(const TaskSpec& spec, KernelRole role, const std::string& entry,
+                            const std::vector<TensorMapRule>& tensorMaps) {
   std::string sig = "extern \"C\" __global__ void " + entry + "(";
-  const auto params = kernelParameters(spec, role);
+  const auto params = kernelParameters(spec, role, tensorMaps);
   for (std::size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i].type + " " + params[i].name;
   return sig + ")";
 }
@@ -40,8 +44,134 @@ std::string normalized(const std::string& text) {
 }
 }  // namespace
 
-bool sourceHasSignature(const std::string& source, const TaskSpec& spec, KernelRole role, const std::string& entry) {
-  return normalized(source).find(kernelSignature(spec, role, entry)) != std::string::npos;
+bool sourceHasSignature(const std::string& source, const TaskSpec& spec, KernelRole role, const std::string& entry,
+                        const std::vector<TensorMapRule>& tensorMaps) {
+  return normalized(source).find(kernelSignature(spec, role, entry, tensorMaps)) != std::string::npos;
+}
+
+// ---------------------------------------------------------------- tensor maps
+
+std::string tensorMapParameterType() { return "const __grid_constant__ CUtensorMap"; }
+
+std::string tensorMapParameterName(const TensorMapRule& rule) { return "tmap_" + rule.tensor; }
+
+std::string tensorMapTypeDeclaration() {
+  // The driver's CUtensorMap is 16 quadwords; the hardware needs the kernel
+  // parameter 64-byte aligned.
+  return "struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };";
+}
+
+TensorMatrix tensorMatrix(const TaskSpec& spec, const std::string& tensor) {
+  const TensorSpec* found = nullptr;
+  for (const auto* list : {&spec.inputs, &spec.outputs})
+    for (const TensorSpec& t : *list)
+      if (t.name == tensor) found = &t;
+  if (!found) throw std::invalid_argument("'" + tensor + "' is not an input or output of task '" + spec.name + "'");
+  const std::vector<std::int64_t> dims = resolveShape(spec, *found);
+  TensorMatrix m;
+  m.cols = dims.empty() ? 1 : dims.back();
+  m.rows = 1;
+  for (std::size_t i = 0; i + 1 < dims.size(); ++i) m.rows *= dims[i];
+  m.elementBytes = sizeOf(found->dtype);
+  return m;
+}
+
+int swizzleBytes(const std::string& swizzle) {
+  if (swizzle == "none") return 0;
+  if (swizzle == "32B") return 32;
+  if (swizzle == "64B") return 64;
+  if (swizzle == "128B") return 128;
+  return -1;
+}
+
+namespace {
+
+// Whether TMA has a data type for the dtype (CUtensorMapDataType): every dtype
+// a task can have today; a new DType must be added here and in the worker.
+bool tmaHasType(DType d) {
+  switch (d) {
+    case DType::F32:
+    case DType::F16:
+    case DType::BF16:
+    case DType::F64:
+    case DType::I32:
+    case DType::I64:
+      return true;
+  }
+  return false;
+}
+
+const TensorSpec* findTensor(const TaskSpec& spec, const std::string& name) {
+  for (const auto* list : {&spec.inputs, &spec.outputs})
+    for (const TensorSpec& t : *list)
+      if (t.name == name) return &t;
+  return nullptr;
+}
+
+// The limits cuTensorMapEncodeTiled documents (cuda.h) for a rank-2, non-interleaved map.
+constexpr int kMaxBox = 256;
+constexpr std::int64_t kStrideAlign = 16;
+constexpr std::int64_t kMaxGlobalDim = std::int64_t{1} << 32;
+constexpr std::int64_t kMaxStride = std::int64_t{1} << 40;
+
+void checkRule(const TaskSpec& spec, const TensorMapRule& rule, const std::string& label,
+               std::vector<std::string>& problems) {
+  auto problem = [&](const std::string& what) { problems.push_back(label + ": " + what); };
+  const int span = swizzleBytes(rule.swizzle);
+  if (span < 0) problem("unknown swizzle '" + rule.swizzle + "' (none, 32B, 64B or 128B)");
+  if (rule.boxRows < 1 || rule.boxRows > kMaxBox)
+    problem("box rows " + std::to_string(rule.boxRows) + " outside 1.." + std::to_string(kMaxBox));
+  if (rule.boxCols < 1 || rule.boxCols > kMaxBox)
+    problem("box cols " + std::to_string(rule.boxCols) + " outside 1.." + std::to_string(kMaxBox));
+
+  const TensorSpec* t = findTensor(spec, rule.tensor);
+  if (!t) {
+    problem("unknown tensor '" + rule.tensor + "' (not an input or output of task '" + spec.name + "')");
+    return;
+  }
+  if (!tmaHasType(t->dtype)) {
+    problem(std::string("TMA has no data type for ") + toString(t->dtype));
+    return;
+  }
+  const TensorMatrix m = tensorMatrix(spec, rule.tensor);
+  const auto elem = static_cast<std::int64_t>(m.elementBytes);
+  const std::string dtype = toString(t->dtype);
+  if (m.rows < 1 || m.cols < 1 || m.rows > kMaxGlobalDim || m.cols > kMaxGlobalDim)
+    problem("the tensor's " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+            " matrix has a dimension outside 1..2^32");
+  if (m.rowStrideBytes() % kStrideAlign != 0 || m.rowStrideBytes() >= kMaxStride)
+    problem("row stride " + std::to_string(m.cols) + " x " + std::to_string(elem) + " B (" + dtype + ") = " +
+            std::to_string(m.rowStrideBytes()) + " B is not a multiple of 16 bytes below 2^40");
+  if (rule.boxCols >= 1 && rule.boxCols <= kMaxBox) {
+    const std::int64_t boxBytes = rule.boxCols * elem;
+    if (boxBytes % kStrideAlign != 0)
+      problem("box cols " + std::to_string(rule.boxCols) + " x " + std::to_string(elem) + " B (" + dtype + ") = " +
+              std::to_string(boxBytes) + " B is not a multiple of 16 bytes");
+    if (span > 0 && boxBytes > span)
+      problem("box cols " + std::to_string(rule.boxCols) + " x " + std::to_string(elem) + " B (" + dtype + ") = " +
+              std::to_string(boxBytes) + " B exceed the " + rule.swizzle + " swizzle span");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> tensorMapProblems(const TaskSpec& spec, const std::vector<TensorMapRule>& tensorMaps,
+                                           KernelRole role) {
+  std::vector<std::string> problems;
+  for (std::size_t i = 0; i < tensorMaps.size(); ++i) {
+    const TensorMapRule& rule = tensorMaps[i];
+    const std::string label = "tensorMaps[" + std::to_string(i) + "] (" + rule.tensor + ")";
+    if (role == KernelRole::Oracle) {
+      problems.push_back(label + ": the oracle takes no tensor maps (they are for candidates and baselines)");
+      continue;
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (tensorMaps[j].tensor == rule.tensor)
+        problems.push_back(label + ": a second map of the same tensor (tensorMaps[" + std::to_string(j) +
+                           "]): both would be the parameter " + tensorMapParameterName(rule));
+    checkRule(spec, rule, label, problems);
+  }
+  return problems;
 }
 
 }  // namespace crucible

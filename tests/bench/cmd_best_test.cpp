@@ -158,6 +158,37 @@ TEST_F(CmdBestTest, PicksTheFastestValidCandidateOverAllRunsAndExportsIt) {
   EXPECT_DOUBLE_EQ(meta["speedup"].get<double>(), 2.0);
 }
 
+TEST_F(CmdBestTest, TheExportedLaunchRuleCarriesItsTensorMaps) {
+  CandidateId tma = 0, plain = 0;
+  {
+    auto store = ProjectStore::create(project_);
+    const RunId run = addRun(*store, addTask(*store, "matmul_bf16_1024x1024x1024"), 2);
+    // The same kernel twice: without maps, and (faster, so the winner) with them.
+    Candidate c = *store->candidate(addCandidate(*store, run, CandidateStatus::Valid, 2.0, 5.0, "tma"));
+    c.id = 0;
+    c.launch.tensorMaps = {{"A", 128, 64, "128B"}, {"B", 64, 128, "none"}};
+    c.timing->speedup = 3.0;
+    tma = store->addCandidate(c);
+    const RunId other = addRun(*store, addTask(*store, "softmax_f32_1024x1024"), 2);
+    plain = addCandidate(*store, other, CandidateStatus::Valid, 1.5, 5.0, "plain");
+  }
+  const fs::path exportDir = dir_ / "best";
+  const Outcome o = cli("best --project '" + project_ + "' --export '" + exportDir.string() + "'");
+  EXPECT_EQ(o.exitCode, 0) << o.out;
+
+  const auto meta = nlohmann::json::parse(readText(exportDir / "matmul_bf16_1024x1024x1024.json"));
+  EXPECT_EQ(meta["candidate"], tma);
+  EXPECT_EQ(meta["launch"]["entry"], "softmax_kernel");
+  EXPECT_EQ(meta["launch"]["grid"], nlohmann::json::array({"M", "1", "1"}));
+  EXPECT_EQ(meta["launch"]["tensorMaps"],
+            nlohmann::json::parse(R"([{"tensor":"A","boxRows":128,"boxCols":64,"swizzle":"128B"},)"
+                                  R"({"tensor":"B","boxRows":64,"boxCols":128,"swizzle":"none"}])"));
+  // A kernel without maps says so explicitly.
+  const auto plainMeta = nlohmann::json::parse(readText(exportDir / "softmax_f32_1024x1024.json"));
+  EXPECT_EQ(plainMeta["candidate"], plain);
+  EXPECT_EQ(plainMeta["launch"]["tensorMaps"], nlohmann::json::array());
+}
+
 TEST_F(CmdBestTest, AllTasksValidExitsZero) {
   {
     auto store = ProjectStore::create(project_);

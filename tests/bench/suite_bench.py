@@ -13,7 +13,8 @@ or for the spec baselines of a task folder (--tasks-dir, to test this script on 
   - measures the device-to-device copy bandwidth in the same run;
 and prints (and writes with --out) one markdown table plus the acceptance lines of issue 5.
 
---dry-run needs neither torch nor a GPU: it evaluates the launch expressions and the input plans.
+--dry-run needs neither torch nor a GPU: it evaluates the launch expressions, the tensor maps and the
+input plans.
 """
 import argparse
 import ctypes
@@ -202,6 +203,7 @@ class KernelCase:
     block: list
     smem: object
     origin: str           # where the kernel comes from, for the report
+    tensor_maps: list = field(default_factory=list)   # TensorMapRule, appended after the task's parameters
 
     @property
     def family(self):
@@ -269,9 +271,11 @@ def load_exported(directory):
         source_path = meta_path.with_suffix(".cu")
         if not source_path.exists():
             raise FileNotFoundError(f"{meta_path} has no kernel source {source_path}")
+        # Exports older than tensor maps have no "launch" object: no maps.
+        maps = parse_tensor_maps(meta.get("launch", {}).get("tensorMaps", []), meta["spec"], meta["task"])
         cases.append(KernelCase(meta["task"], meta["spec"], source_path.read_text(), meta["entry"], meta["grid"],
                                 meta["block"], meta.get("smem", "0"),
-                                f"candidate {meta.get('candidate')} of run {meta.get('run')}"))
+                                f"candidate {meta.get('candidate')} of run {meta.get('run')}", maps))
     return cases
 
 
@@ -283,8 +287,155 @@ def load_baselines(directory):
         launch = spec["baseline"]["launch"]
         cases.append(KernelCase(spec["name"], spec, join_source(spec["baseline"]["source"]), launch["entry"],
                                 launch["grid"], launch["block"], launch.get("dynamicSmemBytes", "0"),
-                                "spec baseline"))
+                                "spec baseline", parse_tensor_maps(launch.get("tensorMaps", []), spec, spec["name"])))
     return cases
+
+
+# ----------------------------------------------------------------------------------------------
+# TMA tensor maps (LaunchRule::tensorMaps): encoded with cuTensorMapEncodeTiled exactly as the
+# Crucible worker does (backends/cuda/worker/tensor_maps.cpp) and passed after the task's
+# parameters. A tensor is seen as a row-major matrix: cols = its last axis, rows = the rest.
+
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i32": 4, "i64": 8}
+# CUtensorMapDataType (cuda.h)
+TMA_DATA_TYPES = {"i32": 3, "i64": 5, "f16": 6, "f32": 7, "f64": 8, "bf16": 9}
+# CUtensorMapSwizzle (cuda.h) and the span each swizzles within, in bytes
+TMA_SWIZZLES = {"none": (0, 0), "32B": (1, 32), "64B": (2, 64), "128B": (3, 128)}
+TMA_INTERLEAVE_NONE = 0
+TMA_L2_PROMOTION_256B = 3
+TMA_OOB_FILL_NONE = 0      # out-of-bounds elements read as zeros
+TMA_MAX_BOX = 256
+
+
+@dataclass
+class TensorMapRule:
+    tensor: str
+    box_rows: int
+    box_cols: int
+    swizzle: str = "none"
+
+
+@dataclass
+class TensorMapEncoding:
+    """The arguments of cuTensorMapEncodeTiled for one rule (rank 2, innermost dimension first)."""
+    data_type: int
+    global_dim: tuple       # (cols, rows)
+    global_strides: tuple   # (bytes per row,)
+    box_dim: tuple          # (box cols, box rows)
+    swizzle: int
+    element_strides: tuple = (1, 1)
+    interleave: int = TMA_INTERLEAVE_NONE
+    l2_promotion: int = TMA_L2_PROMOTION_256B
+    oob_fill: int = TMA_OOB_FILL_NONE
+
+
+def find_tensor(spec, name):
+    for t in spec["inputs"] + spec["outputs"]:
+        if t["name"] == name:
+            return t
+    return None
+
+
+def tensor_matrix(spec, tensor):
+    """(rows, cols) of the tensor seen as a row-major matrix."""
+    dims = [eval_expression(d, spec["axes"]) for d in tensor["shape"]]
+    cols = dims[-1] if dims else 1
+    return math.prod(dims[:-1]), cols
+
+
+def tensor_map_problems(spec, rules):
+    """Every reason a rule cannot be encoded, as core/task/kernel_abi.cpp's tensorMapProblems words them."""
+    problems = []
+    for i, rule in enumerate(rules):
+        label = f"tensorMaps[{i}] ({rule.tensor})"
+        for j in range(i):
+            if rules[j].tensor == rule.tensor:
+                problems.append(f"{label}: a second map of the same tensor (tensorMaps[{j}]): both would be the "
+                                f"parameter tmap_{rule.tensor}")
+        span = TMA_SWIZZLES.get(rule.swizzle, (None, None))[1]
+        if span is None:
+            problems.append(f"{label}: unknown swizzle '{rule.swizzle}' (none, 32B, 64B or 128B)")
+        if not 1 <= rule.box_rows <= TMA_MAX_BOX:
+            problems.append(f"{label}: box rows {rule.box_rows} outside 1..{TMA_MAX_BOX}")
+        box_cols_ok = 1 <= rule.box_cols <= TMA_MAX_BOX
+        if not box_cols_ok:
+            problems.append(f"{label}: box cols {rule.box_cols} outside 1..{TMA_MAX_BOX}")
+        tensor = find_tensor(spec, rule.tensor)
+        if tensor is None:
+            problems.append(f"{label}: unknown tensor '{rule.tensor}' (not an input or output of task "
+                            f"'{spec['name']}')")
+            continue
+        dtype = tensor["dtype"]
+        if dtype not in TMA_DATA_TYPES:
+            problems.append(f"{label}: TMA has no data type for {dtype}")
+            continue
+        rows, cols = tensor_matrix(spec, tensor)
+        elem = ELEMENT_BYTES[dtype]
+        if not (1 <= rows <= 1 << 32 and 1 <= cols <= 1 << 32):
+            problems.append(f"{label}: the tensor's {rows} x {cols} matrix has a dimension outside 1..2^32")
+        stride = cols * elem
+        if stride % 16 or stride >= 1 << 40:
+            problems.append(f"{label}: row stride {cols} x {elem} B ({dtype}) = {stride} B is not a multiple of 16 "
+                            f"bytes below 2^40")
+        if box_cols_ok:
+            box_bytes = rule.box_cols * elem
+            if box_bytes % 16:
+                problems.append(f"{label}: box cols {rule.box_cols} x {elem} B ({dtype}) = {box_bytes} B is not a "
+                                f"multiple of 16 bytes")
+            if span and box_bytes > span:
+                problems.append(f"{label}: box cols {rule.box_cols} x {elem} B ({dtype}) = {box_bytes} B exceed the "
+                                f"{rule.swizzle} swizzle span")
+    return problems
+
+
+def parse_tensor_maps(entries, spec, where):
+    """launch.tensorMaps of an exported kernel or a spec baseline, checked against the task.
+    Raises ValueError naming the entry and what is wrong."""
+    if not isinstance(entries, list):
+        raise ValueError(f"{where}: launch.tensorMaps must be a list, not {type(entries).__name__}")
+    rules = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where}: launch.tensorMaps[{i}] must be an object")
+        for key, kind in (("tensor", str), ("boxRows", int), ("boxCols", int)):
+            value = entry.get(key)
+            if value is None:
+                raise ValueError(f"{where}: launch.tensorMaps[{i}]: missing field '{key}'")
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise ValueError(f"{where}: launch.tensorMaps[{i}]: field '{key}' must be "
+                                 f"{'a string' if kind is str else 'an integer'}")
+        swizzle = entry.get("swizzle", "none")
+        if not isinstance(swizzle, str):
+            raise ValueError(f"{where}: launch.tensorMaps[{i}]: field 'swizzle' must be a string")
+        rules.append(TensorMapRule(entry["tensor"], entry["boxRows"], entry["boxCols"], swizzle))
+    problems = tensor_map_problems(spec, rules)
+    if problems:
+        raise ValueError(f"{where}: tensor maps cannot be encoded: " + "; ".join(problems))
+    return rules
+
+
+def tensor_map_encoding(spec, rule):
+    tensor = find_tensor(spec, rule.tensor)
+    rows, cols = tensor_matrix(spec, tensor)
+    return TensorMapEncoding(data_type=TMA_DATA_TYPES[tensor["dtype"]], global_dim=(cols, rows),
+                             global_strides=(cols * ELEMENT_BYTES[tensor["dtype"]],),
+                             box_dim=(rule.box_cols, rule.box_rows), swizzle=TMA_SWIZZLES[rule.swizzle][0])
+
+
+def describe_tensor_map(spec, rule):
+    e = tensor_map_encoding(spec, rule)
+    return (f"  tensor map tmap_{rule.tensor}: {e.global_dim[1]} x {e.global_dim[0]} elements, box "
+            f"{rule.box_rows} x {rule.box_cols}, swizzle {rule.swizzle}")
+
+
+def aligned_tensor_map():
+    """A 128-byte CUtensorMap at a 64-byte aligned address (the driver requires it); ctypes only
+    aligns to 8, so it is placed inside a larger buffer, which it keeps alive."""
+    backing = (ctypes.c_uint8 * (128 + 64))()
+    address = (ctypes.addressof(backing) + 63) // 64 * 64
+    tensor_map = (ctypes.c_uint64 * 16).from_address(address)
+    tensor_map._backing = backing
+    return tensor_map
 
 
 def select_cases(cases, only):
@@ -393,8 +544,17 @@ def target_arch(source, capability):
 
 
 def nvrtc_options(arch):
+    """What the worker gives NVRTC (backends/cuda/compile/nvrtc_compiler.cpp): PTX for the virtual
+    architecture, then nvJitLink makes the cubin (nvjitlink_options). Compiling straight to a cubin
+    is not the same binary: there ptxas honours setmaxnreg, which it drops under nvJitLink (C7504),
+    and the warp-specialized GEMM measured 24% apart between the two."""
     include = CUDA_HOME / "include"
-    return [f"--gpu-architecture={arch}", "-std=c++17", f"-I{include}", f"-I{include / 'cccl'}"]
+    virtual = arch.replace("sm_", "compute_")
+    return [f"--gpu-architecture={virtual}", "-lineinfo", "-std=c++17", f"-I{include}", f"-I{include / 'cccl'}"]
+
+
+def nvjitlink_options(arch):
+    return [f"-arch={arch}", "-lineinfo"]
 
 
 class Nvrtc:
@@ -418,7 +578,11 @@ class Nvrtc:
         self.lib.nvrtcGetProgramLog(program, text)
         return text.value.decode(errors="replace")
 
-    def compile_cubin(self, source, name, options):
+    def compile_cubin(self, source, name, arch):
+        """NVRTC -> PTX -> nvJitLink, with the worker's options: the cubin the evolution measured."""
+        return NvJitLink().link_ptx(self.compile_ptx(source, name, nvrtc_options(arch)), name, nvjitlink_options(arch))
+
+    def compile_ptx(self, source, name, options):
         program = ctypes.c_void_p()
         self.check(self.lib.nvrtcCreateProgram(ctypes.byref(program), source.encode(), f"{name}.cu".encode(),
                                                0, None, None), "create program")
@@ -428,12 +592,52 @@ class Nvrtc:
             if rc != 0:
                 raise RuntimeError(f"{name}: NVRTC compile failed ({' '.join(options)}):\n{self.log(program)}")
             size = ctypes.c_size_t()
-            self.check(self.lib.nvrtcGetCUBINSize(program, ctypes.byref(size)), "cubin size")
-            cubin = ctypes.create_string_buffer(size.value)
-            self.check(self.lib.nvrtcGetCUBIN(program, cubin), "get cubin")
-            return cubin.raw
+            self.check(self.lib.nvrtcGetPTXSize(program, ctypes.byref(size)), "PTX size")
+            ptx = ctypes.create_string_buffer(size.value)
+            self.check(self.lib.nvrtcGetPTX(program, ptx), "get PTX")
+            return ptx.raw
         finally:
             self.lib.nvrtcDestroyProgram(ctypes.byref(program))
+
+
+NVJITLINK_INPUT_PTX = 2   # nvJitLinkInputType (nvJitLink.h)
+
+
+class NvJitLink:
+    """The toolkit's nvJitLink, as the worker links: PTX in, a cubin for one real architecture out."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL(str(CUDA_HOME / "lib64" / "libnvJitLink.so"))
+
+    def log(self, handle):
+        size = ctypes.c_size_t()
+        self.lib.nvJitLinkGetErrorLogSize(handle, ctypes.byref(size))
+        text = ctypes.create_string_buffer(size.value + 1)
+        self.lib.nvJitLinkGetErrorLog(handle, text)
+        return text.value.decode(errors="replace")
+
+    def link_ptx(self, ptx, name, options):
+        handle = ctypes.c_void_p()
+        argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+        rc = self.lib.nvJitLinkCreate(ctypes.byref(handle), ctypes.c_uint32(len(options)), argv)
+        if rc != 0:
+            raise RuntimeError(f"{name}: nvJitLinkCreate({' '.join(options)}) failed: {rc}")
+        try:
+            rc = self.lib.nvJitLinkAddData(handle, ctypes.c_int(NVJITLINK_INPUT_PTX), ctypes.c_char_p(ptx),
+                                           ctypes.c_size_t(len(ptx)), f"{name}.ptx".encode())
+            if rc == 0:
+                rc = self.lib.nvJitLinkComplete(handle)
+            if rc != 0:
+                raise RuntimeError(f"{name}: nvJitLink failed ({rc}):\n{self.log(handle)}")
+            size = ctypes.c_size_t()
+            if self.lib.nvJitLinkGetLinkedCubinSize(handle, ctypes.byref(size)) != 0:
+                raise RuntimeError(f"{name}: nvJitLink gave no cubin size")
+            cubin = ctypes.create_string_buffer(size.value)
+            if self.lib.nvJitLinkGetLinkedCubin(handle, cubin) != 0:
+                raise RuntimeError(f"{name}: nvJitLink gave no cubin")
+            return cubin.raw
+        finally:
+            self.lib.nvJitLinkDestroy(ctypes.byref(handle))
 
 
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
@@ -468,6 +672,20 @@ class Driver:
                                                    ctypes.c_int(smem)), f"opting in to {smem} B of dynamic smem")
         return function
 
+    def encode_tensor_map(self, address, encoding, what):
+        """A CUtensorMap of the device memory at `address`, encoded by cuTensorMapEncodeTiled."""
+        if address % 16:
+            raise RuntimeError(f"{what}: the tensor's address {address:#x} is not 16-byte aligned, as TMA needs")
+        tensor_map = aligned_tensor_map()
+        u64x2, u32x2 = ctypes.c_uint64 * 2, ctypes.c_uint32 * 2
+        self.check(self.lib.cuTensorMapEncodeTiled(
+            ctypes.c_void_p(ctypes.addressof(tensor_map)), ctypes.c_int(encoding.data_type), ctypes.c_uint32(2),
+            ctypes.c_void_p(address), u64x2(*encoding.global_dim), (ctypes.c_uint64 * 1)(*encoding.global_strides),
+            u32x2(*encoding.box_dim), u32x2(*encoding.element_strides), ctypes.c_int(encoding.interleave),
+            ctypes.c_int(encoding.swizzle), ctypes.c_int(encoding.l2_promotion), ctypes.c_int(encoding.oob_fill)),
+            f"cuTensorMapEncodeTiled ({what})")
+        return tensor_map
+
     @staticmethod
     def parameter_array(args):
         """cuLaunchKernel's kernelParams: the address of each argument (the args must stay alive)."""
@@ -485,11 +703,15 @@ class OurKernel:
         self.driver, self.case = driver, case
         self.grid, self.block, self.smem = launch_dims(case)
         self.arch = target_arch(case.source, torch.cuda.get_device_capability())
-        cubin = nvrtc.compile_cubin(case.source, case.name, nvrtc_options(self.arch))
+        cubin = nvrtc.compile_cubin(case.source, case.name, self.arch)
         self.function = driver.load(cubin, case.entry, self.smem)
         pointers = [ctypes.c_void_p(t.data_ptr()) for t in inputs + outputs]
         scalars = [ctypes.c_longlong(v) for v in scalar_values(case.spec)]
-        self.args = pointers + scalars      # kept alive: the launch reads them by address
+        by_name = {plan.name: t for plan, t in zip(input_plans(case.spec) + output_plans(case.spec), inputs + outputs)}
+        maps = [driver.encode_tensor_map(by_name[rule.tensor].data_ptr(), tensor_map_encoding(case.spec, rule),
+                                         f"{case.name} tensorMaps[{i}] ({rule.tensor})")
+                for i, rule in enumerate(case.tensor_maps)]
+        self.args = pointers + scalars + maps   # kept alive: the launch reads them by address
         self.params = Driver.parameter_array(self.args)
 
     def __call__(self):
@@ -942,7 +1164,10 @@ def describe_case(case):
     lines = [f"{case.name}  [{case.family}, {case.origin}]",
              f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B; scalars "
              f"{dict(zip(case.spec.get('scalars', []), scalar_values(case.spec)))}",
-             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"]
+             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}; nvJitLink: "
+             f"{' '.join(nvjitlink_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"]
+    for rule in case.tensor_maps:
+        lines.append(describe_tensor_map(case.spec, rule))
     for p in input_plans(case.spec):
         lines.append(f"  in  {p.name}: {p.dtype}{list(p.shape)} {p.kind}({p.a:g}, {p.b:g})")
     for p in output_plans(case.spec):
@@ -971,7 +1196,7 @@ def dry_run(cases, capability):
             print(describe_case(case))
             if nvrtc:
                 arch = target_arch(case.source, capability)
-                cubin = nvrtc.compile_cubin(case.source, case.name, nvrtc_options(arch))
+                cubin = nvrtc.compile_cubin(case.source, case.name, arch)
                 print(f"  compiled for {arch}: cubin of {len(cubin)} B")
         except (ExpressionError, KeyError, ValueError, RuntimeError) as e:
             failures += 1

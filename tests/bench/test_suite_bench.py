@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Unit tests of suite_bench.py's GPU-free parts: launch expressions, spec-to-tensor plans,
 the exported-kernel loader and the acceptance verdicts. Run: python3 tests/bench/test_suite_bench.py"""
+import contextlib
+import ctypes
+import io
 import json
+import re
 import sys
 import tempfile
 import unittest
@@ -109,6 +113,115 @@ class ExportedLoaderTest(unittest.TestCase):
             (Path(d) / "t.json").write_text(json.dumps({"task": "t"}))
             with self.assertRaises(FileNotFoundError):
                 sb.load_exported(d)
+
+
+def export_with_launch(directory, spec, launch):
+    """One exported kernel as `crucible-cli best --export` writes it, with the given launch object."""
+    meta = {"task": spec["name"], "spec": spec, "entry": spec["entry"], "grid": ["ceil_div(N, 128)", "ceil_div(M, 128)", "1"],
+            "block": ["384", "1", "1"], "smem": "0", "candidate": 9, "run": 3, "median_us": 10.0, "speedup": 1.5}
+    if launch is not None:
+        meta["launch"] = launch
+    (Path(directory) / f"{spec['name']}.json").write_text(json.dumps(meta))
+    (Path(directory) / f"{spec['name']}.cu").write_text(f"extern \"C\" __global__ void {spec['entry']}() {{}}")
+
+
+class CompilePathTest(unittest.TestCase):
+    """The bench must time the binary the worker measured: NVRTC to PTX for the virtual architecture,
+    then nvJitLink for the real one, both with the worker's options."""
+
+    def test_nvrtc_makes_ptx_for_the_virtual_architecture(self):
+        options = sb.nvrtc_options("sm_90a")
+        self.assertIn("--gpu-architecture=compute_90a", options)
+        self.assertIn("-lineinfo", options)
+        self.assertIn("-std=c++17", options)
+
+    def test_nvjitlink_makes_the_cubin(self):
+        self.assertEqual(sb.nvjitlink_options("sm_90a"), ["-arch=sm_90a", "-lineinfo"])
+
+    def test_arch_specific_source_goes_to_the_a_target(self):
+        self.assertEqual(sb.target_arch("asm(\"wgmma.fence.sync.aligned;\");", (9, 0)), "sm_90a")
+        self.assertEqual(sb.target_arch("__global__ void k() {}", (9, 0)), "sm_90")
+
+
+class TensorMapTest(unittest.TestCase):
+    SPEC = spec_named("matmul_bf16_1024x1024x1024")
+
+    def load(self, tensor_maps):
+        with tempfile.TemporaryDirectory() as d:
+            export_with_launch(d, self.SPEC, {"entry": self.SPEC["entry"], "tensorMaps": tensor_maps})
+            (case,) = sb.load_exported(d)
+        return case
+
+    def test_exported_maps_are_read_in_order(self):
+        case = self.load([{"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"},
+                          {"tensor": "B", "boxRows": 64, "boxCols": 128}])
+        self.assertEqual(case.tensor_maps, [sb.TensorMapRule("A", 128, 64, "128B"), sb.TensorMapRule("B", 64, 128, "none")])
+
+    def test_an_export_without_a_launch_object_has_no_maps(self):
+        with tempfile.TemporaryDirectory() as d:
+            export_with_launch(d, self.SPEC, None)
+            (case,) = sb.load_exported(d)
+        self.assertEqual(case.tensor_maps, [])
+
+    def test_encoding_matches_the_worker(self):
+        # A is M x K bf16: cols K innermost, 2 bytes each; the enums are cuda.h's.
+        e = sb.tensor_map_encoding(self.SPEC, sb.TensorMapRule("A", 128, 64, "128B"))
+        self.assertEqual((e.data_type, e.global_dim, e.global_strides, e.box_dim, e.swizzle),
+                         (9, (1024, 1024), (2048,), (64, 128), 3))
+        self.assertEqual((e.element_strides, e.interleave, e.l2_promotion, e.oob_fill), ((1, 1), 0, 3, 0))
+        spec = spec_named("transpose_f32_2048x1024")
+        e = sb.tensor_map_encoding(spec, sb.TensorMapRule("y", 32, 4, "none"))
+        self.assertEqual((e.data_type, e.global_dim, e.global_strides, e.box_dim, e.swizzle),
+                         (7, (2048, 1024), (8192,), (4, 32), 0))
+
+    def test_problems_are_worded_like_the_engines(self):
+        rules = [sb.TensorMapRule("A", 300, 64, "128B"), sb.TensorMapRule("B", 64, 128, "128B"),
+                 sb.TensorMapRule("Q", 8, 8), sb.TensorMapRule("C", 8, 4, "16B")]
+        self.assertEqual(sb.tensor_map_problems(self.SPEC, rules), [
+            "tensorMaps[0] (A): box rows 300 outside 1..256",
+            "tensorMaps[1] (B): box cols 128 x 2 B (bf16) = 256 B exceed the 128B swizzle span",
+            "tensorMaps[2] (Q): unknown tensor 'Q' (not an input or output of task 'matmul_bf16_1024x1024x1024')",
+            "tensorMaps[3] (C): unknown swizzle '16B' (none, 32B, 64B or 128B)",
+            "tensorMaps[3] (C): box cols 4 x 2 B (bf16) = 8 B is not a multiple of 16 bytes"])
+
+    def test_a_row_stride_tma_cannot_take_is_refused(self):
+        spec = json.loads(json.dumps(self.SPEC))
+        spec["axes"]["K"] = 1020   # 1020 x 2 B = 2040 B per row of A
+        self.assertEqual(sb.tensor_map_problems(spec, [sb.TensorMapRule("A", 8, 8)]), [
+            "tensorMaps[0] (A): row stride 1020 x 2 B (bf16) = 2040 B is not a multiple of 16 bytes below 2^40"])
+
+    def test_a_bad_map_in_an_export_is_an_error_naming_it(self):
+        with self.assertRaisesRegex(ValueError, r"matmul_bf16_1024x1024x1024: tensor maps cannot be encoded: "
+                                                r"tensorMaps\[0\] \(A\): box rows 0 outside 1..256"):
+            self.load([{"tensor": "A", "boxRows": 0, "boxCols": 64}])
+
+    def test_malformed_entries_name_the_field(self):
+        cases = [("launch.tensorMaps[0]: missing field 'boxCols'", [{"tensor": "A", "boxRows": 8}]),
+                 ("field 'boxRows' must be an integer", [{"tensor": "A", "boxRows": "8", "boxCols": 8}]),
+                 ("field 'boxRows' must be an integer", [{"tensor": "A", "boxRows": True, "boxCols": 8}]),
+                 ("field 'tensor' must be a string", [{"tensor": 1, "boxRows": 8, "boxCols": 8}]),
+                 ("field 'swizzle' must be a string", [{"tensor": "A", "boxRows": 8, "boxCols": 8, "swizzle": 128}]),
+                 ("launch.tensorMaps[0] must be an object", ["A:8x8"]),
+                 ("launch.tensorMaps must be a list", {"tensor": "A"})]
+        for message, maps in cases:
+            with self.subTest(maps=maps):
+                with self.assertRaisesRegex(ValueError, re.escape(message)):
+                    self.load(maps)
+
+    def test_the_map_object_is_64_byte_aligned_and_128_bytes(self):
+        m = sb.aligned_tensor_map()
+        self.assertEqual(ctypes.addressof(m) % 64, 0)
+        self.assertEqual(ctypes.sizeof(m), 128)
+
+    def test_dry_run_describes_the_maps(self):
+        with tempfile.TemporaryDirectory() as d:
+            export_with_launch(d, self.SPEC, {"entry": self.SPEC["entry"], "tensorMaps": [
+                {"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"}]})
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = sb.dry_run(sb.load_exported(d), sb.DRY_RUN_CAPABILITY)
+        self.assertEqual(rc, 0, out.getvalue())
+        self.assertIn("tensor map tmap_A: 1024 x 1024 elements, box 128 x 64, swizzle 128B", out.getvalue())
 
 
 class ArchTest(unittest.TestCase):

@@ -16,6 +16,16 @@ QString formatDescriptor(const std::map<std::string, std::string>& descriptor) {
   return parts.join(QStringLiteral(", "));
 }
 
+QString formatTensorMaps(const std::vector<TensorMapRule>& maps) {
+  QStringList boxes;
+  for (const TensorMapRule& m : maps) {
+    QString box = QStringLiteral("%1 %2×%3").arg(QString::fromStdString(m.tensor)).arg(m.boxRows).arg(m.boxCols);
+    if (m.swizzle != "none") box += QStringLiteral(" %1").arg(QString::fromStdString(m.swizzle));
+    boxes << box;
+  }
+  return QStringLiteral("TMA maps %1").arg(boxes.join(QStringLiteral(", ")));
+}
+
 QString candidateHeadline(const Candidate& c) {
   QString s = QStringLiteral("#%1 · generation %2 · %3").arg(c.id).arg(c.generation).arg(QString::fromUtf8(toString(c.status)));
   if (!c.mutation.empty()) s += QStringLiteral(" (%1)").arg(QString::fromStdString(c.mutation));
@@ -42,6 +52,7 @@ QString candidateFigures(const Candidate& c) {
   } else {
     parts << QStringLiteral("not compiled");
   }
+  if (!c.launch.tensorMaps.empty()) parts << formatTensorMaps(c.launch.tensorMaps);
   parts << formatDescriptor(c.descriptor);
   return parts.join(QStringLiteral(" · "));
 }

@@ -15,6 +15,8 @@ QString candidateHeadline(const Candidate& c);
 // "41.2 µs median (IQR 0.3 µs) · 1.84× the reference · 40 registers · 12288 B static smem"
 QString candidateFigures(const Candidate& c);
 QString candidateFigures(const CandidateSummary& c);
+// "TMA maps A 128×64 128B, B 64×128" (the swizzle only when there is one)
+QString formatTensorMaps(const std::vector<TensorMapRule>& maps);
 // "mem=smem, vec=4", or "no descriptor"
 QString formatDescriptor(const std::map<std::string, std::string>& descriptor);
 // "1.84×" with three significant digits

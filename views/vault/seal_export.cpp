@@ -4,6 +4,8 @@
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
+#include "core/model/model_json.h"
+#include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
 
 namespace crucible::views {
@@ -14,6 +16,28 @@ void commentLines(std::ostringstream& out, const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) out << "//   " << line << '\n';
+}
+
+// The kernel cannot run without its tensor maps: how to encode each, and the
+// rule as JSON (the project file's form) for a program that launches it.
+void tensorMapLines(std::ostringstream& out, const LaunchRule& rule, const TaskSpec* spec) {
+  out << "// Tensor maps (TMA), passed by value after the scalars: encode each on the host with\n"
+      << "// cuTensorMapEncodeTiled, rank 2 over the tensor as a row-major matrix (cols = its last axis, rows =\n"
+      << "// the product of the others): globalDim {cols, rows}, globalStrides {cols x element size},\n"
+      << "// boxDim {box cols, box rows}, elementStrides {1, 1}, no interleave, L2 promotion 256B, OOB fill none.\n";
+  for (const TensorMapRule& m : rule.tensorMaps) {
+    out << "//   " << tensorMapParameterName(m) << ": " << m.tensor;
+    if (spec) {
+      try {
+        const TensorMatrix matrix = tensorMatrix(*spec, m.tensor);
+        out << " (" << matrix.rows << " x " << matrix.cols << ")";
+      } catch (const std::invalid_argument&) {
+        out << " (not a tensor of this task)";
+      }
+    }
+    out << ", box " << m.boxRows << " x " << m.boxCols << " (rows x cols), swizzle " << m.swizzle << "\n";
+  }
+  out << "// Launch rule: " << toJson(rule).dump() << "\n";
 }
 
 std::string fixed(double v, int digits) {
@@ -55,8 +79,12 @@ std::string launchSnippet(const LaunchRule& rule, const TaskSpec* spec) {
     for (const auto& t : spec->inputs) add(t.name);
     for (const auto& t : spec->outputs) add(t.name);
     for (const auto& s : spec->scalars) add(s);
+    for (const auto& m : rule.tensorMaps) add(tensorMapParameterName(m));
+  } else if (!rule.tensorMaps.empty()) {
+    args.insert(args.size() - 3, ", tensor maps");
   }
   out << "//   " << rule.entry << "<<<grid, block, " << rule.dynamicSmemBytes << ">>>(" << args << ");\n";
+  if (!rule.tensorMaps.empty()) tensorMapLines(out, rule, spec);
   return out.str();
 }
 

@@ -140,13 +140,15 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   KernelModule candidate(request.candidate.cubin, rule.entry);
   const LaunchGeometry geometry = resolveGeometry(rule, spec.axes);
   candidate.prepare(geometry, gpu_.info());
+  // Encoded once: they point at the runtime's buffers, the same for every launch.
+  const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
 
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
   ValidationCosts costs;
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     const std::uint64_t seed = seeds[i];
     try {
-      ev.trials.push_back(runValidationTrial(task, candidate, geometry, seed, options_.launchTimeoutSeconds,
+      ev.trials.push_back(runValidationTrial(task, candidate, geometry, candidateMaps, seed, options_.launchTimeoutSeconds,
                                              /*followsTrial=*/i > 0, /*mustRerandomise=*/seeds.size() == 1, costs));
     } catch (const KernelFailure& e) {
       ValidationTrial t;
@@ -173,21 +175,23 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   // Timing on the first seed's inputs; the reference on the same buffers.
   std::unique_ptr<KernelModule> reference;
   LaunchGeometry refGeometry;
+  TensorMaps referenceMaps;  // a sealed kernel used as the reference may take tensor maps too
   if (!request.reference.cubin.empty()) {
     const LaunchRule refRule = withEntry(request.reference.launch, spec);
     try {
       reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
       refGeometry = resolveGeometry(refRule, spec.axes);
       reference->prepare(refGeometry, gpu_.info());
+      referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference");
     } catch (const KernelFailure& e) {
       throw KernelFailure(CandidateStatus::ResourceError,
                           std::string("the candidate is correct, but the reference cannot run: ") + e.what());
     }
   }
   task.randomizeInputs(seeds.front());
-  auto launchCandidate = [&] { task.enqueue(candidate, geometry, "the candidate"); };
+  auto launchCandidate = [&] { task.enqueue(candidate, geometry, candidateMaps, "the candidate"); };
   std::function<void()> launchReference;
-  if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, "the reference"); };
+  if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference"); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   ev.timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing);
   ev.detail += ", timing " + secondsSince(timingStart);
@@ -209,14 +213,15 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     KernelModule module(kernel.cubin, rule.entry);
     const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes);
     module.prepare(g, gpu_.info());
+    const TensorMaps maps = rt.tensorMaps(rule.tensorMaps, "the profiled kernel");
     rt.randomizeInputs(1);
     // One launch first, unprofiled, so the profiled one starts from the cache
     // state a repeated launch sees (what timing measures), not from the input
     // upload's dirty lines.
-    rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds);
+    rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds);
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
     const auto profileStart = std::chrono::steady_clock::now();
-    result = profiler_->profile([&] { rt.run(module, g, "the profiled kernel", options_.launchTimeoutSeconds); });
+    result = profiler_->profile([&] { rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds); });
     result.detail += "; profiled in " + secondsSince(profileStart);
     // Occupancy the hardware allows at this geometry, beside the achieved one.
     const int blocks = module.maxActiveBlocksPerSm(g);

@@ -22,7 +22,8 @@ namespace crucible::cuda {
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute)                  \
   X(cuFuncGetAttribute) X(cuLaunchKernel) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery)       \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)          \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
+  X(cuTensorMapEncodeTiled)
 
 struct DriverApi {
 #define CRUCIBLE_CU_MEMBER(f) decltype(&::f) f = nullptr;

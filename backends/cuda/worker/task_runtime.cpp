@@ -51,7 +51,7 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed) {
 void TaskRuntime::computeReference(double timeoutSeconds) {
   for (auto& b : oracleOutputs_) b->fill({std::byte{0xFF}});  // 0xFF.. is a NaN in double
   try {
-    launchWith(*oracle_, oracleGeometry_, oracleParams_, "the task's oracle");
+    launchWith(*oracle_, oracleGeometry_, oracleParams_, TensorMaps{}, "the task's oracle");  // never any maps
     finish("the task's oracle", timeoutSeconds);
   } catch (const KernelFailure& e) {
     throw KernelFailure(e.status() == CandidateStatus::Faulted || e.status() == CandidateStatus::TimedOut
@@ -113,9 +113,30 @@ std::string TaskRuntime::outputGuardDamage() const {
   return {};
 }
 
+// TMA needs 16-byte aligned global addresses: cuMemAlloc gives 256, and the
+// guard in front of the data keeps it.
+static_assert(GuardedBuffer::kGuardBytes % 256 == 0, "a tensor's data must keep its allocation's alignment");
+
+TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const {
+  auto bufferOf = [&](const std::string& tensor) -> CUdeviceptr {
+    for (std::size_t i = 0; i < spec_.inputs.size(); ++i)
+      if (spec_.inputs[i].name == tensor) return inputs_[i]->data();
+    for (std::size_t i = 0; i < spec_.outputs.size(); ++i)
+      if (spec_.outputs[i].name == tensor) return outputs_[i]->data();
+    throw KernelFailure(CandidateStatus::ResourceError, who + ": no buffer for tensor '" + tensor + "'");
+  };
+  return TensorMaps(spec_, rules, bufferOf, who);
+}
+
 void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
-                             const std::string& who) {
-  CUresult rc = kernel.launch(g, gpu_.stream(), params.data());
+                             const TensorMaps& maps, const std::string& who) {
+  void** args = params.data();
+  if (!maps.empty()) {
+    launchParams_.assign(params.begin(), params.end());
+    maps.appendParameters(launchParams_);
+    args = launchParams_.data();
+  }
+  CUresult rc = kernel.launch(g, gpu_.stream(), args);
   if (rc == CUDA_SUCCESS) return;
   // A refused launch leaves the context usable; an earlier kernel's sticky
   // fault reported here does not.
@@ -124,13 +145,14 @@ void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g
                       explainError("launching " + who + " '" + kernel.entry() + "' with " + g.describe(), rc));
 }
 
-void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, const std::string& who) {
-  launchWith(kernel, g, candidateParams_, who);
+void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,
+                          const std::string& who) {
+  launchWith(kernel, g, candidateParams_, maps, who);
 }
 
-void TaskRuntime::run(const KernelModule& kernel, const LaunchGeometry& g, const std::string& who,
-                      double timeoutSeconds) {
-  enqueue(kernel, g, who);
+void TaskRuntime::run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,
+                      const std::string& who, double timeoutSeconds) {
+  enqueue(kernel, g, maps, who);
   finish(who, timeoutSeconds);
 }
 

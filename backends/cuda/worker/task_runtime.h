@@ -12,6 +12,7 @@
 #include "backends/cuda/worker/guarded_buffer.h"
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"
 
 namespace crucible::cuda {
@@ -50,12 +51,18 @@ public:
   // Empty when no output guard changed; else which output was overrun.
   std::string outputGuardDamage() const;
 
-  // Queues `kernel` with the task's ABI (inputs, outputs, scalars) and waits.
-  // Throws KernelFailure with the status the failure earns; `who` names the
-  // kernel in the message ("candidate", "reference").
-  void run(const KernelModule& kernel, const LaunchGeometry& g, const std::string& who, double timeoutSeconds);
+  // The tensor maps `rules` ask for, encoded for this runtime's input and
+  // output buffers (the same buffers for every launch, so once per kernel).
+  // Throws KernelFailure (ResourceError) naming `who` when a rule cannot be encoded.
+  TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const;
+
+  // Queues `kernel` with the task's ABI (inputs, outputs, scalars, then the
+  // kernel's tensor maps) and waits. Throws KernelFailure with the status the
+  // failure earns; `who` names the kernel in the message ("candidate", "reference").
+  void run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who,
+           double timeoutSeconds);
   // Queues the launch only (timing); throws KernelFailure if refused.
-  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const std::string& who);
+  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who);
   // Waits for queued work; throws KernelFailure on a fault or timeout.
   void finish(const std::string& who, double timeoutSeconds);
 
@@ -64,7 +71,7 @@ public:
 
 private:
   void launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
-                  const std::string& who);
+                  const TensorMaps& maps, const std::string& who);
 
   GpuContext& gpu_;
   TaskSpec spec_;
@@ -82,6 +89,8 @@ private:
   std::vector<CUdeviceptr> candidateArgs_, oracleArgs_;
   std::vector<long long> scalars_;
   std::vector<void*> candidateParams_, oracleParams_;
+  // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
+  std::vector<void*> launchParams_;
 };
 
 }  // namespace crucible::cuda

@@ -52,7 +52,7 @@ std::string ValidationCosts::describe() const {
 }
 
 ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   std::uint64_t seed, double timeout, bool followsTrial, bool mustRerandomise,
+                                   const TensorMaps& maps, std::uint64_t seed, double timeout, bool followsTrial, bool mustRerandomise,
                                    ValidationCosts& costs) {
   ValidationTrial trial;
   trial.seed = seed;
@@ -67,7 +67,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
   auto launch = [&](int poison, int slot) -> const std::vector<HostTensor>& {
     timed(costs.candidate, [&] {
       task.poisonOutputs(poison);
-      task.run(kernel, geometry, "the candidate", timeout);
+      task.run(kernel, geometry, maps, "the candidate", timeout);
     });
     return timed(costs.checks, [&]() -> const std::vector<HostTensor>& { return task.downloadOutputs(slot); });
   };

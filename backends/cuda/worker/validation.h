@@ -34,8 +34,9 @@ struct ValidationCosts {
   std::string describe() const;
 };
 
+// `maps` are the kernel's tensor maps (TaskRuntime::tensorMaps), passed to every launch.
 ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
+                                   const TensorMaps& maps, std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
                                    bool mustRerandomise, ValidationCosts& costs);
 
 }  // namespace crucible::cuda

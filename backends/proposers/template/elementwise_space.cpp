@@ -51,14 +51,16 @@ public:
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitElementwise(g, p); }
 
-  // A streaming map: 16-byte accesses, several independent packs per thread
-  // (64 bytes in flight each), and either a grid of many waves or a
-  // grid-stride loop over one wave of resident blocks.
+  // A streaming map: 16-byte accesses and small blocks of many waves. On the
+  // H200 (GELU over 2^26 floats, side by side with PyTorch) 128-thread blocks of
+  // one or two 16-byte packs per thread were the fastest (99-100% of the copy
+  // bandwidth); bigger blocks, more packs per thread, grid-stride loops and
+  // evict-first accesses were 1-10% slower (tests/bench/results/2026-11-29-h200-variants.md).
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
     const std::string vec16 = p.input("x").dtype == DType::F32 ? "4" : "8";
     const std::string& f = p.family;
     return {
-        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "default"}}, {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
+        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "default"}}, {{"THREADS", 128}, {"ITEMS_PER_THREAD", 1}}},
         // 4 blocks on each of the 132 SMs, all resident at once (at ~48 registers
         // 5 fit): a grid-stride grid of whole waves leaves no straggling last wave.
         Genome{f, {{"grid", "grid_stride"}, {"vector", vec16}, {"cache", "default"}},

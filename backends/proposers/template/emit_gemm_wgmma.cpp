@@ -170,12 +170,12 @@ std::string wgmmaDescriptors(const std::string& groupIndex) {
 )";
 }
 
-std::string wgmmaDeviceHelpers() {
+std::string wgmmaDeviceHelpers(bool cpAsync) {
   return R"(__device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// 16 bytes global -> shared (a shared-window address) without a register round trip; `valid` = false writes zeros.
+)" + std::string(cpAsync ? R"(// 16 bytes global -> shared (a shared-window address) without a register round trip; `valid` = false writes zeros.
 __device__ __forceinline__ void cp_async_16(unsigned dst, const void* src, bool valid) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
                : "memory");
@@ -192,7 +192,7 @@ __device__ __forceinline__ void cp_async_wait() {
 // visible to the async proxy the tensor cores read through.
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
-// Orders prior register and shared-memory accesses of the warpgroup before the next wgmma.
+)" : "") + R"(// Orders prior register and shared-memory accesses of the warpgroup before the next wgmma.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -224,7 +224,7 @@ __device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, 
 }
 
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
-  if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && pipeline->second == kWarpSpecialized)
+  if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && isWarpSpecialized(pipeline->second))
     return wgmmaWarpSpecializedParameters();
   return {{"BLOCK_M", {64, 128, 256}},
           {"BLOCK_N", {64, 128, 256}},
@@ -234,7 +234,7 @@ std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
 }
 
 std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
-  if (g.gene("pipeline") == kWarpSpecialized) return gemmWgmmaWarpSpecializedSmemBytes(g);
+  if (isWarpSpecialized(g.gene("pipeline"))) return gemmWgmmaWarpSpecializedSmemBytes(g);
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
   return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
 }
@@ -253,7 +253,7 @@ void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations&
 }
 
 void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) {
-  if (g.gene("pipeline") == kWarpSpecialized) {
+  if (isWarpSpecialized(g.gene("pipeline"))) {
     addWgmmaWarpSpecializedViolations(g, p, v);
     return;
   }
@@ -285,7 +285,7 @@ void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) 
 }
 
 EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
-  if (g.gene("pipeline") == kWarpSpecialized) return emitGemmWgmmaWarpSpecialized(g, p);
+  if (isWarpSpecialized(g.gene("pipeline"))) return emitGemmWgmmaWarpSpecialized(g, p);
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";

@@ -33,6 +33,16 @@
 // setmaxnreg.inc, which waits until the CTA's pool holds them: the sums must
 // balance (checked in the genome's constraints and by a static_assert).
 //
+// pipeline "tma": the same ring, handshake, consumers and epilogue; the producer
+// is one thread that, per stage, announces the stage's bytes on full[s]
+// (mbarrier.arrive.expect_tx: full[s] expects that one arrival) and issues one
+// bulk tensor copy of A's tile and one per 64-column panel of B. Each copy lands
+// in 128-byte-swizzled rows exactly like the cp.async layout (the tensor maps
+// say SWIZZLE_128B and the ring is 1024-aligned) and counts its bytes down on
+// full[s]; the phase completes when all have landed. Rows past M, k past K and
+// columns past N arrive as zeros, so no clamping is needed. The copies and
+// wgmma both go through the async proxy: no proxy fence between them.
+//
 // Epilogue: after every consumer's last wgmma, the tile (bias and ReLU applied
 // in fp32 for matmul_bias_relu) is written as bf16 into the ring (rows padded
 // by 16 bytes: conflict-free fragment writes), then read back in 16-byte chunks
@@ -41,6 +51,7 @@
 #include <string>
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "core/task/kernel_abi.h"
 
 namespace crucible::templates {
 namespace {
@@ -119,6 +130,7 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
+  const bool tma = g.gene("pipeline") == kTma;
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
@@ -131,8 +143,8 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
 
   const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
                               " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
-                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized: "
-                              "1 cp.async producer warpgroup, " +
+                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized: " +
+                              (tma ? "1 TMA producer thread (bulk tensor copies), " : "1 cp.async producer warpgroup, ") +
                               std::to_string(consumers) + " consumer warpgroups, " + std::to_string(stages) +
                               "-stage mbarrier ring, epilogue staged through shared memory";
   std::string src = headerComment(g, p, summary);
@@ -147,30 +159,59 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   src += constant("ENTRY_REGISTERS", entryRegisters(threads), "per thread at launch (__launch_bounds__(THREADS, 1))");
   src += constant("PRODUCER_REGISTERS", kProducerRegisters, "setmaxnreg.dec target of the producer");
   src += constant("CONSUMER_REGISTERS", kConsumerRegisters, "setmaxnreg.inc target of the consumers");
-  src += R"(constexpr int PRODUCER_THREADS = 128;
-constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
-constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup
-)" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
-constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / PRODUCER_THREADS;  // 16-byte chunks per producer thread per tile
+  const std::string copyConstants =
+      tma ? "constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns\n"
+          : R"(constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / PRODUCER_THREADS;  // 16-byte chunks per producer thread per tile
 constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / PRODUCER_THREADS;
 constexpr int A_STEP = PRODUCER_THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
 constexpr int B_STEP = PRODUCER_THREADS / (BLOCK_N / 8);                 // k-rows between its B chunks
-constexpr int C_STRIDE = BLOCK_N + 8;                   // staged C row in elements: 16 bytes of padding
-constexpr int C_CHUNKS = BLOCK_N / 8;                   // 16-byte chunks per C row
-constexpr int C_STORES = BLOCK_M * C_CHUNKS / CONSUMER_THREADS;
-static_assert(A_LOADS * PRODUCER_THREADS == BLOCK_M * (ROW_BYTES / 16) &&
+)";
+  const std::string copyAsserts = tma ? "" : R"(static_assert(A_LOADS * PRODUCER_THREADS == BLOCK_M * (ROW_BYTES / 16) &&
                   B_LOADS * PRODUCER_THREADS == BLOCK_K * (BLOCK_N / 8),
               "every producer thread copies the same number of chunks");
 static_assert(A_STEP % 8 == 0 && B_STEP % 4 == 0, "the swizzle of a thread's chunks follows from its first");
-static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+)";
+  src += render(R"(constexpr int PRODUCER_THREADS = 128;
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup
+)" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+{{COPY_CONSTANTS}}constexpr int C_STRIDE = BLOCK_N + 8;                   // staged C row in elements: 16 bytes of padding
+constexpr int C_CHUNKS = BLOCK_N / 8;                   // 16-byte chunks per C row
+constexpr int C_STORES = BLOCK_M * C_CHUNKS / CONSUMER_THREADS;
+{{COPY_ASSERTS}}static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
               "every tile starts on a swizzle period");
 static_assert(BLOCK_M * C_STRIDE * 2 <= RING_BYTES, "the staged C tile fits in the ring");
 static_assert(C_STORES * CONSUMER_THREADS == BLOCK_M * C_CHUNKS, "every consumer thread stores the same number of chunks");
 static_assert(PRODUCER_THREADS * PRODUCER_REGISTERS + CONSUMER_THREADS * CONSUMER_REGISTERS <= THREADS * ENTRY_REGISTERS,
               "setmaxnreg.inc must find the registers the producer released");
 
+)",
+                {{"COPY_CONSTANTS", copyConstants}, {"COPY_ASSERTS", copyAsserts}});
+  const std::string copyBarrierHelpers = tma ? R"(// One arrival that also announces `bytes` of transactions: the phase completes once the
+// arrival is made and the bulk copies have counted that many bytes down.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+// The box of `map` at element coordinates (column, row) -> shared memory at `dst`, by the copy
+// engine (swizzled as the map says); its bytes complete on `bar`. Past the edges it writes zeros.
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap& map, int column, int row, unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar)
+      : "memory");
+}
+
+)"
+                                              : R"(// An arrival the hardware makes once all of this thread's prior cp.async copies have landed.
+// .noinc: it counts as one of the expected arrivals.
+__device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
 )";
-  src += wgmmaDeviceHelpers();
+  if (tma) src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
+  src += wgmmaDeviceHelpers(!tma);
   src += R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
 __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(expected_arrivals) : "memory");
@@ -181,13 +222,7 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
   asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(bar) : "memory");
 }
 
-// An arrival the hardware makes once all of this thread's prior cp.async copies have landed.
-// .noinc: it counts as one of the expected arrivals.
-__device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-
-// Waits (acquire) until the phase with parity `parity` has completed: the current phase
+)" + copyBarrierHelpers + R"(// Waits (acquire) until the phase with parity `parity` has completed: the current phase
 // if it has that parity, else the one before it, which has already completed.
 __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
@@ -208,31 +243,29 @@ __device__ __forceinline__ void consumers_sync() {
 
 )";
   src += wgmmaInstructionWrapper(bn) + "\n";
-  src += p.signature("THREADS, 1") + " {\n";
-  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
-  // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
-  // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
-  // After the ring: full[STAGES], then empty[STAGES].
-  const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
-  const unsigned full_bars = ring + RING_BYTES, empty_bars = full_bars + STAGES * 8;
-  if (threadIdx.x == 0) {
+  src += p.signature("THREADS, 1", tma ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{}) + " {\n";
+  // Shared memory fills: one bulk-copying thread, or every thread of the producer warpgroup.
+  const std::string producer = tma ? R"(    if (threadIdx.x == 0) {
+      int stage = 0;
+      unsigned phase = 0;  // parity of the current round of the ring
+      for (long long t = 0; t < k_tiles; ++t) {
+        mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
+        const int k0 = static_cast<int>(t * BLOCK_K);
+        const unsigned a_tile = ring + stage * STAGE_BYTES, b_tile = a_tile + A_STAGE_BYTES;
+        const unsigned full = full_bars + stage * 8;
+        mbarrier_arrive_expect_tx(full, STAGE_BYTES);
+        tma_load_2d(a_tile, tmap_A, k0, static_cast<int>(block_row), full);
 #pragma unroll
-    for (int s = 0; s < STAGES; ++s) {
-      mbarrier_init(full_bars + s * 8, PRODUCER_THREADS);   // one cp.async arrival per producer thread
-      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+        for (int panel = 0; panel < B_PANELS; ++panel)
+          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, k0, full);
+        if (++stage == STAGES) {
+          stage = 0;
+          phase ^= 1;
+        }
+      }
     }
-    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  }
-  __syncthreads();
-
-)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
-  const int warpgroup = threadIdx.x / 128;  // warp-uniform: setmaxnreg and wgmma need whole warps
-
-  if (warpgroup == 0) {
-    // ---------------------------------------------------------------- producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
-    // Each thread copies the same chunks of every k-tile: A rows a_row + i * A_STEP at 8-element
+)"
+                                   : R"(    // Each thread copies the same chunks of every k-tile: A rows a_row + i * A_STEP at 8-element
     // chunk a_chunk along k; B k-rows b_row + i * B_STEP at chunk b_chunk along n. Rows past M
     // and columns past N are clamped onto the last ones: they feed only accumulators that are
     // never stored. Only k past K is zero-filled.
@@ -258,7 +291,34 @@ __device__ __forceinline__ void consumers_sync() {
       }
     }
     asm volatile("cp.async.wait_all;\n" ::: "memory");  // leave no copy in flight behind
-    return;
+)";
+  vars["FULL_ARRIVALS"] = tma ? "1);                  // the producer's expect_tx arrival; the bytes do the rest"
+                              : "PRODUCER_THREADS);   // one cp.async arrival per producer thread";
+  vars["CONSUMER_FENCE"] = tma ? "" : "    fence_proxy_async();                          // ... and is visible to the tensor cores\n";
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
+  // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
+  // After the ring: full[STAGES], then empty[STAGES].
+  const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
+  const unsigned full_bars = ring + RING_BYTES, empty_bars = full_bars + STAGES * 8;
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(full_bars + s * 8, {{FULL_ARRIVALS}}
+      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+    }
+    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+  const int warpgroup = threadIdx.x / 128;  // warp-uniform: setmaxnreg and wgmma need whole warps
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
+)" + producer + R"(    return;
   }
 
   // ------------------------------------------------------------------ consumers
@@ -271,8 +331,7 @@ __device__ __forceinline__ void consumers_sync() {
   unsigned phase = 0;
   for (long long t = 0; t < k_tiles; ++t) {
     mbarrier_wait(full_bars + stage * 8, phase);  // tile t has landed
-    fence_proxy_async();                          // ... and is visible to the tensor cores
-)" + wgmmaIssueTile() + R"(    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
+{{CONSUMER_FENCE}})" + wgmmaIssueTile() + R"(    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
     if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);
     previous = stage;
     if (++stage == STAGES) {
@@ -333,6 +392,8 @@ __device__ __forceinline__ void consumers_sync() {
                      p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
   k.launch.block[0] = std::to_string(threads);
   k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaWarpSpecializedSmemBytes(g));
+  // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
+  if (tma) k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", 64, 64, "128B"}};
   return k;
 }
 

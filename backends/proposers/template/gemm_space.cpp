@@ -27,6 +27,11 @@ constexpr std::int64_t kSimtRegisterOverhead = 48;
 // 16 staged 16-byte loads) even with 255 registers allowed.
 constexpr std::int64_t kMaxSimtEstimate = 176;
 constexpr std::int64_t kCappedHeadroom = 16;
+// The cp.async kernel stages nothing in registers: it can hold 8x16 outputs per
+// thread (cuBLAS sgemm's 64x64 warp tile; estimate 224, ptxas for sm_90: 243-255
+// registers, no spills). On the H200 that tile with BLOCK_K 32 beat 8x8 by 4%.
+constexpr std::int64_t kMaxAsyncAccumulators = 128;
+constexpr std::int64_t kMaxAsyncEstimate = 232;
 constexpr std::int64_t kMmaRegisterOverhead = 56;
 constexpr std::int64_t kMaxStagedLoads = 16;
 
@@ -38,7 +43,7 @@ public:
     const bool bf16 = p.input("A").dtype == DType::BF16;
     return {
         {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"} : std::vector<std::string>{"none"}},
-        {"pipeline", {"single", "double", "cp_async", kWarpSpecialized}},
+        {"pipeline", {"single", "double", "cp_async", kWarpSpecialized, kTma}},
         {"epilogue", {"direct", "smem"}},
         {"vector", {"1", "4", "8"}},
         {"split_k", {"none", "sliced"}},
@@ -52,7 +57,14 @@ public:
                                             {"BLOCK_K", {8, 16, 32}},   {"WARP_M", {16, 32, 64}},
                                             {"WARP_N", {16, 32, 64}},   {"THREAD_M", {2, 4, 8}},
                                             {"THREAD_N", {2, 4, 8}},    {"MIN_BLOCKS", {1, 2}}};
-      if (genes.at("pipeline") == "cp_async") simt.push_back({"STAGES", {2, 3, 4}});
+      if (genes.at("pipeline") == "cp_async") {
+        // cuBLAS's sgemm shape: 64x64 warp tiles, 8x16 outputs per thread.
+        for (auto& t : simt) {
+          if (t.name == "THREAD_N") t.values.push_back(16);
+          if (t.name == "BLOCK_M") t.values.push_back(256);  // cuBLAS's 256x128 tile, 8 warps of 64x64
+        }
+        simt.push_back({"STAGES", {2, 3, 4}});
+      }
       return simt;
     }
     std::vector<TunableParameter> out = {{"BLOCK_M", {64, 128, 256}}, {"BLOCK_N", {64, 128, 256}},
@@ -74,8 +86,8 @@ public:
       addWgmmaViolations(g, p, v);
       return v.take();
     }
-    if (g.gene("pipeline") == kWarpSpecialized) {
-      v.add("only the wgmma kernel has a warp-specialized pipeline (pipeline=warp_specialized)");
+    if (isWarpSpecialized(g.gene("pipeline"))) {
+      v.add("only the wgmma kernel has a warp-specialized pipeline (pipeline=" + g.gene("pipeline") + ")");
       return v.take();
     }
     const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
@@ -113,7 +125,7 @@ public:
         if ((wm / tm) * (wn / tn) != kWarp)
           v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
                 std::to_string((wm / tm) * (wn / tn)));
-        v.atMost(tm * tn, "accumulators per thread", kMaxAccumulatorsPerThread, "the register budget");
+        v.atMost(tm * tn, "accumulators per thread", kMaxAsyncAccumulators, "the register budget");
         v.divisible(K, "K", 4, "the 4-float chunk");
         v.divisible(N, "N", 4, "the 4-float chunk");
         v.atMost(gemmSimtAsyncSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
@@ -122,7 +134,7 @@ public:
         const std::int64_t cap = g.param("MIN_BLOCKS") > 1
                                      ? kRegistersPerSm / (threads * g.param("MIN_BLOCKS")) - kCappedHeadroom
                                      : kRegistersPerSm / threads;
-        v.atMost(registers, "estimated registers per thread", std::min(kMaxSimtEstimate, cap),
+        v.atMost(registers, "estimated registers per thread", std::min(kMaxAsyncEstimate, cap),
                  "the per-thread register limit");
         return v.take();
       }
@@ -219,6 +231,11 @@ public:
       const GeneMap wgmma = {{"tensor_core", "wgmma"}, {"pipeline", "cp_async"}, {"epilogue", "direct"},
                              {"vector", "8"},          {"split_k", "none"}};
       const std::int64_t blocks128x256 = ceilDiv(p.extent(p.input("A"), 0), 128) * ceilDiv(p.extent(p.output("C"), 1), 256);
+      // TMA-fed first: the copy engine frees the producer of all address work.
+      const GeneMap tma = {{"tensor_core", "wgmma"}, {"pipeline", kTma}, {"epilogue", "smem"},
+                           {"vector", "8"},          {"split_k", "none"}};
+      out.push_back(genome(tma, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128},
+                                 {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", 4}}));
       const GeneMap warpSpecialized = {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"},
                                        {"vector", "8"},          {"split_k", "none"}};
       out.push_back(genome(warpSpecialized, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128},
@@ -231,10 +248,12 @@ public:
                                  {"STAGES", 3}}));
     }
     if (p.input("A").dtype == DType::F32)
+      // cuBLAS sgemm's shape (64x64 warp tiles, 8x16 per thread): the best of a
+      // side-by-side sweep on the H200 (tests/bench/results/2026-11-29-h200-variants.md).
       out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "cp_async"}, {"epilogue", "direct"}, {"vector", "4"},
                             {"split_k", "none"}},
-                           {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},
-                            {"THREAD_M", 8}, {"THREAD_N", 8}, {"MIN_BLOCKS", 1}, {"STAGES", 3}}));
+                           {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64},
+                            {"THREAD_M", 8}, {"THREAD_N", 16}, {"MIN_BLOCKS", 1}, {"STAGES", 3}}));
     out.push_back(genome({{"tensor_core", "none"}, {"pipeline", "double"}, {"epilogue", "direct"}, {"vector", "4"},
                           {"split_k", "none"}},
                          {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 16}, {"WARP_M", 32}, {"WARP_N", 64},

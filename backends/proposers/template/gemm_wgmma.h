@@ -16,7 +16,14 @@
 // consumer warpgroups only run wgmma and hand stages back through "empty"
 // mbarriers; setmaxnreg moves registers from the producer to the consumers;
 // the tile leaves through shared memory in 16-byte stores (epilogue "smem").
-// vector "8", split_k "none". Parameters:
+// vector "8", split_k "none".
+//
+// pipeline "tma" (the same emitter): the producer is one thread issuing bulk
+// tensor copies (TMA, cp.async.bulk.tensor.2d) of A and B's panels straight
+// into the swizzled ring; the copy engine does the addressing, swizzling and
+// zero-filling past the edges, and completes each stage's "full" mbarrier by
+// bytes (expect_tx). The worker passes two tensor maps (LaunchRule::tensorMaps).
+// Parameters of both:
 //   BLOCK_M    {128, 256}      rows of C per block; each consumer owns BLOCK_M / WARPGROUPS
 //   BLOCK_N    {64, 128, 256}  columns of C per block = the N of each wgmma
 //   BLOCK_K    {64}            as above
@@ -32,6 +39,10 @@
 namespace crucible::templates {
 
 inline constexpr const char* kWarpSpecialized = "warp_specialized";
+// The warp-specialized kernel with a TMA producer (cp.async.bulk.tensor, one thread).
+inline constexpr const char* kTma = "tma";
+// Both warp-specialized variants (producer warpgroup + mbarrier ring + staged epilogue).
+inline bool isWarpSpecialized(const std::string& pipeline) { return pipeline == kWarpSpecialized || pipeline == kTma; }
 
 // Either kernel, by the genome's pipeline gene.
 EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p);
@@ -60,7 +71,8 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
 // Shared by both emitters: the device helpers (shared addresses, cp.async,
 // proxy fence, wgmma fence/commit/wait, matrix descriptors) and the inline-asm
 // wrapper of wgmma.mma_async m64n<n>k16 bf16 with both operands in shared memory.
-std::string wgmmaDeviceHelpers();
+// `cpAsync` = false leaves out the cp.async and proxy-fence helpers (a TMA-fed kernel has no use for them).
+std::string wgmmaDeviceHelpers(bool cpAsync = true);
 std::string wgmmaInstructionWrapper(std::int64_t n);
 // Source fragments both wgmma kernels share; placeholders ({{M}}, {{N}}, {{K}},
 // {{WGMMA}}) are left for the caller's render.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/proposers/template/kernel_problem.h"
+#include "core/task/kernel_abi.h"
 
 #include <algorithm>
 #include <cctype>
@@ -101,7 +102,7 @@ std::string KernelProblem::extentExpr(const ProblemTensor& t, int dim) const {
   return t.shape.at(static_cast<std::size_t>(dim));
 }
 
-std::string KernelProblem::signature(const std::string& launchBounds) const {
+std::string KernelProblem::signature(const std::string& launchBounds, const std::vector<std::string>& tensorMaps) const {
   std::string s = "extern \"C\" __global__ void ";
   if (!launchBounds.empty()) s += "__launch_bounds__(" + launchBounds + ") ";
   s += entry + "(";
@@ -115,6 +116,7 @@ std::string KernelProblem::signature(const std::string& launchBounds) const {
   for (const auto& t : inputs) add(std::string("const ") + cudaTypeName(t.dtype) + "* __restrict__ " + t.role);
   for (const auto& t : outputs) add(std::string(cudaTypeName(t.dtype)) + "* __restrict__ " + t.role);
   for (const auto& sc : scalars) add("long long " + sc);
+  for (const auto& role : tensorMaps) add(tensorMapParameterType() + " " + tensorMapParameterName(TensorMapRule{role}));
   return s + ")";
 }
 

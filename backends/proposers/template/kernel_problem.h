@@ -40,7 +40,9 @@ struct KernelProblem {
 
   // `extern "C" __global__ void <entry>(const float* __restrict__ x, ..., long long M, ...)`
   // A non-empty `launchBounds` ("THREADS") adds __launch_bounds__(launchBounds).
-  std::string signature(const std::string& launchBounds) const;
+  // Each role in `tensorMaps` appends `const __grid_constant__ CUtensorMap tmap_<role>`
+  // (core/task/kernel_abi.h), for a launch rule that asks the worker for those maps.
+  std::string signature(const std::string& launchBounds, const std::vector<std::string>& tensorMaps = {}) const;
   bool usesDType(DType d) const;
 };
 

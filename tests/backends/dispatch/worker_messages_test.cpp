@@ -49,6 +49,22 @@ TEST(WorkerMessages, HelloRoundTrips) {
   expectSame(back.device, h.device);
 }
 
+TEST(WorkerMessages, TensorMapsOfTheCandidateAndTheReferenceTravelInOrder) {
+  const Task task = sampleTask();
+  EvaluationRequest r;
+  r.task = &task;
+  r.candidate = sampleKernel(64, "gemm_tma");
+  r.candidate.launch.tensorMaps = {{"A", 128, 64, "128B"}, {"B", 64, 256, "none"}};
+  r.reference = sampleKernel(64, "gemm_ref");
+  r.reference.launch.tensorMaps = {{"C", 1, 4, "32B"}};
+  const OwnedEvaluationRequest back = decodeEvaluationRequest(encodeEvaluationRequest(r));
+  EXPECT_EQ(back.request.candidate.launch.tensorMaps, r.candidate.launch.tensorMaps);
+  EXPECT_EQ(back.request.reference.launch.tensorMaps, r.reference.launch.tensorMaps);
+  // The profiler launches the candidate with its maps too.
+  const ProfileRequest profile = decodeProfileRequest(encodeProfileRequest(task, r.candidate));
+  EXPECT_EQ(profile.kernel.launch.tensorMaps, r.candidate.launch.tensorMaps);
+}
+
 TEST(WorkerMessages, FingerprintRoundTrips) {
   expectSame(decodeFingerprint(encodeFingerprint(sampleFingerprint())), sampleFingerprint());
 }

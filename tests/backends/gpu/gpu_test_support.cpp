@@ -57,6 +57,8 @@ KernelBinary compileKernel(const std::string& source, const std::string& entry, 
   return build(source, rule);
 }
 
+KernelBinary compileKernel(const std::string& source, const LaunchRule& launch) { return build(source, launch); }
+
 KernelBinary compileBaseline(const Task& task) {
   TaskSpec spec = parseTaskSpec(task.specJson);
   return build(spec.baseline.source, spec.baseline.launch);

@@ -29,6 +29,9 @@ Task taskFromJson(const std::string& specJson);
 KernelBinary compileKernel(const std::string& source, const std::string& entry, const std::string& grid,
                            const std::string& block = "256", const std::string& smem = "0");
 
+// Compiles `source` for the first GPU's arch with the whole launch rule (tensor maps included).
+KernelBinary compileKernel(const std::string& source, const LaunchRule& launch);
+
 // The task's baseline, compiled.
 KernelBinary compileBaseline(const Task& task);
 

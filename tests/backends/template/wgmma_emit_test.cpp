@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Hopper wgmma GEMM emitters (pipeline "cp_async" and "warp_specialized"):
+// The Hopper wgmma GEMM emitters (pipeline "cp_async", "warp_specialized" and "tma"):
 // which genomes are legal, the launch rule, and that every legal genome of the
 // suite's bf16 GEMM tasks compiles through
 // NVRTC + nvJitLink for sm_90a (picked from "sm_90" by the wgmma in the
@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "core/task/expression.h"
+#include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
 #include "tests/backends/template/suite_tasks.h"
 
@@ -48,6 +50,16 @@ templates::GeneMap wgmmaGenes() {
 templates::GeneMap wsGenes() {
   return {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"}, {"vector", "8"},
           {"split_k", "none"}};
+}
+
+templates::GeneMap tmaGenes() {
+  templates::GeneMap genes = wsGenes();
+  genes["pipeline"] = "tma";
+  return genes;
+}
+
+Genome defaultTmaGenome(const std::string& family) {
+  return {family, tmaGenes(), {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", 4}}};
 }
 
 Genome wgmmaGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std::int64_t groups, std::int64_t stages) {
@@ -340,7 +352,7 @@ struct Emitted {
 };
 
 // Compiles every legal genome of `genes` for the suite's bf16 GEMM tasks.
-void compileSweep(const templates::GeneMap& genes, bool warpSpecialized) {
+void compileSweep(const templates::GeneMap& genes, bool warpSpecialized, bool tma = false) {
   std::vector<Emitted> all;
   for (const char* name : kSuiteTasks) {
     const KernelProblem p = suiteProblem(name);
@@ -373,7 +385,13 @@ void compileSweep(const templates::GeneMap& genes, bool warpSpecialized) {
     // Four k16 steps per 64-deep tile for every m64 slab of the warpgroup.
     const std::int64_t slabs = all[i].genome.param("BLOCK_M") / all[i].genome.param("WARPGROUPS") / 64;
     EXPECT_GE(count("wgmma"), 4 * slabs) << where;
-    EXPECT_GT(count("cp.async"), 0) << where;
+    if (tma) {
+      // A and B's panels by bulk tensor copies; no thread copies a chunk itself.
+      EXPECT_GE(count("cp.async.bulk.tensor"), 2) << where;
+      EXPECT_EQ(count("cp.async"), 0) << where;
+    } else {
+      EXPECT_GT(count("cp.async"), 0) << where;
+    }
     EXPECT_EQ(count("mma"), 0) << where;
     // ptxas serializes the wgmmas (C7515) or injects waits (C7517) when registers of an
     // in-flight wgmma are touched: the pipeline would silently lose its overlap.
@@ -401,6 +419,8 @@ void compileSweep(const templates::GeneMap& genes, bool warpSpecialized) {
 TEST(WgmmaCompile, EveryLegalGenomeOfTheSuiteGemmsCompilesForSm90a) { compileSweep(wgmmaGenes(), false); }
 
 TEST(WgmmaCompile, EveryLegalWarpSpecializedGenomeCompilesForSm90a) { compileSweep(wsGenes(), true); }
+
+TEST(WgmmaCompile, EveryLegalTmaGenomeCompilesForSm90a) { compileSweep(tmaGenes(), true, true); }
 
 // The PTX of a kernel, straight from NVRTC (the compile report counts opcodes,
 // not mbarrier operations).
@@ -433,6 +453,71 @@ TEST(WgmmaCompile, WarpSpecializedPtxHasTheMbarrierHandshake) {
                            "setmaxnreg.inc.sync.aligned.u32 216", "bar.sync 1, 256", "wgmma.wait_group.sync.aligned 1"})
       EXPECT_NE(ptx.find(op), std::string::npos) << name << ": no " << op << " in the PTX";
   }
+}
+
+TEST(WgmmaCompile, TmaPtxCopiesByTensorMapsIntoTheMbarrierRing) {
+  for (const char* name : kSuiteTasks) {
+    const KernelProblem p = suiteProblem(name);
+    const std::string ptx = ptxOf(templates::emitGemmWgmma(defaultTmaGenome(p.family), p).source);
+    ASSERT_FALSE(ptx.empty()) << name;
+    for (const char* op : {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+                           "mbarrier.arrive.expect_tx.shared::cta.b64", "mbarrier.try_wait.parity.shared::cta.b64",
+                           "mbarrier.arrive.shared::cta.b64", "bar.sync 1, 256", "wgmma.wait_group.sync.aligned 1"})
+      EXPECT_NE(ptx.find(op), std::string::npos) << name << ": no " << op << " in the PTX";
+    for (const char* op : {"cp.async.cg", "cp.async.mbarrier.arrive", "fence.proxy.async"})
+      EXPECT_EQ(ptx.find(op), std::string::npos) << name << ": " << op << " in a TMA-fed kernel";
+  }
+}
+
+// Whitespace runs as one space, none after '(' or before ')': how kernelSignature() spells a list.
+std::string collapsed(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty() && out.back() != '(' && c != ')') out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+// The launch rule asks for the tensor maps the kernel's signature takes, with the
+// boxes its copies count on: A's BLOCK_M x 64 tile and B's 64 x 64 panels, 128-byte swizzled.
+TEST(WgmmaTmaEmit, TensorMapsMatchTheSignatureAndTheBoxes) {
+  for (const char* name : kSuiteTasks) {
+    const auto file = findBuiltinTaskFile(name);
+    ASSERT_TRUE(file);
+    const TaskSpec spec = loadTaskSpecFile(*file);
+    const KernelProblem p = templates::problemFromSpec(spec);
+    for (std::int64_t bm : {128, 256}) {
+      Genome g = defaultTmaGenome(p.family);
+      g.params["BLOCK_M"] = bm;
+      g.params["BLOCK_N"] = 128;
+      ASSERT_TRUE(violations(g, p).empty()) << name;
+      const auto k = templates::emitGemmWgmma(g, p);
+      ASSERT_EQ(k.launch.tensorMaps.size(), 2u);
+      EXPECT_EQ(k.launch.tensorMaps[0], (TensorMapRule{"A", static_cast<int>(bm), 64, "128B"}));
+      EXPECT_EQ(k.launch.tensorMaps[1], (TensorMapRule{"B", 64, 64, "128B"}));
+      EXPECT_TRUE(tensorMapProblems(spec, k.launch.tensorMaps).empty()) << name;
+      // The kernel's parameter list (after its __launch_bounds__) is the ABI's with the maps appended.
+      const std::string withMaps = kernelSignature(spec, KernelRole::Candidate, k.launch.entry, k.launch.tensorMaps);
+      const std::string withoutMaps = kernelSignature(spec, KernelRole::Candidate, k.launch.entry);
+      const std::string source = collapsed(k.source);
+      EXPECT_NE(source.find(withMaps.substr(withMaps.find(k.launch.entry))), std::string::npos) << name << "\n" << withMaps;
+      EXPECT_EQ(source.find(withoutMaps.substr(withoutMaps.find(k.launch.entry))), std::string::npos) << name;
+      // The stage's transaction bytes are what the copies bring: A's box plus B_PANELS boxes of 64 x 64.
+      EXPECT_NE(k.source.find("mbarrier_arrive_expect_tx(full, STAGE_BYTES)"), std::string::npos);
+      EXPECT_NE(k.source.find("constexpr int B_PANELS = BLOCK_N / 64;"), std::string::npos);
+    }
+  }
+  // The cp.async kernels take no tensor maps.
+  const KernelProblem p = suiteProblem("matmul_bf16_1024x1024x1024");
+  EXPECT_TRUE(templates::emitGemmWgmma(defaultWsGenome("matmul"), p).launch.tensorMaps.empty());
+  EXPECT_TRUE(templates::emitGemmWgmma(defaultGenome("matmul"), p).launch.tensorMaps.empty());
 }
 
 // Whole-program compile (NVRTC -dlto, nvJitLink -lto): ptxas honours setmaxnreg, the

@@ -29,6 +29,7 @@ inline void expectSame(const LaunchRule& a, const LaunchRule& b) {
     EXPECT_EQ(a.block[i], b.block[i]) << "block " << i;
   }
   EXPECT_EQ(a.dynamicSmemBytes, b.dynamicSmemBytes);
+  EXPECT_EQ(a.tensorMaps, b.tensorMaps);
 }
 
 inline void expectSame(const CompileDiagnostic& a, const CompileDiagnostic& b) {

@@ -79,6 +79,58 @@ TEST(ModelJson, LaunchRuleRoundTrips) {
   expectSame(launchRuleFromJson(viaCbor(toJson(l))), l);
 }
 
+LaunchRule sampleTmaLaunch() {
+  LaunchRule l = sampleLaunch();
+  l.tensorMaps = {{"A", 128, 64, "128B"}, {"B", 64, 8, "none"}};
+  return l;
+}
+
+TEST(ModelJson, TensorMapsRoundTripInOrder) {
+  const LaunchRule l = sampleTmaLaunch();
+  expectSame(launchRuleFromJson(viaText(toJson(l))), l);
+  expectSame(launchRuleFromJson(viaCbor(toJson(l))), l);
+  EXPECT_EQ(toJson(l)["tensorMaps"],
+            json::parse(R"([{"tensor":"A","boxRows":128,"boxCols":64,"swizzle":"128B"},)"
+                        R"({"tensor":"B","boxRows":64,"boxCols":8,"swizzle":"none"}])"));
+}
+
+TEST(ModelJson, ARuleWithoutTensorMapsKeepsItsOldForm) {
+  EXPECT_FALSE(toJson(sampleLaunch()).contains("tensorMaps"));
+  // An old row or an exported kernel from before tensor maps reads as having none.
+  const LaunchRule old = launchRuleFromJson(
+      json::parse(R"({"entry":"k","grid":["1","1","1"],"block":["256","1","1"],"dynamicSmemBytes":"0"})"));
+  EXPECT_TRUE(old.tensorMaps.empty());
+}
+
+TEST(ModelJson, ATensorMapWithoutSwizzleHasNone) {
+  json l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][0].erase("swizzle");
+  EXPECT_EQ(launchRuleFromJson(l).tensorMaps[0].swizzle, "none");
+}
+
+TEST(ModelJson, MalformedTensorMapsNameTheEntryAndField) {
+  json l = toJson(sampleTmaLaunch());
+  l["tensorMaps"] = json::object();
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }), "LaunchRule: field 'tensorMaps': expected an array");
+  l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][1] = "B";
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }), "LaunchRule.tensorMaps[1]: expected an object");
+  l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][1].erase("tensor");
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }), "LaunchRule.tensorMaps[1]: missing field 'tensor'");
+  l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][0]["boxRows"] = "128";
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }),
+            "LaunchRule.tensorMaps[0]: field 'boxRows': expected an integer from -2147483648 to 2147483647");
+  l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][0]["boxCols"] = 64.5;
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }),
+            "LaunchRule.tensorMaps[0]: field 'boxCols': expected an integer from -2147483648 to 2147483647");
+  l = toJson(sampleTmaLaunch());
+  l["tensorMaps"][0]["swizzle"] = 128;
+  EXPECT_EQ(errorOf([&] { launchRuleFromJson(l); }), "LaunchRule.tensorMaps[0]: field 'swizzle': expected a string");
+}
+
 TEST(ModelJson, CompileReportRoundTrips) {
   const CompileReport r = sampleReport();
   expectSame(compileReportFromJson(viaText(toJson(r))), r);

@@ -20,6 +20,7 @@ void expectSameCandidate(const Candidate& a, const Candidate& b) {
     EXPECT_EQ(a.launch.block[i], b.launch.block[i]);
   }
   EXPECT_EQ(a.launch.dynamicSmemBytes, b.launch.dynamicSmemBytes);
+  EXPECT_EQ(a.launch.tensorMaps, b.launch.tensorMaps);
   EXPECT_EQ(a.parents, b.parents);
   EXPECT_EQ(a.proposer, b.proposer);
   EXPECT_EQ(a.mutation, b.mutation);
@@ -182,6 +183,17 @@ TEST_F(StoreRoundTrip, CandidateWithEveryFieldComesBackEqual) {
   EXPECT_EQ(read->id, id);
   expectSameCandidate(written, *read);
   EXPECT_FALSE(store->candidate(id + 1000));
+}
+
+TEST_F(StoreRoundTrip, CandidateWithTensorMapsKeepsThemInOrder) {
+  Candidate c = fullCandidate(runId);
+  c.launch.tensorMaps = {{"B", 64, 128, "none"}, {"A", 128, 64, "128B"}};
+  const auto read = store->candidate(store->addCandidate(c));
+  ASSERT_TRUE(read);
+  expectSameCandidate(c, *read);
+  ASSERT_EQ(read->launch.tensorMaps.size(), 2u);
+  EXPECT_EQ(read->launch.tensorMaps[0].tensor, "B");
+  EXPECT_EQ(read->launch.tensorMaps[1].swizzle, "128B");
 }
 
 TEST_F(StoreRoundTrip, CandidateWithoutReportsKeepsThemAbsent) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/diff/diff_model.h"
+#include "views/diff/candidate_figures.h"
 
 #include <gtest/gtest.h>
 
@@ -87,4 +88,16 @@ TEST(AlignedDiff, EmptySides) {
   ASSERT_EQ(removed.rows.size(), 1u);
   EXPECT_EQ(removed.rows[0].kind, DiffRowKind::Removed);
   EXPECT_TRUE(computeAlignedDiff("", "").rows.empty());
+}
+
+// ---------------------------------------------------------------- candidate figures
+
+TEST(CandidateFigures, TensorMapsAreShownWithTheirBoxesAndSwizzle) {
+  crucible::Candidate c;
+  EXPECT_FALSE(candidateFigures(c).contains(QStringLiteral("TMA"))) << candidateFigures(c).toStdString();
+  c.launch.tensorMaps = {{"A", 128, 64, "128B"}, {"B", 64, 128, "none"}};
+  EXPECT_EQ(formatTensorMaps(c.launch.tensorMaps), QStringLiteral("TMA maps A 128×64 128B, B 64×128"));
+  // Uncompiled: the maps are part of the launch rule, shown all the same.
+  EXPECT_TRUE(candidateFigures(c).contains(QStringLiteral("TMA maps A 128×64 128B, B 64×128")))
+      << candidateFigures(c).toStdString();
 }

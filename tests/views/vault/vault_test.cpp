@@ -80,6 +80,38 @@ TEST(SealExport, LaunchSnippetNamesArgumentsFromTheSpec) {
   EXPECT_NE(s.find("k<<<grid, block, 4*256>>>(x, y, N);"), std::string::npos) << s;
 }
 
+TEST(SealExport, LaunchSnippetCarriesTheTensorMaps) {
+  TaskSpec spec;
+  spec.name = "t";
+  spec.axes = {{"M", 300}, {"K", 64}};
+  spec.inputs.resize(1);
+  spec.inputs[0].name = "A";
+  spec.inputs[0].dtype = DType::BF16;
+  spec.inputs[0].shape = {"M", "K"};
+  spec.outputs.resize(1);
+  spec.outputs[0].name = "C";
+  spec.outputs[0].shape = {"M", "K"};
+  spec.scalars = {"M"};
+  LaunchRule r;
+  r.entry = "k";
+  r.tensorMaps = {{"A", 128, 64, "128B"}};
+  const std::string s = launchSnippet(r, &spec);
+  EXPECT_NE(s.find("k<<<grid, block, 0>>>(A, C, M, tmap_A);"), std::string::npos) << s;
+  EXPECT_NE(s.find("//   tmap_A: A (300 x 64), box 128 x 64 (rows x cols), swizzle 128B\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("cuTensorMapEncodeTiled"), std::string::npos) << s;
+  EXPECT_NE(s.find(R"(// Launch rule: {"block":["1","1","1"],"dynamicSmemBytes":"0","entry":"k","grid":["1","1","1"],)"
+                   R"("tensorMaps":[{"boxCols":64,"boxRows":128,"swizzle":"128B","tensor":"A"}]})"),
+            std::string::npos)
+      << s;
+  // Without a spec the arguments are described, maps included.
+  EXPECT_NE(launchSnippet(r, nullptr).find("(/* inputs..., outputs..., scalars (long long), tensor maps */)"),
+            std::string::npos)
+      << launchSnippet(r, nullptr);
+  // A kernel without maps gets no tensor-map lines.
+  r.tensorMaps.clear();
+  EXPECT_EQ(launchSnippet(r, &spec).find("ensor map"), std::string::npos) << launchSnippet(r, &spec);
+}
+
 TEST(VaultView, ListsSealsAndExports) {
   app();
   fixture::ViewTestProject p;

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Several kernels of one task side by side with PyTorch, in one process (the variant bench).
+
+Reads a folder of exported kernels (<task>@<label>.cu + .json, as tests/bench/template_variants.cpp or
+`crucible-cli best --export` write them), groups them by task and, for each task, checks every kernel
+against PyTorch and times all of them interleaved with PyTorch eager and the library (cuBLAS) with the
+suite benchmark's method (CUDA events, L2 flush before every sample, rotating order). Prints one table
+per task: what a gene or a parameter is worth, measured in one run rather than across runs.
+
+  variant_bench.py --kernels DIR [--samples 30] [--only task1,task2] [--copy]
+"""
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import suite_bench as sb  # noqa: E402
+
+
+def load_variants(directory):
+    groups = defaultdict(list)
+    for meta_path in sorted(Path(directory).glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        maps = sb.parse_tensor_maps(meta.get("launch", {}).get("tensorMaps", []), meta["spec"], meta["task"])
+        case = sb.KernelCase(meta["task"], meta["spec"], meta_path.with_suffix(".cu").read_text(), meta["entry"],
+                             meta["grid"], meta["block"], meta.get("smem", "0"), str(meta.get("candidate")), maps)
+        genome = meta.get("genome", {})
+        params = " ".join(f"{k}={v}" for k, v in genome.get("params", {}).items())
+        groups[meta["task"]].append((case, meta.get("architecture", "?"), params))
+    return groups
+
+
+def bench_group(task, variants, driver, nvrtc, flush, samples):
+    case0 = variants[0][0]
+    ref = sb.reference_for(case0)
+    generator = sb.torch.Generator(device="cuda").manual_seed(1234)
+    inputs = [sb.make_input(p, generator) for p in sb.input_plans(case0.spec)]
+    expected = [t.clone() for t in sb.as_tuple((ref.exact or ref.eager)(*inputs))]
+    contenders, notes, outputs = {"eager": lambda: ref.eager(*inputs)}, {}, {}
+    if ref.library is not None:
+        contenders["library"] = lambda: ref.library(*inputs)
+    for case, _, _ in variants:
+        try:
+            outs = [sb.make_output(p) for p in sb.output_plans(case.spec)]
+            kernel = sb.OurKernel(driver, nvrtc, case, inputs, outs)
+            kernel()
+            sb.torch.cuda.synchronize()
+            why = sb.check_outputs(case, outs, expected)
+            if why:
+                notes[case.origin] = f"WRONG: {why}"
+                continue
+            contenders[case.origin], outputs[case.origin] = kernel, outs
+        except Exception as e:  # noqa: BLE001 - one bad variant must not stop the others
+            notes[case.origin] = f"FAILED: {type(e).__name__}: {sb.first_line(e)}"
+    medians = sb.time_interleaved(contenders, samples, flush)
+    for label, outs in outputs.items():  # after many launches: races show here
+        why = sb.check_outputs(case0, outs, expected)
+        if why:
+            notes[label] = f"WRONG after timing: {why}"
+    return medians, notes
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kernels", required=True, help="folder of <task>@<label>.cu/.json kernels")
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--only", default="", help="comma-separated task names")
+    parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
+    args = parser.parse_args(argv)
+    groups = load_variants(args.kernels)
+    only = {t for t in args.only.split(",") if t}
+    if only:
+        groups = {t: v for t, v in groups.items() if t in only}
+    if not groups:
+        print("variant_bench: no kernels to time", file=sys.stderr)
+        return 2
+    if sb.torch is None or not sb.torch.cuda.is_available():
+        print("variant_bench: needs PyTorch with a CUDA GPU", file=sys.stderr)
+        return 2
+    sb.torch.backends.cuda.matmul.allow_tf32 = False
+    sb.torch.set_float32_matmul_precision("highest")
+    sb.torch.zeros(1, device="cuda")
+    driver, nvrtc, flush = sb.Driver(), sb.Nvrtc(), sb.L2Flush()
+    copy_gbs = sb.copy_bandwidth(30)[0] if args.copy else None
+    if copy_gbs:
+        print(f"device-to-device copy: {copy_gbs:.0f} GB/s")
+    sampler = sb.ClockSampler()
+    for task, variants in groups.items():
+        started = sb.datetime.datetime.now()
+        medians, notes = bench_group(task, variants, driver, nvrtc, flush, args.samples)
+        sm_mhz = sampler.sm_median_during((started, sb.datetime.datetime.now()))
+        eager = medians["eager"]
+        spec = variants[0][0].spec
+        min_bytes = sb.eval_expression(spec["minBytes"], variants[0][0].axes) if "minBytes" in spec else None
+        print(f"\n## {task} ({args.samples} samples; eager {eager:.1f} us"
+              + (f", library {medians['library']:.1f} us" if "library" in medians else "")
+              + (f"; median SM clock {sm_mhz:.0f} MHz" if sm_mhz else "") + ")\n")
+        print("| kernel | us | x eager | x library | % copy BW | architecture | parameters |")
+        print("|---|--:|--:|--:|--:|---|---|")
+        for case, arch, params in variants:
+            label = case.origin
+            if label not in medians:
+                print(f"| {label} | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
+                continue
+            us = medians[label]
+            lib = f"{medians['library'] / us:.3f}" if "library" in medians else "—"
+            bw = f"{min_bytes / (us * 1e-6) / 1e9 / copy_gbs * 100:.1f}" if copy_gbs and min_bytes else "—"
+            note = f" ({notes[label]})" if label in notes else ""
+            print(f"| {label} | {us:.1f} | {eager / us:.3f} | {lib} | {bw} | {arch} | {params}{note} |")
+        sys.stdout.flush()
+        sb.torch.cuda.empty_cache()
+    sampler.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
