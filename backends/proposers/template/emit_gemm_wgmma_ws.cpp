@@ -87,8 +87,10 @@ std::int64_t stageBytes(const Genome& g) {
 }  // namespace
 
 std::vector<TunableParameter> wgmmaWarpSpecializedParameters() {
+  // N = 192 (three swizzle panels) cuts the last partial wave of a 8192-wide GEMM:
+  // 2752 tiles of 128 x 192 are 20.8 waves of 132 blocks, 2048 of 128 x 256 are 15.5.
   return {{"BLOCK_M", {128, 256}},
-          {"BLOCK_N", {64, 128, 256}},
+          {"BLOCK_N", {64, 128, 192, 256}},
           {"BLOCK_K", {64}},
           {"WARPGROUPS", {2}},
           {"STAGES", {3, 4, 5, 6}}};
@@ -119,6 +121,9 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
            threads * entryRegisters(threads), "the registers the block is launched with");
   v.divisible(K, "K", 8, "the 8-element chunk");
   v.divisible(N, "N", 8, "the 8-element chunk");
+  // The cp.async producer splits each B k-row's 16-byte chunks evenly over its 128 threads.
+  if (g.gene("pipeline") == kWarpSpecialized)
+    v.divisible(kWarpgroupThreads, "the producer's 128 threads", bn / 8, "BLOCK_N / 8 (B chunks per k-row)");
   v.atMost(gemmWgmmaWarpSpecializedSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
   // The epilogue stages the bf16 tile (padded rows) in the ring.
   v.atMost(bm * (bn * kBf16Bytes + kEpiloguePadBytes), "staged C tile bytes", stages * stageBytes(g), "the ring");

@@ -25,7 +25,7 @@
 // bytes (expect_tx). The worker passes two tensor maps (LaunchRule::tensorMaps).
 // Parameters of both:
 //   BLOCK_M    {128, 256}      rows of C per block; each consumer owns BLOCK_M / WARPGROUPS
-//   BLOCK_N    {64, 128, 256}  columns of C per block = the N of each wgmma
+//   BLOCK_N    {64, 128, 192, 256}  columns of C per block = the N of each wgmma (192: TMA only)
 //   BLOCK_K    {64}            as above
 //   WARPGROUPS {2}             consumer warpgroups (the block has one more: the producer)
 //   STAGES     {3, 4, 5, 6}    ring depth; the producer fills every free stage

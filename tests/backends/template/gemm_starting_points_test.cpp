@@ -47,6 +47,25 @@ TEST(GemmStartingPoints, AreLegalAtTheSuiteShapesAndSeedTheRun) {
   }
 }
 
+// The TMA tile's width follows the waves of 132 SMs: 192 columns at 8192^3 (20.8 waves
+// instead of 15.5), 256 at 4096^3 (3.9 waves; 192 would leave 5.3), each with the deepest ring.
+TEST(GemmStartingPoints, TheTmaTileWidthWastesTheLeastOfTheLastWave) {
+  auto tmaPoint = [](const GemmShape& s) {
+    for (const auto& g : templates::gemmSpace().startingPoints(problemOf(s)))
+      if (g.gene("pipeline") == "tma") return g;
+    ADD_FAILURE() << "no TMA starting point for " << s.m;
+    return templates::Genome{};
+  };
+  const auto big = tmaPoint({"matmul", DType::BF16, 8192, 8192, 8192});
+  EXPECT_EQ(big.param("BLOCK_N"), 192);
+  EXPECT_EQ(big.param("STAGES"), 5);
+  const auto mid = tmaPoint({"matmul_bias_relu", DType::BF16, 4096, 4096, 4096});
+  EXPECT_EQ(mid.param("BLOCK_N"), 256);
+  EXPECT_EQ(mid.param("STAGES"), 4);
+  // 64 tiles of 128 x 128 fill more of the machine than 32 of 128 x 256.
+  EXPECT_EQ(tmaPoint({"matmul", DType::BF16, 1024, 1024, 1024}).param("BLOCK_N"), 128);
+}
+
 TEST(GemmStartingPoints, CompileToWhatTheyClaim) {
   NvrtcCompiler compiler;
   for (const GemmShape& s : kSuiteShapes) {

@@ -159,11 +159,26 @@ TEST(WgmmaWsSpace, ParametersAreTheDocumentedGrid) {
   std::map<std::string, std::vector<std::int64_t>> byName;
   for (const auto& p : params) byName[p.name] = p.values;
   EXPECT_EQ(byName["BLOCK_M"], (std::vector<std::int64_t>{128, 256}));
-  EXPECT_EQ(byName["BLOCK_N"], (std::vector<std::int64_t>{64, 128, 256}));
+  EXPECT_EQ(byName["BLOCK_N"], (std::vector<std::int64_t>{64, 128, 192, 256}));
   EXPECT_EQ(byName["BLOCK_K"], (std::vector<std::int64_t>{64}));
   EXPECT_EQ(byName["WARPGROUPS"], (std::vector<std::int64_t>{2}));
   EXPECT_EQ(byName["STAGES"], (std::vector<std::int64_t>{3, 4, 5, 6}));
   EXPECT_EQ(params.size(), 5u);
+  EXPECT_EQ(templates::wgmmaParameters(tmaGenes()).size(), 5u);  // the TMA kernel has the same grid
+}
+
+// 192 columns are three swizzle panels for the copy engine, but 24 chunks per k-row do not
+// split over the cp.async producer's 128 threads.
+TEST(WgmmaWsSpace, TheCpAsyncProducerCannotSplitA192WideTile) {
+  const KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  Genome ws = wsGenome("matmul", 128, 192, 4);
+  EXPECT_TRUE(mentions(violations(ws, p), "BLOCK_N / 8")) << ws.toJson();
+  Genome tma = defaultTmaGenome("matmul");
+  tma.params["BLOCK_N"] = 192;
+  EXPECT_TRUE(violations(tma, p).empty()) << tma.toJson();
+  const auto k = templates::emitGemmWgmma(tma, p);
+  EXPECT_NE(k.source.find("wgmma.mma_async.sync.aligned.m64n192k16"), std::string::npos);
+  EXPECT_EQ(evaluateAxisExpression(k.launch.grid[0], p.axes), 43 * 64);  // 8192 / 192 rounded up, x 64 rows
 }
 
 TEST(WgmmaWsSpace, LegalityFollowsTilesRegistersAndSharedMemory) {
