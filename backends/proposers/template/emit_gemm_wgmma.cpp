@@ -225,7 +225,7 @@ __device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, 
 
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
   if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && isWarpSpecialized(pipeline->second))
-    return wgmmaWarpSpecializedParameters();
+    return wgmmaWarpSpecializedParameters(pipeline->second == kTma);
   return {{"BLOCK_M", {64, 128, 256}},
           {"BLOCK_N", {64, 128, 256}},
           {"BLOCK_K", {64}},

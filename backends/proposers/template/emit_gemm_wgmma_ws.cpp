@@ -86,14 +86,16 @@ std::int64_t stageBytes(const Genome& g) {
 
 }  // namespace
 
-std::vector<TunableParameter> wgmmaWarpSpecializedParameters() {
-  // N = 192 (three swizzle panels) cuts the last partial wave of a 8192-wide GEMM:
+std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma) {
+  // N = 192 (three swizzle panels) shortens the last partial wave of a 8192-wide GEMM:
   // 2752 tiles of 128 x 192 are 20.8 waves of 132 blocks, 2048 of 128 x 256 are 15.5.
-  return {{"BLOCK_M", {128, 256}},
-          {"BLOCK_N", {64, 128, 192, 256}},
-          {"BLOCK_K", {64}},
-          {"WARPGROUPS", {2}},
-          {"STAGES", {3, 4, 5, 6}}};
+  std::vector<TunableParameter> out = {{"BLOCK_M", {128, 256}},
+                                       {"BLOCK_N", {64, 128, 192, 256}},
+                                       {"BLOCK_K", {64}},
+                                       {"WARPGROUPS", {2}},
+                                       {"STAGES", {3, 4, 5, 6}}};
+  if (tma) out.push_back({"CLUSTER_M", {1, 2}});
+  return out;
 }
 
 std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
@@ -121,6 +123,10 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
            threads * entryRegisters(threads), "the registers the block is launched with");
   v.divisible(K, "K", 8, "the 8-element chunk");
   v.divisible(N, "N", 8, "the 8-element chunk");
+  // Cluster pairs are consecutive blocks of a raster group, which has an even number of
+  // block rows only when the matrix has: then the pair shares its block column (and B).
+  if (g.gene("pipeline") == kTma && g.param("CLUSTER_M") > 1)
+    v.divisible(ceilDiv(M, bm), "block rows ceil(M / BLOCK_M)", g.param("CLUSTER_M"), "CLUSTER_M");
   // The cp.async producer splits each B k-row's 16-byte chunks evenly over its 128 threads.
   if (g.gene("pipeline") == kWarpSpecialized)
     v.divisible(kWarpgroupThreads, "the producer's 128 threads", bn / 8, "BLOCK_N / 8 (B chunks per k-row)");
@@ -136,6 +142,8 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
   const bool tma = g.gene("pipeline") == kTma;
+  const std::int64_t clusterM = tma ? g.param("CLUSTER_M") : 1;
+  const bool cluster = clusterM > 1;
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
@@ -150,6 +158,7 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
                               " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
                               "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized: " +
                               (tma ? "1 TMA producer thread (bulk tensor copies), " : "1 cp.async producer warpgroup, ") +
+                              (cluster ? "clusters of 2 blocks along M sharing B by multicast, " : "") +
                               std::to_string(consumers) + " consumer warpgroups, " + std::to_string(stages) +
                               "-stage mbarrier ring, epilogue staged through shared memory";
   std::string src = headerComment(g, p, summary);
@@ -159,13 +168,16 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
   src += constant("CONSUMERS", consumers, "consumer warpgroups; each owns BLOCK_M / CONSUMERS rows");
   src += constant("STAGES", stages, "shared-memory ring depth");
+  if (cluster) src += constant("CLUSTER_M", clusterM, "blocks per cluster (along M): they share B, each copying half its k-rows to both");
   src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
   src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
   src += constant("ENTRY_REGISTERS", entryRegisters(threads), "per thread at launch (__launch_bounds__(THREADS, 1))");
   src += constant("PRODUCER_REGISTERS", kProducerRegisters, "setmaxnreg.dec target of the producer");
   src += constant("CONSUMER_REGISTERS", kConsumerRegisters, "setmaxnreg.inc target of the consumers");
   const std::string copyConstants =
-      tma ? "constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns\n"
+      cluster ? "constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage and block\n"
+                "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
+      : tma ? "constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns\n"
           : R"(constexpr int A_LOADS = BLOCK_M * (ROW_BYTES / 16) / PRODUCER_THREADS;  // 16-byte chunks per producer thread per tile
 constexpr int B_LOADS = BLOCK_K * (BLOCK_N / 8) / PRODUCER_THREADS;
 constexpr int A_STEP = PRODUCER_THREADS / (ROW_BYTES / 16);              // tile rows between a thread's A chunks
@@ -216,6 +228,41 @@ __device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
 
 )";
   if (tma) src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
+  const std::string clusterHelpers = !cluster ? "" : R"(// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// The shared::cluster address of this block's shared `address` in cluster block `rank`.
+__device__ __forceinline__ unsigned cluster_address(unsigned address, unsigned rank) {
+  unsigned out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(out) : "r"(address), "r"(rank));
+  return out;
+}
+
+// One arrival on an mbarrier of a block of the cluster (release at cluster scope).
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned cluster_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+}
+
+// Every thread of every block of the cluster arrives, then waits for all the others.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// tma_load_2d into the same shared offset of every block in `mask`, completing on each one's `bar`.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap& map, int column, int row,
+                                                      unsigned bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n"
+      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+)";
   src += wgmmaDeviceHelpers(!tma);
   src += R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
 __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
@@ -227,7 +274,7 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
   asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(bar) : "memory");
 }
 
-)" + copyBarrierHelpers + R"(// Waits (acquire) until the phase with parity `parity` has completed: the current phase
+)" + copyBarrierHelpers + clusterHelpers + R"(// Waits (acquire) until the phase with parity `parity` has completed: the current phase
 // if it has that parity, else the one before it, which has already completed.
 __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
@@ -248,7 +295,9 @@ __device__ __forceinline__ void consumers_sync() {
 
 )";
   src += wgmmaInstructionWrapper(bn) + "\n";
-  src += p.signature("THREADS, 1", tma ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{}) + " {\n";
+  std::string signature = p.signature("THREADS, 1", tma ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{});
+  if (cluster) signature.replace(signature.find("__global__ void ") + 16, 0, "__cluster_dims__(CLUSTER_M, 1, 1) ");
+  src += signature + " {\n";
   // Shared memory fills: one bulk-copying thread, or every thread of the producer warpgroup.
   const std::string producer = tma ? R"(    if (threadIdx.x == 0) {
       int stage = 0;
@@ -260,9 +309,7 @@ __device__ __forceinline__ void consumers_sync() {
         const unsigned full = full_bars + stage * 8;
         mbarrier_arrive_expect_tx(full, STAGE_BYTES);
         tma_load_2d(a_tile, tmap_A, k0, static_cast<int>(block_row), full);
-#pragma unroll
-        for (int panel = 0; panel < B_PANELS; ++panel)
-          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, k0, full);
+{{B_COPIES}}
         if (++stage == STAGES) {
           stage = 0;
           phase ^= 1;
@@ -297,6 +344,30 @@ __device__ __forceinline__ void consumers_sync() {
     }
     asm volatile("cp.async.wait_all;\n" ::: "memory");  // leave no copy in flight behind
 )";
+  vars["B_COPIES"] = cluster ? R"(        // This block's share of B's k-rows, into both blocks (same offsets), counted on both full barriers.
+#pragma unroll
+        for (int panel = 0; panel < B_PANELS; ++panel)
+          tma_load_2d_multicast(b_tile + panel * B_PANEL_BYTES + rank * B_SHARE_ROWS * ROW_BYTES, tmap_B,
+                                static_cast<int>(block_col) + panel * 64, k0 + static_cast<int>(rank) * B_SHARE_ROWS, full,
+                                (1u << CLUSTER_M) - 1);
+)"
+                             : R"(#pragma unroll
+        for (int panel = 0; panel < B_PANELS; ++panel)
+          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, k0, full);
+)";
+  vars["EMPTY_ARRIVALS"] = cluster ? "CONSUMER_THREADS / 32 * CLUSTER_M);  // one per consumer warp of both blocks"
+                                   : "CONSUMER_THREADS / 32);  // one arrival per consumer warp";
+  vars["START_SYNC"] = cluster ? "  // Both blocks' barriers exist before any copy or arrival crosses between them.\n  cluster_sync();\n"
+                               : "  __syncthreads();\n";
+  vars["CLUSTER_SETUP"] = cluster ? "  const unsigned rank = cluster_rank(), peer = rank ^ 1;\n" : "";
+  vars["PRODUCER_EXIT"] = cluster ? "    cluster_sync();  // the peer may still arrive on this block's barriers until it leaves too\n    return;\n"
+                                  : "    return;\n";
+  vars["RELEASE"] = cluster ? R"(    if (t > 0 && lane == 0) {  // both blocks' producers write this stage: release it to both
+      mbarrier_arrive(empty_bars + previous * 8);
+      mbarrier_arrive_cluster(cluster_address(empty_bars + previous * 8, peer));
+    }
+)"
+                            : "    if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);\n";
   vars["FULL_ARRIVALS"] = tma ? "1);                  // the producer's expect_tx arrival; the bytes do the rest"
                               : "PRODUCER_THREADS);   // one cp.async arrival per producer thread";
   vars["CONSUMER_FENCE"] = tma ? "" : "    fence_proxy_async();                          // ... and is visible to the tensor cores\n";
@@ -310,21 +381,19 @@ __device__ __forceinline__ void consumers_sync() {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(full_bars + s * 8, {{FULL_ARRIVALS}}
-      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+      mbarrier_init(empty_bars + s * 8, {{EMPTY_ARRIVALS}}
     }
     // Makes the initialisation visible to the other threads and the asynchronous arrivals.
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  __syncthreads();
-
-)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+{{START_SYNC}}
+)" + wgmmaRasterOrder() + R"({{CLUSTER_SETUP}}  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
   const int warpgroup = threadIdx.x / 128;  // warp-uniform: setmaxnreg and wgmma need whole warps
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
-)" + producer + R"(    return;
-  }
+)" + producer + R"({{PRODUCER_EXIT}}  }
 
   // ------------------------------------------------------------------ consumers
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
@@ -337,8 +406,7 @@ __device__ __forceinline__ void consumers_sync() {
   for (long long t = 0; t < k_tiles; ++t) {
     mbarrier_wait(full_bars + stage * 8, phase);  // tile t has landed
 {{CONSUMER_FENCE}})" + wgmmaIssueTile() + R"(    wgmma_wait<1>();  // this warp's wgmmas of tile t - 1 are done: hand its stage back
-    if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);
-    previous = stage;
+{{RELEASE}}    previous = stage;
     if (++stage == STAGES) {
       stage = 0;
       phase ^= 1;
@@ -353,6 +421,7 @@ __device__ __forceinline__ void consumers_sync() {
       fused ? "      const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias[col]") + " : 0.0f, bias1 = col < {{N}} ? " +
                   toFloat(biasType, "bias[col + 1]") + " : 0.0f;\n"
             : "";
+  vars["END_SYNC"] = cluster ? "  cluster_sync();  // no block leaves while the other may still arrive on its barriers\n" : "";
   vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
   vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
   src += render(R"(  // Epilogue. Every consumer's wgmmas are done reading the ring (and every copy into it has
@@ -386,7 +455,7 @@ __device__ __forceinline__ void consumers_sync() {
     if (out_row < {{M}} && out_col < {{N}})
       *reinterpret_cast<uint4*>(C + out_row * {{N}} + out_col) = *reinterpret_cast<const uint4*>(tile + row * C_STRIDE + col);
   }
-}
+{{END_SYNC}}}
 )",
                 vars);
 
@@ -398,7 +467,8 @@ __device__ __forceinline__ void consumers_sync() {
   k.launch.block[0] = std::to_string(threads);
   k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaWarpSpecializedSmemBytes(g));
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
-  if (tma) k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", 64, 64, "128B"}};
+  // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
+  if (tma) k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};
   return k;
 }
 

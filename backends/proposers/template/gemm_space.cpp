@@ -228,8 +228,9 @@ public:
   // per SM), the faster of the two in the first full-shape run.
   // The N of a 128-row TMA tile that keeps the most of 132 SMs busy: the last wave's
   // idle share and the columns past N of the last tile column both count as lost. On the
-  // H200 this picked what measured fastest: 192 at 8192^3 (20.8 waves, 1% faster than
-  // 256's 15.5) and 256 at 4096^3 (3.9 waves; 192 leaves 5.3 and was 12% slower).
+  // H200: 256 at 4096^3 (3.9 waves; 192 leaves 5.3 and was 12% slower); at 8192^3 it
+  // picks 192 (20.8 waves against 15.5), which measured within 1.5% of 256 either way
+  // across runs (the GPU's power state moves more than that).
   static std::int64_t tmaTileWidth(std::int64_t m, std::int64_t n) {
     std::int64_t best = 128;
     double bestUse = 0;
@@ -255,7 +256,7 @@ public:
                            {"vector", "8"},          {"split_k", "none"}};
       const std::int64_t tmaN = tmaTileWidth(p.extent(p.input("A"), 0), p.extent(p.output("C"), 1));
       out.push_back(genome(tma, {{"BLOCK_M", 128}, {"BLOCK_N", tmaN}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
-                                 {"STAGES", tmaN == 256 ? 4 : tmaN == 192 ? 5 : 6}}));
+                                 {"STAGES", tmaN == 256 ? 4 : tmaN == 192 ? 5 : 6}, {"CLUSTER_M", 1}}));
       const GeneMap warpSpecialized = {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"},
                                        {"vector", "8"},          {"split_k", "none"}};
       out.push_back(genome(warpSpecialized, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128},

@@ -29,6 +29,13 @@
 //   BLOCK_K    {64}            as above
 //   WARPGROUPS {2}             consumer warpgroups (the block has one more: the producer)
 //   STAGES     {3, 4, 5, 6}    ring depth; the producer fills every free stage
+//   CLUSTER_M  {1, 2}          (tma only) blocks per cluster along M: the two blocks of a
+//                              pair share their B tile, each copying half of its k-rows
+//                              into both (TMA multicast), which halves B's L2 traffic.
+//                              Valid on the H200 (odd and suite shapes), but 1.5-1.9x
+//                              slower than CLUSTER_M = 1 there: the cause is not found
+//                              yet (results/2026-11-29-h200-variants.md), so the starting
+//                              points use 1 and the search measures 2 like any other value.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -50,7 +57,7 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
 
 // The parameters of a wgmma genome, by its pipeline gene (see above).
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes);
-std::vector<TunableParameter> wgmmaWarpSpecializedParameters();
+std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma);
 
 // Why a wgmma genome cannot be emitted for the problem: the fixed genes, bf16
 // operands, tile divisibility, the accumulator register budget, shared memory.

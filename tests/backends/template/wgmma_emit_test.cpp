@@ -59,7 +59,8 @@ templates::GeneMap tmaGenes() {
 }
 
 Genome defaultTmaGenome(const std::string& family) {
-  return {family, tmaGenes(), {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", 4}}};
+  return {family, tmaGenes(),
+          {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", 4}, {"CLUSTER_M", 1}}};
 }
 
 Genome wgmmaGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std::int64_t groups, std::int64_t stages) {
@@ -164,7 +165,11 @@ TEST(WgmmaWsSpace, ParametersAreTheDocumentedGrid) {
   EXPECT_EQ(byName["WARPGROUPS"], (std::vector<std::int64_t>{2}));
   EXPECT_EQ(byName["STAGES"], (std::vector<std::int64_t>{3, 4, 5, 6}));
   EXPECT_EQ(params.size(), 5u);
-  EXPECT_EQ(templates::wgmmaParameters(tmaGenes()).size(), 5u);  // the TMA kernel has the same grid
+  // The TMA kernel has the same grid and its cluster size.
+  const auto tma = templates::wgmmaParameters(tmaGenes());
+  ASSERT_EQ(tma.size(), 6u);
+  EXPECT_EQ(tma.back().name, "CLUSTER_M");
+  EXPECT_EQ(tma.back().values, (std::vector<std::int64_t>{1, 2}));
 }
 
 // 192 columns are three swizzle panels for the copy engine, but 24 chunks per k-row do not
@@ -482,6 +487,33 @@ TEST(WgmmaCompile, TmaPtxCopiesByTensorMapsIntoTheMbarrierRing) {
     for (const char* op : {"cp.async.cg", "cp.async.mbarrier.arrive", "fence.proxy.async"})
       EXPECT_EQ(ptx.find(op), std::string::npos) << name << ": " << op << " in a TMA-fed kernel";
   }
+}
+
+// CLUSTER_M = 2: pairs of blocks along M share B, each copying half of its k-rows into both
+// (TMA multicast); a stage is released to both producers; no block leaves before its peer.
+TEST(WgmmaTmaEmit, ClusterPairsMulticastBAndReleaseStagesToBoth) {
+  KernelProblem p = suiteProblem("matmul_bf16_8192x8192x8192");
+  Genome g = defaultTmaGenome("matmul");
+  g.params["CLUSTER_M"] = 2;
+  ASSERT_TRUE(violations(g, p).empty());
+  const auto k = templates::emitGemmWgmma(g, p);
+  EXPECT_EQ(k.launch.tensorMaps[1], (TensorMapRule{"B", 32, 64, "128B"}));  // half of the 64 k-rows
+  EXPECT_NE(k.source.find("__cluster_dims__(CLUSTER_M, 1, 1)"), std::string::npos);
+  const std::string ptx = ptxOf(k.source);
+  ASSERT_FALSE(ptx.empty());
+  for (const char* op : {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
+                         "mapa.shared::cluster.u32", "mbarrier.arrive.release.cluster.shared::cluster.b64",
+                         "barrier.cluster.arrive.release.aligned", "barrier.cluster.wait.acquire.aligned",
+                         "%cluster_ctarank"})
+    EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
+  // A pair must share a block column: the block rows must pair up.
+  p.axes["M"] = 9 * 128;
+  EXPECT_TRUE(mentions(violations(g, p), "CLUSTER_M"));
+  g.params["CLUSTER_M"] = 1;
+  EXPECT_TRUE(violations(g, p).empty());
+  const std::string single = templates::emitGemmWgmma(g, p).source;
+  EXPECT_EQ(single.find("__cluster_dims__"), std::string::npos);
+  EXPECT_EQ(single.find("cluster_sync"), std::string::npos);
 }
 
 // Whitespace runs as one space, none after '(' or before ')': how kernelSignature() spells a list.
