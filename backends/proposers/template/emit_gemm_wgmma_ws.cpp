@@ -242,9 +242,11 @@ __device__ __forceinline__ unsigned cluster_address(unsigned address, unsigned r
   return out;
 }
 
-// One arrival on an mbarrier of a block of the cluster (release at cluster scope).
+// One arrival on an mbarrier of a block of the cluster. Default semantics (release, CTA
+// scope): what it orders is this warp's wgmma reads of the stage, which wgmma_wait already
+// retired; the peer's producer only refills the stage through the async proxy.
 __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned cluster_bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
 }
 
 // Every thread of every block of the cluster arrives, then waits for all the others.

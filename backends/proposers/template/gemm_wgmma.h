@@ -32,10 +32,10 @@
 //   CLUSTER_M  {1, 2}          (tma only) blocks per cluster along M: the two blocks of a
 //                              pair share their B tile, each copying half of its k-rows
 //                              into both (TMA multicast), which halves B's L2 traffic.
-//                              Valid on the H200 (odd and suite shapes), but 1.5-1.9x
-//                              slower than CLUSTER_M = 1 there: the cause is not found
-//                              yet (results/2026-11-29-h200-variants.md), so the starting
-//                              points use 1 and the search measures 2 like any other value.
+//                              Valid on the H200 (odd and suite shapes) and within 1-3%
+//                              of CLUSTER_M = 1 there, never faster at the suite shapes
+//                              (results/2026-11-29-h200-variants.md): the starting points
+//                              use 1 and the search measures 2 like any other value.
 #pragma once
 #include <cstdint>
 #include <string>

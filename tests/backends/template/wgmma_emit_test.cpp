@@ -502,7 +502,7 @@ TEST(WgmmaTmaEmit, ClusterPairsMulticastBAndReleaseStagesToBoth) {
   const std::string ptx = ptxOf(k.source);
   ASSERT_FALSE(ptx.empty());
   for (const char* op : {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster",
-                         "mapa.shared::cluster.u32", "mbarrier.arrive.release.cluster.shared::cluster.b64",
+                         "mapa.shared::cluster.u32", "mbarrier.arrive.shared::cluster.b64",
                          "barrier.cluster.arrive.release.aligned", "barrier.cluster.wait.acquire.aligned",
                          "%cluster_ctarank"})
     EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
