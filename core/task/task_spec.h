@@ -8,7 +8,10 @@
 //       T_out0* __restrict__ out0, ...,                                       // outputs, in spec order
 //       <scalars>)                                                            // abi.scalars, in order, as `long long`
 // The oracle (validation reference) takes the same inputs, but writes every
-// output as `double*` and is computed in double precision.
+// output as `double*` and is computed in double precision. A candidate or
+// baseline whose launch rule asks for TMA tensor maps (LaunchRule::tensorMaps)
+// takes one `const __grid_constant__ CUtensorMap tmap_<tensor>` per map after
+// these parameters (core/task/kernel_abi.h); the oracle takes none.
 #pragma once
 #include <cstdint>
 #include <map>

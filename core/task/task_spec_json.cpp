@@ -53,6 +53,12 @@ ojson kernel(const SpecKernel& k) {
   launch["grid"] = {k.launch.grid[0], k.launch.grid[1], k.launch.grid[2]};
   launch["block"] = {k.launch.block[0], k.launch.block[1], k.launch.block[2]};
   launch["dynamicSmemBytes"] = k.launch.dynamicSmemBytes;
+  if (!k.launch.tensorMaps.empty()) {
+    ojson maps = ojson::array();
+    for (const auto& m : k.launch.tensorMaps)
+      maps.push_back({{"tensor", m.tensor}, {"boxRows", m.boxRows}, {"boxCols", m.boxCols}, {"swizzle", m.swizzle}});
+    launch["tensorMaps"] = maps;
+  }
   ojson j;
   j["launch"] = launch;
   j["source"] = lines(k.source);

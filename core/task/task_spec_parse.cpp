@@ -9,6 +9,7 @@
 #include <set>
 #include "core/task/expression.h"
 #include "core/task/json_fields.h"
+#include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
 
 namespace crucible {
@@ -215,6 +216,33 @@ void parseDims(const Fields& launch, const char* key, std::string (&dims)[3], co
   }
 }
 
+// launch.tensorMaps: [{"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"}, ...]
+// (LaunchRule::tensorMaps). Whether the task's tensors can take them is checked once the
+// tensors are known (checkTensorMaps).
+std::vector<TensorMapRule> parseTensorMaps(const json& j, const std::string& path) {
+  std::vector<TensorMapRule> out;
+  const json& list = asArray(j, path);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Fields f(list[i], path + "[" + std::to_string(i) + "]");
+    f.rejectUnknown({"tensor", "boxRows", "boxCols", "swizzle"});
+    TensorMapRule m;
+    m.tensor = identifier(f.required("tensor"), f.path("tensor"));
+    m.boxRows = static_cast<int>(asInteger(f.required("boxRows"), f.path("boxRows")));
+    m.boxCols = static_cast<int>(asInteger(f.required("boxCols"), f.path("boxCols")));
+    if (const json* swizzle = f.optional("swizzle")) m.swizzle = asString(*swizzle, f.path("swizzle"));
+    out.push_back(m);
+  }
+  return out;
+}
+
+// The baseline's tensor maps must fit the task's tensors; the oracle takes none.
+void checkTensorMaps(const TaskSpec& spec) {
+  if (const auto problems = tensorMapProblems(spec, spec.baseline.launch.tensorMaps); !problems.empty())
+    throw TaskSpecError("baseline.launch.tensorMaps", problems.front());
+  if (!spec.oracle.launch.tensorMaps.empty())
+    throw TaskSpecError("oracle.launch.tensorMaps", "the oracle takes no tensor maps (it is plain, obviously correct code)");
+}
+
 SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::string, std::int64_t>& axes) {
   const Fields f(root.required(key), key);
   f.rejectUnknown({"source", "launch"});
@@ -222,7 +250,7 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
   k.source = asSourceText(f.required("source"), f.path("source"));
   if (k.source.find_first_not_of(" \t\r\n") == std::string::npos) throw TaskSpecError(f.path("source"), "must not be empty");
   const Fields launch(f.required("launch"), f.path("launch"));
-  launch.rejectUnknown({"entry", "grid", "block", "dynamicSmemBytes"});
+  launch.rejectUnknown({"entry", "grid", "block", "dynamicSmemBytes", "tensorMaps"});
   k.launch.entry = identifier(launch.required("entry"), launch.path("entry"));
   std::int64_t blocks = 0, threads = 0;
   parseDims(launch, "grid", k.launch.grid, kMaxGridDim, axes, &blocks);
@@ -236,6 +264,7 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
     if (bytes < 0 || bytes > kMaxDynamicSmemBytes)
       throw TaskSpecError(path, "evaluates to " + std::to_string(bytes) + ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
   }
+  if (const json* maps = launch.optional("tensorMaps")) k.launch.tensorMaps = parseTensorMaps(*maps, launch.path("tensorMaps"));
   // A cheap guard against a launch rule that names a kernel the source lacks.
   const std::regex defines("\\b" + k.launch.entry + "\\s*\\(");
   if (!std::regex_search(k.source, defines))
@@ -281,6 +310,7 @@ TaskSpec parseTaskSpec(const std::string& text) {
   spec.entry = identifier(root.required("entry"), "entry");
   spec.baseline = parseKernel(root, "baseline", spec.axes);
   spec.oracle = parseKernel(root, "oracle", spec.axes);
+  checkTensorMaps(spec);
   if (const json* lib = root.optional("libraryReference")) {
     spec.libraryReference = asString(*lib, "libraryReference");
     const auto& known = knownLibraryReferences();

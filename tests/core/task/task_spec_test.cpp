@@ -148,6 +148,18 @@ const std::vector<Malformed>& malformedSpecs() {
       {"launch entry not in source", [](json& j) { j["oracle"]["launch"]["entry"] = "other_oracle"; }, "oracle.source", "defines no function 'other_oracle'"},
       {"launch unknown field", [](json& j) { j["baseline"]["launch"]["smem"] = 0; }, "baseline.launch.smem", "unknown field"},
       {"unknown library reference", [](json& j) { j["libraryReference"] = "cudnn_softmax"; }, "libraryReference", "unknown library reference"},
+      {"tensor map of an unknown tensor",
+       [](json& j) { j["baseline"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "z", "boxRows": 8, "boxCols": 32}])"); },
+       "baseline.launch.tensorMaps", "unknown tensor 'z'"},
+      {"tensor map box past 256",
+       [](json& j) { j["baseline"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRows": 300, "boxCols": 32}])"); },
+       "baseline.launch.tensorMaps", "box rows 300"},
+      {"tensor map field misspelt",
+       [](json& j) { j["baseline"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRow": 8, "boxCols": 32}])"); },
+       "baseline.launch.tensorMaps[0].boxRow", "unknown field"},
+      {"tensor maps for the oracle",
+       [](json& j) { j["oracle"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRows": 8, "boxCols": 32}])"); },
+       "oracle.launch.tensorMaps", "the oracle takes no tensor maps"},
   };
   return table;
 }
@@ -166,6 +178,18 @@ TEST(TaskSpec, MalformedSpecsNameTheField) {
       EXPECT_THAT(e.what(), testing::HasSubstr(m.message));
     }
   }
+}
+
+// A baseline may read its inputs through TMA: its tensor maps parse, fit the tensors
+// and survive toJson.
+TEST(TaskSpec, BaselineTensorMapsParseAndRoundTrip) {
+  json j = validSpecJson();
+  j["baseline"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRows": 8, "boxCols": 32, "swizzle": "128B"}])");
+  const TaskSpec s = parseTaskSpec(j.dump());
+  ASSERT_EQ(s.baseline.launch.tensorMaps.size(), 1u);
+  EXPECT_EQ(s.baseline.launch.tensorMaps[0], (TensorMapRule{"x", 8, 32, "128B"}));
+  EXPECT_EQ(parseTaskSpec(toJson(s)).baseline.launch.tensorMaps, s.baseline.launch.tensorMaps);
+  EXPECT_TRUE(parseTaskSpec(validSpecJson().dump()).baseline.launch.tensorMaps.empty());
 }
 
 TEST(TaskSpec, TheFixtureItselfIsValid) {
