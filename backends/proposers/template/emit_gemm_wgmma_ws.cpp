@@ -43,6 +43,9 @@
 // columns past N arrive as zeros, so no clamping is needed. The copies and
 // wgmma both go through the async proxy: no proxy fence between them.
 //
+// The TMA kernel has no setmaxnreg: its producer is one thread, and the launch
+// share (168 registers for 384 threads) holds the consumers' accumulators.
+//
 // Epilogue: after every consumer's last wgmma, the tile (bias and ReLU applied
 // in fp32 for matmul_bias_relu) is written as bf16 into the ring (rows padded
 // by 16 bytes: conflict-free fragment writes), then read back in 16-byte chunks
@@ -70,6 +73,9 @@ constexpr std::int64_t kConsumerOverhead = 64;
 // exactly what a 384-thread block starts with.
 constexpr std::int64_t kProducerRegisters = 72;
 constexpr std::int64_t kConsumerRegisters = 216;
+// The TMA kernel's consumers besides their accumulators (descriptors, barrier state, epilogue
+// addressing): ptxas for sm_90a gave 154 registers to 128 accumulators.
+constexpr std::int64_t kTmaConsumerOverhead = 32;
 constexpr std::int64_t kEpiloguePadBytes = 16;  // per staged C row
 constexpr std::int64_t kMaxTileOffset = 2147483647;
 constexpr std::int64_t kRasterGroupM = 8;
@@ -116,11 +122,18 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
   const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;
   v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
-  v.atMost(accumulators + kConsumerOverhead, "estimated consumer registers per thread", kConsumerRegisters,
-           "the consumers' setmaxnreg target");
-  // setmaxnreg.inc waits for registers the producer released: the targets must fit what the block starts with.
-  v.atMost(kWarpgroupThreads * (kProducerRegisters + consumers * kConsumerRegisters), "registers per block after setmaxnreg",
-           threads * entryRegisters(threads), "the registers the block is launched with");
+  if (g.gene("pipeline") == kTma) {
+    // No setmaxnreg: the consumers live in the launch share.
+    v.atMost(accumulators + kTmaConsumerOverhead, "estimated consumer registers per thread", entryRegisters(threads),
+             "the launch share of registers per thread");
+  } else {
+    v.atMost(accumulators + kConsumerOverhead, "estimated consumer registers per thread", kConsumerRegisters,
+             "the consumers' setmaxnreg target");
+    // setmaxnreg.inc waits for registers the producer released: the targets must fit what the block starts with.
+    v.atMost(kWarpgroupThreads * (kProducerRegisters + consumers * kConsumerRegisters),
+             "registers per block after setmaxnreg", threads * entryRegisters(threads),
+             "the registers the block is launched with");
+  }
   v.divisible(K, "K", 8, "the 8-element chunk");
   v.divisible(N, "N", 8, "the 8-element chunk");
   // Cluster pairs are consecutive blocks of a raster group, which has an even number of
@@ -171,9 +184,14 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   if (cluster) src += constant("CLUSTER_M", clusterM, "blocks per cluster (along M): they share B, each copying half its k-rows to both");
   src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
   src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
-  src += constant("ENTRY_REGISTERS", entryRegisters(threads), "per thread at launch (__launch_bounds__(THREADS, 1))");
-  src += constant("PRODUCER_REGISTERS", kProducerRegisters, "setmaxnreg.dec target of the producer");
-  src += constant("CONSUMER_REGISTERS", kConsumerRegisters, "setmaxnreg.inc target of the consumers");
+  // The TMA producer is one thread with a few registers: every thread keeps the launch share
+  // (168 for 384 threads), which holds the consumers' 128 accumulators without spills. No
+  // setmaxnreg: ptxas drops it anyway when nvJitLink links the PTX (C7504).
+  if (!tma) {
+    src += constant("ENTRY_REGISTERS", entryRegisters(threads), "per thread at launch (__launch_bounds__(THREADS, 1))");
+    src += constant("PRODUCER_REGISTERS", kProducerRegisters, "setmaxnreg.dec target of the producer");
+    src += constant("CONSUMER_REGISTERS", kConsumerRegisters, "setmaxnreg.inc target of the consumers");
+  }
   const std::string copyConstants =
       cluster ? "constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage and block\n"
                 "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
@@ -199,11 +217,13 @@ constexpr int C_STORES = BLOCK_M * C_CHUNKS / CONSUMER_THREADS;
               "every tile starts on a swizzle period");
 static_assert(BLOCK_M * C_STRIDE * 2 <= RING_BYTES, "the staged C tile fits in the ring");
 static_assert(C_STORES * CONSUMER_THREADS == BLOCK_M * C_CHUNKS, "every consumer thread stores the same number of chunks");
-static_assert(PRODUCER_THREADS * PRODUCER_REGISTERS + CONSUMER_THREADS * CONSUMER_REGISTERS <= THREADS * ENTRY_REGISTERS,
-              "setmaxnreg.inc must find the registers the producer released");
-
+{{REGISTER_ASSERT}}
 )",
-                {{"COPY_CONSTANTS", copyConstants}, {"COPY_ASSERTS", copyAsserts}});
+                {{"COPY_CONSTANTS", copyConstants},
+                 {"COPY_ASSERTS", copyAsserts},
+                 {"REGISTER_ASSERT",
+                  tma ? "" : "static_assert(PRODUCER_THREADS * PRODUCER_REGISTERS + CONSUMER_THREADS * CONSUMER_REGISTERS <= "
+                             "THREADS * ENTRY_REGISTERS,\n              \"setmaxnreg.inc must find the registers the producer released\");\n"}});
   const std::string copyBarrierHelpers = tma ? R"(// One arrival that also announces `bytes` of transactions: the phase completes once the
 // arrival is made and the bulk copies have counted that many bytes down.
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
@@ -370,6 +390,8 @@ __device__ __forceinline__ void consumers_sync() {
     }
 )"
                             : "    if (t > 0 && lane == 0) mbarrier_arrive(empty_bars + previous * 8);\n";
+  vars["PRODUCER_REGISTERS"] = tma ? "" : "    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\\n\" ::\"n\"(PRODUCER_REGISTERS));\n";
+  vars["CONSUMER_REGISTERS"] = tma ? "" : "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\\n\" ::\"n\"(CONSUMER_REGISTERS));\n";
   vars["FULL_ARRIVALS"] = tma ? "1);                  // the producer's expect_tx arrival; the bytes do the rest"
                               : "PRODUCER_THREADS);   // one cp.async arrival per producer thread";
   vars["CONSUMER_FENCE"] = tma ? "" : "    fence_proxy_async();                          // ... and is visible to the tensor cores\n";
@@ -394,12 +416,10 @@ __device__ __forceinline__ void consumers_sync() {
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
-)" + producer + R"({{PRODUCER_EXIT}}  }
+{{PRODUCER_REGISTERS}})" + producer + R"({{PRODUCER_EXIT}}  }
 
   // ------------------------------------------------------------------ consumers
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
-  const int consumer = warpgroup - 1;
+{{CONSUMER_REGISTERS}}  const int consumer = warpgroup - 1;
 )" + wgmmaDescriptors("consumer") + R"(  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
 
 )" + wgmmaZeroAccumulators() + R"(

@@ -417,7 +417,12 @@ void compileSweep(const templates::GeneMap& genes, bool warpSpecialized, bool tm
     // in-flight wgmma are touched: the pipeline would silently lose its overlap.
     EXPECT_EQ(r.log.find("serialized"), std::string::npos) << where << "\n" << r.log;
     EXPECT_EQ(r.log.find("is injected"), std::string::npos) << where << "\n" << r.log;
-    if (warpSpecialized) {
+    if (tma) {
+      // No setmaxnreg: the consumers fit in the launch share of 168 registers.
+      EXPECT_EQ(count("setmaxnreg"), 0) << where;
+      EXPECT_LE(r.registers, 168) << where;
+      EXPECT_GT(count("st.global.16B"), 0) << where;
+    } else if (warpSpecialized) {
       // One setmaxnreg.dec (producer) and one setmaxnreg.inc (consumers), honoured by ptxas:
       // the block starts with 168 registers per thread (64 K / 384, rounded down to 8),
       // the sum the producer's 72 and the consumers' 216 were balanced against.
