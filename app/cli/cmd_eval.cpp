@@ -12,6 +12,7 @@
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "app/cli/launch_file.h"
 #include "app/cli/tensor_map_option.h"
 #include "backends/gpu_probe.h"
 #include "core/model/model_json.h"
@@ -24,11 +25,13 @@ namespace {
 const char* const kUsage =
     "usage: crucible-cli eval --task NAME|FILE.json --kernel FILE.cu [--reference FILE.cu] [--json]\n"
     "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--tensor-map T:RxC[:SWIZZLE]]...\n"
-    "                         [--seeds N] [--no-profile]\n"
+    "                         [--launch FILE.json] [--seeds N] [--no-profile]\n"
     "Compiles the kernel, validates it against the task's oracle on N seeds of fresh inputs (default 3),\n"
     "times it interleaved with the reference (the task's baseline unless --reference), profiles it, and\n"
     "prints the verdict. The launch defaults to the task baseline's; --grid/--block/--smem take expressions\n"
-    "over the task's axes, e.g. --grid 'ceil_div(N,1024),1,1'.\n"
+    "over the task's axes, e.g. --grid 'ceil_div(N,1024),1,1'. --launch takes the whole launch rule (with its\n"
+    "tensor maps) from the .json that `crucible-cli best --export` writes beside a kernel; the options above\n"
+    "then override its fields (--tensor-map replaces its maps).\n"
     "--tensor-map TENSOR:ROWSxCOLS[:SWIZZLE] (repeatable; SWIZZLE none, 32B, 64B or 128B, default none) has the\n"
     "worker encode a TMA tensor map of that input or output with that box and pass it after the task's parameters,\n"
     "as `const __grid_constant__ CUtensorMap tmap_TENSOR`, in the order given: e.g. --tensor-map A:128x64:128B.\n"
@@ -130,7 +133,7 @@ int run(const std::vector<std::string>& args) {
 }
 
 int evaluate(const std::vector<std::string>& args) {
-  Options o(args, {"task", "kernel", "reference", "grid", "block", "smem", "tensor-map", "seeds"},
+  Options o(args, {"task", "kernel", "reference", "launch", "grid", "block", "smem", "tensor-map", "seeds"},
             {"json", "no-profile", "help"});
   if (o.flag("help")) return std::cout << kUsage, 0;
   if (!o.has("task") || !o.has("kernel")) {
@@ -144,16 +147,18 @@ int evaluate(const std::vector<std::string>& args) {
   task.name = spec.name;
   task.family = spec.family;
 
-  LaunchRule launch = spec.baseline.launch;
+  LaunchRule launch = o.has("launch") ? readLaunchFile(o.value("launch")) : spec.baseline.launch;
   launch.entry = spec.entry;
   if (o.has("grid")) parseDims(o.value("grid"), launch.grid, "grid");
   if (o.has("block")) parseDims(o.value("block"), launch.block, "block");
   if (o.has("smem")) launch.dynamicSmemBytes = o.value("smem");
+  if (o.has("tensor-map")) launch.tensorMaps.clear();
   for (const std::string& text : o.all("tensor-map")) launch.tensorMaps.push_back(parseTensorMapOption(text));
   if (const auto problems = tensorMapProblems(spec, launch.tensorMaps); !problems.empty()) {
     std::string all;
     for (const std::string& p : problems) all += "\n  " + p;
-    throw std::invalid_argument("--tensor-map cannot be encoded for task " + spec.name + ":" + all);
+    throw std::invalid_argument(std::string(o.has("tensor-map") ? "--tensor-map" : "the tensor maps of --launch") +
+                                " cannot be encoded for task " + spec.name + ":" + all);
   }
   const long long seedCount = o.integer("seeds", 3);
   if (seedCount < 1 || seedCount > 1000) throw std::invalid_argument("--seeds must be between 1 and 1000");

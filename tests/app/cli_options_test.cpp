@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include "app/cli/launch_file.h"
 #include "app/cli/options.h"
 #include "app/cli/tensor_map_option.h"
 
@@ -88,6 +91,68 @@ TEST(CliEval, ATensorMapTheTaskCannotHaveIsBadUsageNamingEveryProblem) {
             std::string::npos)
       << o.out;
   EXPECT_EQ(o.out.find("tensorMaps[0]"), std::string::npos) << "x:32x32 is a good map\n" << o.out;
+}
+
+// What `best --export` writes beside a kernel: flat fields for scripts, and the whole rule
+// under "launch" (with its tensor maps), which is what --launch reads.
+TEST(LaunchFile, ReadsTheRuleOfAnExportRecordOrABareRule) {
+  const std::string record = R"J({"task": "t", "grid": ["1", "1", "1"], "smem": "0",
+    "launch": {"entry": "k", "grid": ["ceil_div(N, 256) * ceil_div(M, 128)", "1", "1"], "block": ["384", "1", "1"],
+               "dynamicSmemBytes": "197696",
+               "tensorMaps": [{"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"},
+                              {"tensor": "B", "boxRows": 64, "boxCols": 64, "swizzle": "128B"}]}})J";
+  const LaunchRule r = parseLaunchFile(record, "k.json");
+  EXPECT_EQ(r.entry, "k");
+  EXPECT_EQ(r.grid[0], "ceil_div(N, 256) * ceil_div(M, 128)");
+  EXPECT_EQ(r.block[0], "384");
+  EXPECT_EQ(r.dynamicSmemBytes, "197696");
+  ASSERT_EQ(r.tensorMaps.size(), 2u);
+  EXPECT_EQ(r.tensorMaps[1], (TensorMapRule{"B", 64, 64, "128B"}));
+  const LaunchRule bare = parseLaunchFile(R"J({"entry": "k", "grid": ["8", "1", "1"], "block": ["256", "1", "1"],
+                                             "dynamicSmemBytes": "0"})J",
+                                          "bare.json");
+  EXPECT_EQ(bare.grid[0], "8");
+  EXPECT_TRUE(bare.tensorMaps.empty());
+}
+
+TEST(LaunchFile, ABadFileSaysWhichAndWhy) {
+  auto errorOfFile = [](const std::string& text) {
+    try {
+      parseLaunchFile(text, "k.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(errorOfFile("{ not json"), "k.json: not a JSON object");
+  EXPECT_NE(errorOfFile(R"J({"task": "t"})J").find("k.json: no launch rule"), std::string::npos);
+  EXPECT_NE(errorOfFile(R"J({"launch": {"entry": "k", "grid": ["1"], "block": ["1", "1", "1"], "dynamicSmemBytes": "0"}})J")
+                .find("k.json: "),
+            std::string::npos);
+  EXPECT_NE(errorOfFile(R"J({"launch": {"entry": "k", "grid": ["1", "1", "1"], "block": ["1", "1", "1"],
+                          "dynamicSmemBytes": "0", "tensorMaps": [{"tensor": "A"}]}})J")
+                .find("k.json: "),
+            std::string::npos);
+  try {
+    readLaunchFile("/nonexistent/k.json");
+    ADD_FAILURE() << "read a file that does not exist";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read '/nonexistent/k.json'");
+  }
+}
+
+// The maps of a launch file are judged against the task like --tensor-map's, before anything runs.
+TEST(CliEval, ALaunchFileWithAMapTheTaskCannotHaveIsBadUsage) {
+  const auto path = std::filesystem::temp_directory_path() / "crucible_cli_launch_test.json";
+  std::ofstream(path) << R"J({"launch": {"entry": "transpose_kernel", "grid": ["64", "32", "1"], "block": ["256", "1", "1"],
+    "dynamicSmemBytes": "0", "tensorMaps": [{"tensor": "q", "boxRows": 8, "boxCols": 8, "swizzle": "none"}]}})J";
+  const Outcome o = cli("eval --task transpose_f32_2048x1024 --kernel '" + kKernel + "' --launch '" + path.string() + "'");
+  std::filesystem::remove(path);
+  EXPECT_EQ(o.exitCode, 2) << o.out;
+  EXPECT_NE(o.out.find("the tensor maps of --launch cannot be encoded for task transpose_f32_2048x1024"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("tensorMaps[0] (q): unknown tensor 'q'"), std::string::npos) << o.out;
 }
 
 TEST(CliEval, UsageDocumentsTheTensorMapOption) {
