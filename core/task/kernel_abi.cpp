@@ -44,9 +44,45 @@ std::string normalized(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Where the launch attribute (`__name__(...)`) that ends just before `end` (at its
+// closing parenthesis and a space) begins, or npos when no attribute ends there.
+std::size_t attributeStart(const std::string& text, std::size_t end) {
+  if (end < 2 || text[end - 1] != ' ' || text[end - 2] != ')') return std::string::npos;
+  int depth = 0;
+  std::size_t i = end - 2;
+  for (;; --i) {
+    if (text[i] == ')') ++depth;
+    if (text[i] == '(' && --depth == 0) break;
+    if (i == 0) return std::string::npos;
+  }
+  std::size_t name = i;
+  while (name > 0 && isIdentifierChar(text[name - 1])) --name;
+  const std::string word = text.substr(name, i - name);
+  const bool attribute = word.size() > 4 && word.rfind("__", 0) == 0 && word.compare(word.size() - 2, 2, "__") == 0;
+  return attribute ? name : std::string::npos;
+}
+}  // namespace
+
 bool sourceHasSignature(const std::string& source, const TaskSpec& spec, KernelRole role, const std::string& entry,
                         const std::vector<TensorMapRule>& tensorMaps) {
-  return normalized(source).find(kernelSignature(spec, role, entry, tensorMaps)) != std::string::npos;
+  const std::string text = normalized(source);
+  const std::string signature = kernelSignature(spec, role, entry, tensorMaps);
+  const std::string head = "extern \"C\" __global__ void ";
+  const std::string named = signature.substr(head.size());  // "<entry>(<parameters>)"
+  // Launch attributes (__launch_bounds__(...), __cluster_dims__(...)) may stand between `void` and the name.
+  for (std::size_t at = text.find(named); at != std::string::npos; at = text.find(named, at + 1)) {
+    std::size_t start = at;
+    while (start >= head.size() && text.compare(start - head.size(), head.size(), head) != 0) {
+      start = attributeStart(text, start);
+      if (start == std::string::npos) break;
+    }
+    if (start != std::string::npos && start >= head.size() && text.compare(start - head.size(), head.size(), head) == 0)
+      return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------- tensor maps

@@ -30,7 +30,9 @@ std::vector<KernelParameter> kernelParameters(const TaskSpec& spec, KernelRole r
 std::string kernelSignature(const TaskSpec& spec, KernelRole role, const std::string& entry,
                             const std::vector<TensorMapRule>& tensorMaps = {});
 
-// True when `source`, with whitespace runs collapsed, contains kernelSignature().
+// True when `source`, with whitespace runs collapsed, contains kernelSignature(),
+// allowing launch attributes (`__launch_bounds__(...)`, `__cluster_dims__(...)`)
+// between `void` and the kernel's name.
 bool sourceHasSignature(const std::string& source, const TaskSpec& spec, KernelRole role, const std::string& entry,
                         const std::vector<TensorMapRule>& tensorMaps = {});
 

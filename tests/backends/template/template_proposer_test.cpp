@@ -7,6 +7,7 @@
 #include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/genome_ops.h"
 #include "backends/proposers/template/template_proposer.h"
+#include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
 #include "tests/backends/template/suite_tasks.h"
 
@@ -31,7 +32,9 @@ void expectLegal(const Candidate& c, const TaskSpec& spec) {
   EXPECT_TRUE(errors.empty()) << c.genomeJson << ": " << (errors.empty() ? "" : errors[0]);
   EXPECT_EQ(c.architectureKey, genomeOf(c).architectureKey());
   EXPECT_EQ(c.launch.entry, spec.entry);
-  EXPECT_NE(c.source.find(spec.entry + "("), std::string::npos);
+  // The task's ABI, with any tensor maps the launch rule asks the worker for.
+  EXPECT_TRUE(sourceHasSignature(c.source, spec, KernelRole::Candidate, c.launch.entry, c.launch.tensorMaps))
+      << c.genomeJson;
 }
 
 TEST(TemplateProposer, SeedsEveryBuiltinTaskWithDiverseLegalKernels) {

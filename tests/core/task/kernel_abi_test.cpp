@@ -38,6 +38,25 @@ TEST(KernelAbi, SourceCheckIgnoresLayoutButNotTypes) {
   EXPECT_TRUE(sourceHasSignature(reflowed, s, KernelRole::Candidate, "scale_kernel"));
 }
 
+// Template kernels put launch attributes between `void` and the name; anything else there is not the ABI.
+TEST(KernelAbi, SourceCheckAllowsLaunchAttributesBeforeTheName) {
+  const TaskSpec s = parseTaskSpec(testing_support::validSpecJson().dump());
+  const std::string params =
+      "(const float* __restrict__ x, const long long* __restrict__ idx, float* __restrict__ y, long long M, long long N) {}";
+  const std::string bounded = "extern \"C\" __global__ void __launch_bounds__(THREADS, 1) scale_kernel" + params;
+  EXPECT_TRUE(sourceHasSignature(bounded, s, KernelRole::Candidate, "scale_kernel"));
+  const std::string clustered =
+      "extern \"C\" __global__ void __cluster_dims__(CLUSTER_M, 1, 1) __launch_bounds__(min(256, (N)), 2)\n"
+      "    scale_kernel" + params;
+  EXPECT_TRUE(sourceHasSignature(clustered, s, KernelRole::Candidate, "scale_kernel"));
+  EXPECT_FALSE(sourceHasSignature("extern \"C\" __global__ void wrapper(int) scale_kernel" + params, s,
+                                  KernelRole::Candidate, "scale_kernel"));
+  EXPECT_FALSE(sourceHasSignature("extern \"C\" __global__ void other_scale_kernel" + params, s, KernelRole::Candidate,
+                                  "scale_kernel"));
+  EXPECT_FALSE(sourceHasSignature("__global__ void __launch_bounds__(256) scale_kernel" + params, s,
+                                  KernelRole::Candidate, "scale_kernel"));  // not extern "C"
+}
+
 // ---------------------------------------------------------------- tensor maps
 
 TEST(KernelAbi, TensorMapsAreParametersAfterTheTasksInRuleOrder) {
