@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/options.h"
-#include "core/model/model_json.h"
+#include "core/model/kernel_export.h"
 #include "core/store/project_store.h"
 
 namespace crucible::cli {
@@ -68,35 +68,17 @@ std::vector<TaskBest> bestPerTask(const ProjectStore& store) {
   return all;
 }
 
-nlohmann::json dimsJson(const std::string (&d)[3]) { return nlohmann::json::array({d[0], d[1], d[2]}); }
-
-// The whole launch rule in the project file's form, with "tensorMaps" always
-// present (empty when the kernel takes none): a kernel that takes tensor maps
-// cannot be launched without them, so a reader should never have to guess.
-nlohmann::json launchJson(const LaunchRule& launch) {
-  nlohmann::json j = toJson(launch);
-  if (!j.contains("tensorMaps")) j["tensorMaps"] = nlohmann::json::array();
-  return j;
-}
-
-// The export/JSON record of a winner: everything needed to launch it outside Crucible.
+// The export/JSON record of a winner (core/model/kernel_export.h), with where it
+// comes from and how it measured.
 nlohmann::json kernelJson(const TaskBest& b) {
   const Candidate& c = *b.candidate;
-  nlohmann::json j = {{"task", b.task.name},
-                      {"family", b.task.family},
-                      {"spec", nlohmann::json::parse(b.task.specJson)},
-                      {"entry", c.launch.entry},
-                      {"grid", dimsJson(c.launch.grid)},
-                      {"block", dimsJson(c.launch.block)},
-                      {"smem", c.launch.dynamicSmemBytes},
-                      {"launch", launchJson(c.launch)},
-                      {"candidate", c.id},
-                      {"run", c.runId},
-                      {"architecture", c.architectureKey},
-                      {"median_us", c.timing ? c.timing->medianUs : 0.0},
-                      {"reference_median_us", c.timing ? c.timing->referenceMedianUs : 0.0},
-                      {"speedup", c.timing ? c.timing->speedup : 0.0},
-                      {"sm_clock_mhz", c.timing ? c.timing->smClockMHz : 0.0}};
+  nlohmann::json j = exportedKernelJson(b.task.name, b.task.family, b.task.specJson, c);
+  j["candidate"] = c.id;
+  j["run"] = c.runId;
+  j["median_us"] = c.timing ? c.timing->medianUs : 0.0;
+  j["reference_median_us"] = c.timing ? c.timing->referenceMedianUs : 0.0;
+  j["speedup"] = c.timing ? c.timing->speedup : 0.0;
+  j["sm_clock_mhz"] = c.timing ? c.timing->smClockMHz : 0.0;
   return j;
 }
 

@@ -17,7 +17,7 @@
 #include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/kernel_problem.h"
 #include "backends/proposers/template/template_proposer.h"
-#include "core/model/model_json.h"
+#include "core/model/kernel_export.h"
 #include "core/task/task_spec.h"
 
 using namespace crucible;
@@ -74,13 +74,10 @@ int main(int argc, char** argv) {
       const Candidate c = TemplateProposer::candidateFor(genomes[i], problem);
       const std::filesystem::path base = std::filesystem::path(argv[2]) / (spec.name + "@" + label);
       std::ofstream(base.string() + ".cu") << c.source;
-      const json launch = toJson(c.launch);
-      json meta = {{"task", spec.name},          {"family", spec.family},       {"spec", json::parse(specText)},
-                   {"entry", c.launch.entry},    {"grid", launch["grid"]},      {"block", launch["block"]},
-                   {"smem", c.launch.dynamicSmemBytes}, {"candidate", label},   {"run", "variants"},
-                   {"architecture", c.architectureKey}, {"genome", json::parse(c.genomeJson)}};
-      meta["launch"] = launch;  // as `crucible-cli best --export` writes it: with the tensor maps
-      if (!meta["launch"].contains("tensorMaps")) meta["launch"]["tensorMaps"] = json::array();
+      json meta = exportedKernelJson(spec.name, spec.family, specText, c);
+      meta["candidate"] = label;
+      meta["run"] = "variants";
+      meta["genome"] = json::parse(c.genomeJson);
       std::ofstream(base.string() + ".json") << meta.dump(2) << "\n";
       std::cout << label << ": " << genomes[i].genesText() << " " << genomes[i].paramsText() << "\n";
       ++written;

@@ -85,6 +85,19 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
                  {"SCALE", std::to_string(regs + 2)}});
 }
 
+std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::int64_t blockN) {
+  return {{"M", p.extentCode(p.input("A"), 0)},
+          {"K", p.extentCode(p.input("A"), 1)},
+          {"N", p.extentCode(p.output("C"), 1)},
+          {"WGMMA", "wgmma_m64n" + std::to_string(blockN) + "k16"}};
+}
+
+std::string wgmmaSummaryHead(const KernelProblem& p, std::int64_t blockN) {
+  return std::string(p.family == "matmul_bias_relu" ? "GEMM + bias + ReLU" : "GEMM") +
+         " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(blockN) +
+         "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), ";
+}
+
 // Source fragments both wgmma kernels share (rendered by the caller with its vars).
 std::string wgmmaTileLayout() {
   return R"(constexpr int ROW_BYTES = BLOCK_K * 2;                  // 128: one swizzle row
@@ -291,17 +304,9 @@ EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
   const bool fused = p.family == "matmul_bias_relu";
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  std::map<std::string, std::string> vars = {
-      {"M", p.extentCode(a, 0)},
-      {"K", p.extentCode(a, 1)},
-      {"N", p.extentCode(c, 1)},
-      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
-  };
+  std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
 
-  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
-                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
-                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), " +
-                              std::to_string(stages) + "-stage cp.async ring, " + std::to_string(groups) +
+  const std::string summary = wgmmaSummaryHead(p, bn) + std::to_string(stages) + "-stage cp.async ring, " + std::to_string(groups) +
                               (groups == 1 ? " warpgroup" : " warpgroups") + ", epilogue stored from registers";
   std::string src = headerComment(g, p, summary);
   src += includes(p) + "\n";

@@ -160,16 +160,9 @@ EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem&
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
-  std::map<std::string, std::string> vars = {
-      {"M", p.extentCode(a, 0)},
-      {"K", p.extentCode(a, 1)},
-      {"N", p.extentCode(c, 1)},
-      {"WGMMA", "wgmma_m64n" + std::to_string(bn) + "k16"},
-  };
+  std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
 
-  const std::string summary = std::string(fused ? "GEMM + bias + ReLU" : "GEMM") +
-                              " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(bn) +
-                              "k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized: " +
+  const std::string summary = wgmmaSummaryHead(p, bn) + "warp-specialized: " +
                               (tma ? "1 TMA producer thread (bulk tensor copies), " : "1 cp.async producer warpgroup, ") +
                               (cluster ? "clusters of 2 blocks along M sharing B by multicast, " : "") +
                               std::to_string(consumers) + " consumer warpgroups, " + std::to_string(stages) +

@@ -38,6 +38,7 @@
 //                              use 1 and the search measures 2 like any other value.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 #include "backends/proposers/template/constraints.h"
@@ -81,6 +82,12 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
 // `cpAsync` = false leaves out the cp.async and proxy-fence helpers (a TMA-fed kernel has no use for them).
 std::string wgmmaDeviceHelpers(bool cpAsync = true);
 std::string wgmmaInstructionWrapper(std::int64_t n);
+// What both emitters render with: the extents ({{M}}, {{K}}, {{N}}) and the name of the
+// wgmma wrapper for BLOCK_N ({{WGMMA}}); and the start of their header summary,
+// "GEMM[ + bias + ReLU] on Hopper warpgroup tensor cores (wgmma m64n<N>k16 ...), ".
+std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::int64_t blockN);
+std::string wgmmaSummaryHead(const KernelProblem& p, std::int64_t blockN);
+
 // Source fragments both wgmma kernels share; placeholders ({{M}}, {{N}}, {{K}},
 // {{WGMMA}}) are left for the caller's render.
 std::string wgmmaTileLayout();            // ROW_BYTES .. STAGE_BYTES constants
