@@ -907,6 +907,7 @@ class TaskResult:
     window: tuple = None                        # (start, end) local time of its timing loop
     notes: list = field(default_factory=list)   # failures and mismatches, shown under the table
     error: str = ""                             # the task could not be measured at all
+    fp64_errors: dict = None                    # fp32 GEMMs: contender -> (max, RMS) error against fp64
 
 
 class CompileState:
@@ -949,6 +950,22 @@ def run_contender_check(name, fn, case, expected, result):
         result.notes.append(f"{name} output differs from the reference: {why}")
 
 
+def reference_in_fp64(ref, inputs):
+    """The task's reference on fp64 copies of its floating-point inputs (integer inputs as they are)."""
+    wide = [t.double() if t.is_floating_point() else t for t in inputs]
+    return as_tuple((ref.exact or ref.eager)(*wide))[0].double()
+
+
+def fp64_errors(outs, reference64):
+    """(max, rms) of |out - reference64| over the first output, in fp64."""
+    diff = (outs[0].double() - reference64).abs()
+    return diff.max().item(), diff.square().mean().sqrt().item()
+
+
+def is_fp32_matmul(case):
+    return case.family == "matmul" and dtype_of_first_input(case) == "f32"
+
+
 def bench_task(case, driver, nvrtc, compile_state, flush, samples):
     result = TaskResult(case)
     result.reference = reference_for(case)
@@ -963,6 +980,14 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
     ours()
     torch.cuda.synchronize()
     first_check = check_outputs(case, outputs, expected)
+    if is_fp32_matmul(case) and ref.library is not None:
+        # "Full fp32": how far from exact ours and cuBLAS sgemm are, on the same inputs.
+        reference64 = reference_in_fp64(ref, inputs)
+        result.fp64_errors = {"ours": fp64_errors(outputs, reference64),
+                              "library": fp64_errors(as_tuple(ref.library(*inputs)), reference64)}
+        del reference64
+        result.notes.append("error against fp64, max / RMS: " + "; ".join(
+            f"{who} {e[0]:.3g} / {e[1]:.3g}" for who, e in result.fp64_errors.items()))
 
     contenders = {"ours": ours, "eager": lambda: ref.eager(*inputs)}
     if ref.exact is not None:
@@ -1086,7 +1111,12 @@ def acceptance_lines(results, copy_gbs, expected_names):
             checks.append((fraction >= COPY_BW_TARGET,
                            f"{name}: >= {COPY_BW_TARGET:.0%} of copy bandwidth: {fraction:.1%} "
                            f"({achieved_gbs(r):.0f} of {copy_gbs:.0f} GB/s)"))
-        if r.case.family == "matmul" and dtype_of_first_input(r.case) == "f32":
+        if is_fp32_matmul(r.case) and r.fp64_errors:
+            ours_max, library_max = r.fp64_errors["ours"][0], r.fp64_errors["library"][0]
+            checks.append((ours_max <= library_max,
+                           f"{name}: full fp32 accuracy: max error against fp64 {ours_max:.3g}, "
+                           f"cuBLAS sgemm's {library_max:.3g}"))
+        if is_fp32_matmul(r.case):
             if r.library_us is None:
                 checks.append((False, f"{name}: cuBLAS was not measured"))
             else:

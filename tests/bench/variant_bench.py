@@ -8,7 +8,10 @@ against PyTorch and times all of them interleaved with PyTorch eager and the lib
 suite benchmark's method (CUDA events, L2 flush before every sample, rotating order). Prints one table
 per task: what a gene or a parameter is worth, measured in one run rather than across runs.
 
-  variant_bench.py --kernels DIR [--samples 30] [--only task1,task2] [--copy]
+  variant_bench.py --kernels DIR [--samples 30] [--only task1,task2] [--copy] [--accuracy]
+
+--accuracy adds each contender's error against the same reference evaluated in fp64 (max and RMS of
+|out - ref64| over the first output): how close to exact a kernel is, next to cuBLAS's own error.
 """
 import argparse
 import json
@@ -33,7 +36,7 @@ def load_variants(directory):
     return groups
 
 
-def bench_group(task, variants, driver, nvrtc, flush, samples):
+def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False):
     case0 = variants[0][0]
     ref = sb.reference_for(case0)
     generator = sb.torch.Generator(device="cuda").manual_seed(1234)
@@ -55,12 +58,19 @@ def bench_group(task, variants, driver, nvrtc, flush, samples):
             contenders[case.origin], outputs[case.origin] = kernel, outs
         except Exception as e:  # noqa: BLE001 - one bad variant must not stop the others
             notes[case.origin] = f"FAILED: {type(e).__name__}: {sb.first_line(e)}"
+    errors = {}
+    if accuracy:
+        reference64 = sb.reference_in_fp64(ref, inputs)
+        for label, fn in contenders.items():
+            outs = outputs.get(label) or list(sb.as_tuple(fn()))
+            errors[label] = sb.fp64_errors(outs, reference64)
+        del reference64
     medians = sb.time_interleaved(contenders, samples, flush)
     for label, outs in outputs.items():  # after many launches: races show here
         why = sb.check_outputs(case0, outs, expected)
         if why:
             notes[label] = f"WRONG after timing: {why}"
-    return medians, notes
+    return medians, notes, errors
 
 
 def main(argv=None):
@@ -69,6 +79,7 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
+    parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
     args = parser.parse_args(argv)
     groups = load_variants(args.kernels)
     only = {t for t in args.only.split(",") if t}
@@ -90,7 +101,7 @@ def main(argv=None):
     sampler = sb.ClockSampler()
     for task, variants in groups.items():
         started = sb.datetime.datetime.now()
-        medians, notes = bench_group(task, variants, driver, nvrtc, flush, args.samples)
+        medians, notes, errors = bench_group(task, variants, driver, nvrtc, flush, args.samples, args.accuracy)
         sm_mhz = sampler.sm_median_during((started, sb.datetime.datetime.now()))
         eager = medians["eager"]
         spec = variants[0][0].spec
@@ -98,6 +109,9 @@ def main(argv=None):
         print(f"\n## {task} ({args.samples} samples; eager {eager:.1f} us"
               + (f", library {medians['library']:.1f} us" if "library" in medians else "")
               + (f"; median SM clock {sm_mhz:.0f} MHz" if sm_mhz else "") + ")\n")
+        if errors:
+            print("Error against the reference in fp64, max / RMS: "
+                  + "; ".join(f"{label} {e[0]:.3g} / {e[1]:.3g}" for label, e in errors.items()) + "\n")
         print("| kernel | us | x eager | x library | % copy BW | architecture | parameters |")
         print("|---|--:|--:|--:|--:|---|---|")
         for case, arch, params in variants:

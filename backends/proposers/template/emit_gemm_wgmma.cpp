@@ -49,7 +49,7 @@ constexpr std::int64_t kRasterGroupM = 8;  // block rows per raster group (L2 re
 }  // namespace
 
 // The inline-asm wrapper of one wgmma.mma_async.m64n<n>k16.f32.bf16.bf16 with both operands in shared memory.
-std::string wgmmaInstructionWrapper(std::int64_t n) {
+std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument) {
   const std::int64_t regs = n / 2;
   const std::string name = "wgmma_m64n" + std::to_string(n) + "k16";
   // "{%0, %1, ...}" split into string-literal lines of 16 registers.
@@ -61,8 +61,8 @@ std::string wgmmaInstructionWrapper(std::int64_t n) {
   list += "}";
   return render(R"(// d (this warpgroup's 64 x {{N}} fp32 accumulators) += A (64 x 16, K-major) * B (16 x {{N}}, N-major).
 // Asynchronous: d must not be touched until a wgmma_wait covers this call's group.
-// Trailing immediates: scale-a = scale-b = 1 (no negation), A not transposed, B transposed (N-major).
-__device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long long a_desc, unsigned long long b_desc) {
+// Trailing immediates: scale-a = scale-b = 1 (no negation), A not transposed, B transposed (N-major).{{ACC_DOC}}
+__device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long long a_desc, unsigned long long b_desc{{ACC_PARAM}}) {
   asm volatile(
       "{\n"
       ".reg .pred accumulate;\n"
@@ -72,7 +72,7 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
       "%{{ADESC}}, %{{BDESC}}, accumulate, 1, 1, 0, 1;\n"
       "}\n"
       : {{OUTPUTS}}
-      : "l"(a_desc), "l"(b_desc), "r"(1));
+      : "l"(a_desc), "l"(b_desc), "r"({{ACC_VALUE}}));
 }
 )",
                 {{"N", std::to_string(n)},
@@ -82,7 +82,10 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
                  {"OUTPUTS", outputs},
                  {"ADESC", std::to_string(regs)},
                  {"BDESC", std::to_string(regs + 1)},
-                 {"SCALE", std::to_string(regs + 2)}});
+                 {"SCALE", std::to_string(regs + 2)},
+                 {"ACC_DOC", accumulateArgument ? "\n// accumulate = 0: d = A * B (d's old values are ignored)." : ""},
+                 {"ACC_PARAM", accumulateArgument ? ", int accumulate" : ""},
+                 {"ACC_VALUE", accumulateArgument ? "accumulate" : "1"}});
 }
 
 std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::int64_t blockN) {

@@ -92,6 +92,43 @@ std::int64_t stageBytes(const Genome& g) {
 
 }  // namespace
 
+std::string mbarrierInitArriveHelpers() {
+  return R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
+__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(expected_arrivals) : "memory");
+}
+
+// One arrival (release semantics: this thread's prior accesses happen before the phase completes).
+__device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(bar) : "memory");
+}
+
+)";
+}
+
+std::string mbarrierWaitHelpers() {
+  return R"(// Waits (acquire) until the phase with parity `parity` has completed: the current phase
+// if it has that parity, else the one before it, which has already completed.
+__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, complete;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// Synchronises the consumer warpgroups only (named barrier 1; the producer may have exited).
+__device__ __forceinline__ void consumers_sync() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
+}
+
+)";
+}
+
 std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma) {
   // N = 192 (three swizzle panels) shortens the last partial wave of a 8192-wide GEMM:
   // 2752 tiles of 128 x 192 are 20.8 waves of 132 blocks, 2048 of 128 x 256 are 15.5.
@@ -279,36 +316,7 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtens
 
 )";
   src += wgmmaDeviceHelpers(!tma);
-  src += R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
-__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(expected_arrivals) : "memory");
-}
-
-// One arrival (release semantics: this thread's prior accesses happen before the phase completes).
-__device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
-  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(bar) : "memory");
-}
-
-)" + copyBarrierHelpers + clusterHelpers + R"(// Waits (acquire) until the phase with parity `parity` has completed: the current phase
-// if it has that parity, else the one before it, which has already completed.
-__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred complete;\nmbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, complete;\n}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
-// Synchronises the consumer warpgroups only (named barrier 1; the producer may have exited).
-__device__ __forceinline__ void consumers_sync() {
-  asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
-}
-
-)";
+  src += mbarrierInitArriveHelpers() + copyBarrierHelpers + clusterHelpers + mbarrierWaitHelpers();
   src += wgmmaInstructionWrapper(bn) + "\n";
   std::string signature = p.signature("THREADS, 1", tma ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{});
   if (cluster) signature.replace(signature.find("__global__ void ") + 16, 0, "__cluster_dims__(CLUSTER_M, 1, 1) ");

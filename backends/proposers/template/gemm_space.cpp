@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GEMM: C = A @ B (matmul) and C = relu(A @ B + bias) (matmul_bias_relu), row-major.
-// Genes: CUDA cores (SIMT block/warp/thread tiles) or tensor cores (bf16
-// only: fp32 stays off TF32): mma.sync m16n8k16 fed by ldmatrix, or Hopper
-// wgmma from 128-byte-swizzled shared memory (gemm_wgmma.h); how
+// Genes: CUDA cores (SIMT block/warp/thread tiles) or tensor cores: for bf16,
+// mma.sync m16n8k16 fed by ldmatrix, or Hopper wgmma from 128-byte-swizzled
+// shared memory; for fp32 (never TF32), wgmma on operands split into three
+// bf16 terms, which keeps fp32 accuracy (gemm_wgmma.h); how
 // tiles reach shared memory (register-staged single or double buffer, or a
 // cp.async multistage pipeline); the epilogue (fragments stored straight from
 // registers, or staged through shared memory for 16-byte stores); and the
@@ -44,7 +45,8 @@ public:
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
     const bool bf16 = p.input("A").dtype == DType::BF16;
     return {
-        {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"} : std::vector<std::string>{"none"}},
+        {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"}
+                             : std::vector<std::string>{"none", kWgmmaBf16x3}},
         {"pipeline", {"single", "double", "cp_async", kWarpSpecialized, kTma}},
         {"epilogue", {"direct", "smem"}},
         {"vector", {"1", "4", "8"}},
@@ -54,6 +56,7 @@ public:
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
     if (genes.at("tensor_core") == "wgmma") return wgmmaParameters(genes);
+    if (genes.at("tensor_core") == kWgmmaBf16x3) return wgmmaSplitParameters();
     if (genes.at("tensor_core") == "none") {
       std::vector<TunableParameter> simt = {{"BLOCK_M", {32, 64, 128}}, {"BLOCK_N", {32, 64, 128}},
                                             {"BLOCK_K", {8, 16, 32}},   {"WARP_M", {16, 32, 64}},
@@ -86,6 +89,10 @@ public:
     Violations v;
     if (g.gene("tensor_core") == "wgmma") {
       addWgmmaViolations(g, p, v);
+      return v.take();
+    }
+    if (g.gene("tensor_core") == kWgmmaBf16x3) {
+      addWgmmaSplitViolations(g, p, v);
       return v.take();
     }
     if (isWarpSpecialized(g.gene("pipeline"))) {
@@ -193,6 +200,7 @@ public:
 
   static std::int64_t smemBytes(const Genome& g) {
     if (g.gene("tensor_core") == "wgmma") return gemmWgmmaSmemBytes(g);
+    if (g.gene("tensor_core") == kWgmmaBf16x3) return gemmWgmmaSplitSmemBytes(g);
     const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
     const std::int64_t pipeline = stages(g) * (bm * (bk + 8) + bk * (bn + 8)) * kBf16Bytes;
     const std::int64_t epilogue = g.gene("epilogue") == "smem" ? bm * (bn + 8) * kBf16Bytes : 0;
@@ -212,12 +220,13 @@ public:
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
     const std::string& tensorCore = g.gene("tensor_core");
     if (tensorCore == "wgmma") return emitGemmWgmma(g, p);
+    if (tensorCore == kWgmmaBf16x3) return emitGemmWgmmaSplit(g, p);
     if (tensorCore == "mma") return emitGemmMma(g, p);
     return g.gene("pipeline") == "cp_async" ? emitGemmSimtAsync(g, p) : emitGemmSimt(g, p);
   }
 
-  // One per architecture, best first. fp32: the 128x128 SIMT tile of 256
-  // threads (8x8 each) fed by a 3-stage cp.async pipeline. bf16: Hopper wgmma
+  // One per architecture, best first. fp32: the bf16x3 split on wgmma, then the
+  // 128x128 SIMT tile of 256 threads (8x16 each) fed by a 3-stage cp.async pipeline. bf16: Hopper wgmma
   // tiles of 128x256 (128x128 where the grid would be too small) with two
   // consumer warpgroups and 4 stages, fed by a producer warpgroup through
   // mbarriers, then the same with every thread copying; then mma.sync with a
@@ -267,6 +276,18 @@ public:
                            {"vector", "8"},        {"split_k", "none"}};
       out.push_back(genome(mma, {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64},
                                  {"STAGES", 3}}));
+    }
+    if (p.input("A").dtype == DType::F32 && p.output("C").dtype == DType::F32) {
+      // fp32 accuracy on bf16 tensor cores (three-term split, six products): 128x128 tiles,
+      // or 128x64 where 128x128 would leave SMs idle (1024^3: 64 blocks for 132 SMs). On the
+      // H200 these were the fastest of a side-by-side sweep at 4096^3 and 1024^3
+      // (results/2026-11-29-h200-fp32-split.md).
+      const bool fullMachine = ceilDiv(p.extent(p.input("A"), 0), 128) * ceilDiv(p.extent(p.output("C"), 1), 128) >=
+                               static_cast<std::int64_t>(kSmsOfAnH100);
+      out.push_back(genome({{"tensor_core", kWgmmaBf16x3}, {"pipeline", kWarpSpecialized}, {"epilogue", "direct"},
+                            {"vector", "4"}, {"split_k", "none"}},
+                           {{"BLOCK_M", 128}, {"BLOCK_N", fullMachine ? 128 : 64}, {"BLOCK_K", 32}, {"WARPGROUPS", 2},
+                            {"STAGES", fullMachine ? 3 : 4}, {"PREFETCH", 2}}));
     }
     if (p.input("A").dtype == DType::F32)
       // cuBLAS sgemm's shape (64x64 warp tiles, 8x16 per thread): the best of a

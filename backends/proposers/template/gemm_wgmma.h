@@ -36,6 +36,21 @@
 //                              of CLUSTER_M = 1 there, never faster at the suite shapes
 //                              (results/2026-11-29-h200-variants.md): the starting points
 //                              use 1 and the search measures 2 like any other value.
+//
+// tensor_core "wgmma_bf16x3" (emit_gemm_wgmma_split.cpp): fp32 A, B and C with
+// fp32 accuracy on bf16 tensor cores: a producer warpgroup splits every fp32
+// tile into three bf16 terms (x = x0 + x1 + x2) and the consumers accumulate
+// the six term products a_i.b_j with i + j <= 2, per k-tile in the tensor cores,
+// across k-tiles in fp32 registers with round-to-nearest (no TF32 anywhere).
+// pipeline "warp_specialized", epilogue "direct", vector "4", split_k "none".
+// Parameters:
+//   BLOCK_M    {128, 256}      rows of C per block
+//   BLOCK_N    {64, 128}       columns of C per block = the N of each wgmma (two sets of
+//                              accumulators: the tile sum and the running sum)
+//   BLOCK_K    {32}            k per stage: one 64-byte swizzle row of bf16 (A's planes)
+//   WARPGROUPS {2}             consumer warpgroups
+//   STAGES     {2, 3, 4}       depth of the ring of split bf16 stages
+//   PREFETCH   {1, 2, 3}       fp32 k-tiles copied (cp.async) ahead of the split
 #pragma once
 #include <cstdint>
 #include <map>
@@ -50,11 +65,19 @@ inline constexpr const char* kWarpSpecialized = "warp_specialized";
 // The warp-specialized kernel with a TMA producer (cp.async.bulk.tensor, one thread).
 inline constexpr const char* kTma = "tma";
 // Both warp-specialized variants (producer warpgroup + mbarrier ring + staged epilogue).
+// The fp32-accurate split kernel's tensor_core gene value.
+inline constexpr const char* kWgmmaBf16x3 = "wgmma_bf16x3";
 inline bool isWarpSpecialized(const std::string& pipeline) { return pipeline == kWarpSpecialized || pipeline == kTma; }
 
 // Either kernel, by the genome's pipeline gene.
 EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p);
+
+// The bf16x3 split kernel (fp32 operands): emitter, parameters, rules, shared memory.
+EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p);
+std::vector<TunableParameter> wgmmaSplitParameters();
+void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v);
+std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g);
 
 // The parameters of a wgmma genome, by its pipeline gene (see above).
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes);
@@ -81,7 +104,8 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
 // wrapper of wgmma.mma_async m64n<n>k16 bf16 with both operands in shared memory.
 // `cpAsync` = false leaves out the cp.async and proxy-fence helpers (a TMA-fed kernel has no use for them).
 std::string wgmmaDeviceHelpers(bool cpAsync = true);
-std::string wgmmaInstructionWrapper(std::int64_t n);
+// `accumulateArgument` adds an `int accumulate` argument (0: overwrite d instead of adding to it).
+std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument = false);
 // What both emitters render with: the extents ({{M}}, {{K}}, {{N}}) and the name of the
 // wgmma wrapper for BLOCK_N ({{WGMMA}}); and the start of their header summary,
 // "GEMM[ + bias + ReLU] on Hopper warpgroup tensor cores (wgmma m64n<N>k16 ...), ".
@@ -98,6 +122,11 @@ std::string wgmmaZeroAccumulators();      // float acc[SLABS][BLOCK_N / 2] = 0
 std::string wgmmaDescriptors(const std::string& groupIndex);  // a_desc / b_desc of stage 0
 std::string wgmmaIssueTile();             // one k-tile's wgmmas on `stage`, committed
 std::string wgmmaDrain();                 // waits for every wgmma, pins the accumulators
+
+// The mbarrier helpers of the warp-specialized kernels: mbarrier_init and mbarrier_arrive;
+// then mbarrier_wait (parity) and consumers_sync (named barrier 1 over CONSUMER_THREADS).
+std::string mbarrierInitArriveHelpers();
+std::string mbarrierWaitHelpers();
 
 
 }  // namespace crucible::templates

@@ -47,6 +47,21 @@ TEST(GemmStartingPoints, AreLegalAtTheSuiteShapesAndSeedTheRun) {
   }
 }
 
+// fp32 starts on the bf16x3 split (tensor cores with fp32 accuracy), 128 x 128 tiles where
+// they fill the 132 SMs (4096^3: 1024 blocks) and 128 x 64 where they would not (1024^3: 64).
+TEST(GemmStartingPoints, Fp32StartsOnTheSplitTileThatFillsTheMachine) {
+  const auto big = templates::gemmSpace().startingPoints(problemOf({"matmul", DType::F32, 4096, 4096, 4096}));
+  ASSERT_FALSE(big.empty());
+  EXPECT_EQ(big[0].gene("tensor_core"), "wgmma_bf16x3");
+  EXPECT_EQ(big[0].param("BLOCK_N"), 128);
+  const auto small = templates::gemmSpace().startingPoints(problemOf({"matmul", DType::F32, 1024, 1024, 1024}));
+  ASSERT_FALSE(small.empty());
+  EXPECT_EQ(small[0].gene("tensor_core"), "wgmma_bf16x3");
+  EXPECT_EQ(small[0].param("BLOCK_N"), 64);
+  // The CUDA-core kernels stay in the space as the next seeds.
+  EXPECT_EQ(big[1].gene("tensor_core"), "none");
+}
+
 // The TMA tile's width follows the waves of 132 SMs: 192 columns at 8192^3 (20.8 waves
 // instead of 15.5), 256 at 4096^3 (3.9 waves; 192 would leave 5.3), each with the deepest ring.
 TEST(GemmStartingPoints, TheTmaTileWidthWastesTheLeastOfTheLastWave) {
@@ -87,7 +102,7 @@ TEST(GemmStartingPoints, CompileToWhatTheyClaim) {
         EXPECT_GT(count("ld.shared.16B"), 0) << g.toJson();
         EXPECT_LE(8 * count("ld.shared.4B"), count("ld.shared.16B")) << "scalar shared-memory reads in " << g.toJson();
       } else {
-        EXPECT_GT(count(g.gene("tensor_core") == "wgmma" ? "wgmma" : "mma"), 0) << g.toJson();
+        EXPECT_GT(count(g.gene("tensor_core") == "mma" ? "mma" : "wgmma"), 0) << g.toJson();
         // Fed by cp.async, or by the copy engine (bulk tensor copies) in the TMA kernel.
         EXPECT_GT(count(g.gene("pipeline") == "tma" ? "cp.async.bulk.tensor" : "cp.async"), 0) << g.toJson();
       }

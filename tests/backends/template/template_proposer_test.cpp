@@ -322,7 +322,12 @@ TEST(TemplateProposer, TuningInsideOneArchitecture) {
   TemplateProposer proposer;
   const TaskSpec spec = makeTask("matmul", DType::F32, {{"M", 1024}, {"N", 1024}, {"K", 1024}});
   const auto seeds = proposer.seedsFor(spec, 9);
-  Candidate base = seeds[0].candidate;
+  // The CUDA-core seed: its warp-tiling rules are what the refusal below exercises.
+  const auto simt = std::find_if(seeds.begin(), seeds.end(), [](const auto& s) {
+    return s.candidate.architectureKey.find("tensor_core=none") != std::string::npos;
+  });
+  ASSERT_NE(simt, seeds.end());
+  Candidate base = simt->candidate;
   base.id = 21;
   const auto tunables = proposer.tunables(base);
   const ParameterPoint point = proposer.parametersOf(base);

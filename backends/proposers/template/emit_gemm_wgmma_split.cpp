@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits the fp32 GEMM on Hopper bf16 tensor cores with fp32 accuracy
+// (tensor_core = "wgmma_bf16x3"): every fp32 operand x is split into three
+// bf16 terms, x = x0 + x1 + x2 (x0 = bf16(x), x1 = bf16(x - x0),
+// x2 = bf16(x - x0 - x1)); each term holds the next 8 significant bits, both
+// subtractions are exact in fp32, and the three hold x exactly (rounding to
+// nearest leaves each remainder within the next term's 8 bits; checked on the
+// host in tests/backends/template/wgmma_split_test.cpp). The product a.b is the
+// sum of the six term products a_i.b_j with i + j <= 2, each exact in fp32;
+// the three left out (a1.b2, a2.b1, a2.b2) are at most ~2^-23 |a.b| together
+// (|x1| <= 2^-8 |x|, |x2| <= 2^-16 |x|): the order of fp32's unit roundoff. No TF32 anywhere: bf16 products are exact, sums fp32.
+//
+// Why: CUDA cores peak at 67 TFLOP/s on an H200 and cuBLAS's sgemm runs at 51;
+// bf16 tensor cores do six products at ~1000 / 6 = 165 TFLOP/s.
+//
+// Block: warpgroup 0 is the producer, warpgroups 1..2 are consumers (as in the
+// warp-specialized bf16 kernel, emit_gemm_wgmma_ws.cpp).
+// Producer, per k-tile of BLOCK_K = 32:
+//   1. cp.async copies the fp32 tiles, PREFETCH k-tiles ahead, into a staging
+//      ring ([BLOCK_M][32] of A, [32][BLOCK_N] of B, as in global memory); each
+//      producer thread copies its own 16-byte chunks and later splits exactly
+//      those, so it only waits for its own copies (cp.async.wait_group) and no
+//      barrier is needed between the producer's threads;
+//   2. once the consumers have released the plane stage (empty mbarrier), it
+//      splits its chunks into the three bf16 planes of A and of B in the
+//      layouts wgmma reads, makes them visible to the async proxy
+//      (fence.proxy.async) and arrives on the stage's full mbarrier.
+// Planes, per stage: A0 A1 A2 (BLOCK_M rows x 64 bytes, K-major, 64-byte
+// swizzle: 16-byte chunk c of row r at c ^ ((r / 2) % 4); descriptor stride
+// 8 rows = 512 bytes) then B0 B1 B2 (BLOCK_N / 64 panels of 32 k-rows x 128
+// bytes, N-major, 128-byte swizzle: chunk c of k-row r at c ^ (r % 8); the bf16
+// kernel's B layout with 32 k-rows per panel).
+// Consumers: per stage, 6 products x 2 k16 steps of wgmma m64nNk16 per slab
+// into a fresh tile sum `part` (the first with scale-d = 0), committed as one
+// group and waited for; the stage is handed back and part is added to the
+// fp32 accumulators with round-to-nearest. Why: the tensor cores add into
+// their accumulator with truncation; accumulating all six products of all
+// 256 k16 steps there (1536 truncating adds per output at K = 4096) measured
+// an RMS error 24x cuBLAS sgemm's on the H200, biased toward zero. With 12
+// truncating adds per tile sum and round-to-nearest across tiles, the error
+// measured 5x below cuBLAS sgemm's (results/2026-11-29-h200-fp32-split.md). The cost is
+// a second set of accumulators (BLOCK_N <= 128) and a wait per stage, which the
+// other consumer warpgroup covers. The mbarrier handshake is the bf16
+// warp-specialized kernel's (see there for why one parity bit suffices).
+// Epilogue: fp32 fragments stored straight from registers as float2.
+#include <algorithm>
+#include <string>
+#include "backends/proposers/template/gemm_wgmma.h"
+#include "backends/proposers/template/kernel_source.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kWarpgroupThreads = 128;
+constexpr std::int64_t kRowsPerWgmma = 64;
+constexpr std::int64_t kTerms = 3;
+constexpr std::int64_t kBf16Bytes = 2;
+constexpr std::int64_t kF32Bytes = 4;
+constexpr std::int64_t kSwizzleAlignment = 1024;
+constexpr std::int64_t kMbarrierBytes = 8;
+constexpr std::int64_t kMaxAccumulators = 64;  // each of acc and part (fp32 per consumer thread)
+// Consumer registers besides the accumulators (descriptors, barrier state, epilogue addressing);
+// the block keeps the launch share of 168 registers per thread (384 threads, no setmaxnreg).
+constexpr std::int64_t kConsumerOverhead = 32;
+constexpr std::int64_t kLaunchShare = 168;
+constexpr std::int64_t kMaxTileOffset = 2147483647;
+constexpr std::int64_t kRasterGroupM = 8;
+
+std::int64_t planeStageBytes(const Genome& g) {
+  return kTerms * (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
+}
+
+std::int64_t stagingBytes(const Genome& g) {
+  return (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kF32Bytes;
+}
+
+}  // namespace
+
+std::vector<TunableParameter> wgmmaSplitParameters() {
+  return {{"BLOCK_M", {128, 256}}, {"BLOCK_N", {64, 128}}, {"BLOCK_K", {32}},
+          {"WARPGROUPS", {2}},     {"STAGES", {2, 3, 4}},             {"PREFETCH", {1, 2, 3}}};
+}
+
+std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g) {
+  return g.param("STAGES") * planeStageBytes(g) + g.param("PREFETCH") * stagingBytes(g) + kSwizzleAlignment +
+         2 * g.param("STAGES") * kMbarrierBytes;
+}
+
+void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  v.require(p.input("A").dtype == DType::F32 && p.input("B").dtype == DType::F32,
+            "the bf16x3 split kernel takes fp32 A and B");
+  v.require(p.output("C").dtype == DType::F32, "the bf16x3 split kernel writes an fp32 C");
+  v.require(g.gene("pipeline") == kWarpSpecialized,
+            "the bf16x3 split kernel has a producer warpgroup that splits the tiles (pipeline=warp_specialized)");
+  v.require(g.gene("epilogue") == "direct", "the bf16x3 split kernel stores its fp32 fragments directly (epilogue=direct)");
+  v.require(g.gene("vector") == "4", "the bf16x3 split kernel copies fp32 tiles in 16-byte chunks (vector=4)");
+  v.require(g.gene("split_k") == "none", "the bf16x3 split kernel has no sliced-K (split_k=none)");
+  v.require(g.param("BLOCK_K") == 32, "BLOCK_K must be 32: one 64-byte swizzle row of bf16 per A row");
+  v.require(g.param("WARPGROUPS") == 2, "the bf16x3 split kernel has two consumer warpgroups (WARPGROUPS=2)");
+  if (!v.empty()) return;
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), consumers = g.param("WARPGROUPS");
+  v.divisible(bm, "BLOCK_M", kRowsPerWgmma * consumers, "64 x WARPGROUPS");
+  v.divisible(bn, "BLOCK_N", 64, "the 64-column swizzle panel");
+  v.atMost(bn, "BLOCK_N", 256, "the largest wgmma N");
+  v.require(g.param("STAGES") >= 2, "the plane ring needs STAGES >= 2: one stage multiplied while the next is split");
+  const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;
+  v.atMost(accumulators, "accumulators per thread (and as many tile sums)", kMaxAccumulators, "the register budget");
+  v.atMost(2 * accumulators + kConsumerOverhead, "estimated consumer registers per thread", kLaunchShare,
+           "the launch share of registers per thread (384 threads)");
+  const ProblemTensor& a = p.input("A");
+  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(p.input("B"), 1);
+  v.divisible(K, "K", 4, "the 4-float chunk");
+  v.divisible(N, "N", 4, "the 4-float chunk");
+  v.atMost(gemmWgmmaSplitSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
+  v.atMost(M * K, "M x K", kMaxTileOffset, "the 32-bit staging offsets");
+  v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
+}
+
+EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p) {
+  const ProblemTensor& a = p.input("A");
+  const ProblemTensor& c = p.output("C");
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
+  const std::int64_t consumers = g.param("WARPGROUPS");
+  const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
+  std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
+
+  const std::string summary =
+      std::string(fused ? "fp32 GEMM + bias + ReLU" : "fp32 GEMM") + " on Hopper bf16 tensor cores (wgmma m64n" +
+      std::to_string(bn) + "k16) with fp32 accuracy: operands split into three bf16 terms, six term products " +
+      "accumulated in fp32; 1 producer warpgroup (cp.async fp32 tiles " + std::to_string(g.param("PREFETCH")) +
+      " ahead, split into swizzled planes), " + std::to_string(consumers) + " consumer warpgroups, " +
+      std::to_string(g.param("STAGES")) + "-stage mbarrier ring";
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "#include <cuda_bf16.h>\n\n";
+  src += constant("BLOCK_M", bm);
+  src += constant("BLOCK_N", bn, "the N of every wgmma");
+  src += constant("BLOCK_K", g.param("BLOCK_K"), "k per stage: one 64-byte swizzle row of bf16");
+  src += constant("CONSUMERS", consumers, "consumer warpgroups; each owns BLOCK_M / CONSUMERS rows");
+  src += constant("STAGES", g.param("STAGES"), "depth of the ring of split (bf16) stages");
+  src += constant("PREFETCH", g.param("PREFETCH"), "fp32 k-tiles copied ahead of the split");
+  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
+  src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
+  src += R"(constexpr int PRODUCER_THREADS = 128;
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+constexpr int SLABS = BLOCK_M / CONSUMERS / 64;          // m64 wgmma slabs per consumer warpgroup
+constexpr int TERMS = 3;                                 // x = x0 + x1 + x2, each a bf16
+constexpr int A_ROW_BYTES = BLOCK_K * 2;                 // 64: one 64-byte swizzle row
+constexpr int A_PLANE_BYTES = BLOCK_M * A_ROW_BYTES;     // one term of the A tile
+constexpr int B_ROW_BYTES = 128;                         // 64 columns of bf16: one 128-byte swizzle row
+constexpr int B_PANEL_BYTES = BLOCK_K * B_ROW_BYTES;     // 64 columns x BLOCK_K k-rows
+constexpr int B_PLANE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
+constexpr int STAGE_BYTES = TERMS * (A_PLANE_BYTES + B_PLANE_BYTES);
+constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+constexpr int A_STAGING_BYTES = BLOCK_M * BLOCK_K * 4;   // fp32 tiles as in global memory
+constexpr int STAGING_BYTES = A_STAGING_BYTES + BLOCK_K * BLOCK_N * 4;
+constexpr int A_ROW_CHUNKS = BLOCK_K / 4;                // 16-byte chunks per staged row
+constexpr int B_ROW_CHUNKS = BLOCK_N / 4;
+constexpr int A_CHUNKS = BLOCK_M * A_ROW_CHUNKS / PRODUCER_THREADS;  // per producer thread
+constexpr int B_CHUNKS = BLOCK_K * B_ROW_CHUNKS / PRODUCER_THREADS;
+static_assert(A_CHUNKS * PRODUCER_THREADS == BLOCK_M * A_ROW_CHUNKS &&
+                  B_CHUNKS * PRODUCER_THREADS == BLOCK_K * B_ROW_CHUNKS,
+              "every producer thread copies and splits the same number of chunks");
+static_assert(A_PLANE_BYTES % 1024 == 0 && B_PLANE_BYTES % 1024 == 0, "every plane starts on a swizzle period");
+
+)";
+  src += wgmmaDeviceHelpers(true);
+  src += R"(// The descriptor of a 64-byte-swizzled operand (swizzle mode 2 in bits 62-63); fields as smem_descriptor.
+__device__ __forceinline__ unsigned long long smem_descriptor_64b(unsigned address, unsigned leading_bytes,
+                                                                  unsigned stride_bytes) {
+  return (smem_descriptor(address, leading_bytes, stride_bytes) & ~(3ull << 62)) | 2ull << 62;
+}
+
+)";
+  src += mbarrierInitArriveHelpers() + mbarrierWaitHelpers();
+  src += R"(// Splits x and y into three bf16 terms each, packed in pairs: terms[i] = (x_i, y_i), x_i in the
+// low half. x_i = bf16(x - x_0 - ... - x_{i-1}); the subtractions are exact in fp32.
+__device__ __forceinline__ void split_pair(float x, float y, unsigned (&terms)[TERMS]) {
+#pragma unroll
+  for (int i = 0; i < TERMS; ++i) {
+    const __nv_bfloat162 term = __floats2bfloat162_rn(x, y);
+    terms[i] = *reinterpret_cast<const unsigned*>(&term);
+    const float2 back = __bfloat1622float2(term);
+    x -= back.x;
+    y -= back.y;
+  }
+}
+
+// Splits four consecutive floats of shared memory at `src` and stores term i of all four
+// (8 bytes) at dst + i * plane_bytes.
+__device__ __forceinline__ void split_chunk(unsigned src, unsigned dst, unsigned plane_bytes) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(src));
+  unsigned lo[TERMS], hi[TERMS];
+  split_pair(v.x, v.y, lo);
+  split_pair(v.z, v.w, hi);
+#pragma unroll
+  for (int i = 0; i < TERMS; ++i)
+    asm volatile("st.shared.v2.b32 [%0], {%1, %2};\n" ::"r"(dst + i * plane_bytes), "r"(lo[i]), "r"(hi[i]) : "memory");
+}
+
+)";
+  src += wgmmaInstructionWrapper(bn, true) + "\n";
+  src += p.signature("THREADS, 1") + " {\n";
+  const DType biasType = fused ? p.input("bias").dtype : DType::F32;
+  vars["BIAS"] = fused ? "      const float bias0 = " + toFloat(biasType, "bias[col]") + ", bias1 = " +
+                             toFloat(biasType, "bias[col + 1]") + ";\n"
+                       : "";
+  vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
+  vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzles apply to absolute shared addresses: the ring starts on a 1024-byte boundary
+  // (the launch reserves 1 KiB for this). Ring stage s: A0 A1 A2 B0 B1 B2. Then the fp32
+  // staging slots, then full[STAGES] and empty[STAGES].
+  const unsigned ring = (smem_address(smem) + 1023u) & ~1023u;
+  const unsigned staging = ring + RING_BYTES;
+  const unsigned full_bars = staging + PREFETCH * STAGING_BYTES, empty_bars = full_bars + STAGES * 8;
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(full_bars + s * 8, PRODUCER_THREADS);     // every producer thread splits a share
+      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+  const int warpgroup = threadIdx.x / 128;  // warp-uniform: wgmma needs whole warpgroups
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    // Chunk q = threadIdx.x + i * PRODUCER_THREADS of a tile is staged at q * 16 bytes: A's chunk
+    // q is row q / A_ROW_CHUNKS, k (q % A_ROW_CHUNKS) * 4; B's is k-row q / B_ROW_CHUNKS, column
+    // (q % B_ROW_CHUNKS) * 4. K and N are multiples of 4: a chunk is all inside or all outside
+    // the matrix, and outside ones are zero-filled.
+    const int tid = threadIdx.x;
+    auto copy_tile = [&](long long t, int slot) {
+      const long long k0 = t * BLOCK_K;
+      const unsigned a_staging = staging + slot * STAGING_BYTES, b_staging = a_staging + A_STAGING_BYTES;
+#pragma unroll
+      for (int i = 0; i < A_CHUNKS; ++i) {
+        const int q = tid + i * PRODUCER_THREADS;
+        const long long row = block_row + q / A_ROW_CHUNKS, k = k0 + q % A_ROW_CHUNKS * 4;
+        const bool valid = row < {{M}} && k < {{K}};
+        cp_async_16(a_staging + q * 16, valid ? A + row * {{K}} + k : A, valid);
+      }
+#pragma unroll
+      for (int i = 0; i < B_CHUNKS; ++i) {
+        const int q = tid + i * PRODUCER_THREADS;
+        const long long k = k0 + q / B_ROW_CHUNKS, col = block_col + q % B_ROW_CHUNKS * 4;
+        const bool valid = k < {{K}} && col < {{N}};
+        cp_async_16(b_staging + q * 16, valid ? B + k * {{N}} + col : B, valid);
+      }
+    };
+    // This thread's chunks of the staged tile in `slot` -> the planes of ring stage `stage`.
+    auto split_tile = [&](int slot, int stage) {
+      const unsigned a_staging = staging + slot * STAGING_BYTES, b_staging = a_staging + A_STAGING_BYTES;
+      const unsigned a_planes = ring + stage * STAGE_BYTES, b_planes = a_planes + TERMS * A_PLANE_BYTES;
+#pragma unroll
+      for (int i = 0; i < A_CHUNKS; ++i) {
+        // 4 k-values = 8 bytes of a 64-byte row: half of 16-byte chunk c / 2, swizzled by (row / 2) % 4.
+        const int q = tid + i * PRODUCER_THREADS, row = q / A_ROW_CHUNKS, c = q % A_ROW_CHUNKS;
+        split_chunk(a_staging + q * 16,
+                    a_planes + row * A_ROW_BYTES + ((((c >> 1) ^ ((row >> 1) & 3)) << 4) | ((c & 1) << 3)),
+                    A_PLANE_BYTES);
+      }
+#pragma unroll
+      for (int i = 0; i < B_CHUNKS; ++i) {
+        // 4 columns = 8 bytes of panel c / 16's 128-byte k-row: half of chunk (c % 16) / 2, swizzled by k % 8.
+        const int q = tid + i * PRODUCER_THREADS, k = q / B_ROW_CHUNKS, c = q % B_ROW_CHUNKS;
+        split_chunk(b_staging + q * 16,
+                    b_planes + (c >> 4) * B_PANEL_BYTES + k * B_ROW_BYTES +
+                        (((((c & 15) >> 1) ^ (k & 7)) << 4) | ((c & 1) << 3)),
+                    B_PLANE_BYTES);
+      }
+    };
+#pragma unroll
+    for (int t = 0; t < PREFETCH; ++t) {
+      if (t < k_tiles) copy_tile(t, t);
+      cp_async_commit();  // one group per k-tile, empty past the end: wait_group counts stay aligned
+    }
+    int stage = 0, slot = 0;
+    unsigned phase = 0;  // parity of the current round of the ring
+    for (long long t = 0; t < k_tiles; ++t) {
+      cp_async_wait<PREFETCH - 1>();                     // this thread's copies of tile t have landed
+      mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
+      split_tile(slot, stage);
+      fence_proxy_async();                               // the planes become visible to the tensor cores
+      mbarrier_arrive(full_bars + stage * 8);
+      // The split read this thread's staged chunks into registers before storing the planes,
+      // so its next copies may overwrite them.
+      if (t + PREFETCH < k_tiles) copy_tile(t + PREFETCH, slot);
+      cp_async_commit();
+      if (++slot == PREFETCH) slot = 0;
+      if (++stage == STAGES) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+    return;
+  }
+
+  // ------------------------------------------------------------------ consumers
+  const int consumer = warpgroup - 1;
+  // Stage 0's descriptors; a stage, term, slab or k16 step adds its byte offset >> 4.
+  // A planes: 64-byte swizzle, K-major: leading offset unused, 8 rows -> next 8 rows = 512 bytes.
+  // B planes: 128-byte swizzle, N-major: leading = one 64-column panel, stride = 8 k-rows = 1024 bytes.
+  const unsigned long long a_desc = smem_descriptor_64b(ring + consumer * SLABS * 64 * A_ROW_BYTES, 16, 8 * A_ROW_BYTES);
+  const unsigned long long b_desc = smem_descriptor(ring + TERMS * A_PLANE_BYTES, B_PANEL_BYTES, 8 * B_ROW_BYTES);
+  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+
+)" + wgmmaZeroAccumulators() + R"(
+  // This k-tile's sum, kept apart from acc: the tensor cores add with truncation, and six
+  // products per k16 step would drift (24x cuBLAS's RMS error at 4096^3, measured); the
+  // per-tile sums join acc with round-to-nearest.
+  float part[SLABS][BLOCK_N / 2];
+  int stage = 0;
+  unsigned phase = 0;
+  for (long long t = 0; t < k_tiles; ++t) {
+    mbarrier_wait(full_bars + stage * 8, phase);  // tile t's planes are written
+    const unsigned stage_offset = stage * STAGE_BYTES;
+    // part (+)= a_i . b_j over this k-tile: A 32 bytes further along the rows per k16, B 16 k-rows
+    // further. `first`: the tile's first product overwrites part instead of adding to it.
+    auto multiply = [&](int i, int j, bool first) {
+#pragma unroll
+      for (int kk = 0; kk < BLOCK_K / 16; ++kk)
+#pragma unroll
+        for (int s = 0; s < SLABS; ++s)
+          {{WGMMA}}(part[s], a_desc + ((stage_offset + i * A_PLANE_BYTES + s * 64 * A_ROW_BYTES + kk * 32) >> 4),
+                    b_desc + ((stage_offset + j * B_PLANE_BYTES + kk * 16 * B_ROW_BYTES) >> 4), !(first && kk == 0));
+    };
+    wgmma_fence();
+    // The six term products with i + j <= 2, smallest first.
+    multiply(2, 0, true);
+    multiply(1, 1, false);
+    multiply(0, 2, false);
+    multiply(1, 0, false);
+    multiply(0, 1, false);
+    multiply(0, 0, false);
+    wgmma_commit();
+    wgmma_wait<0>();  // the other consumer warpgroup keeps the tensor cores busy meanwhile
+    if (lane == 0) mbarrier_arrive(empty_bars + stage * 8);  // this warp is done with the stage
+#pragma unroll
+    for (int s = 0; s < SLABS; ++s) {
+      pin_accumulators(part[s]);
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] += part[s][i];
+    }
+    if (++stage == STAGES) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+)" + R"(
+  // Warp w of a warpgroup holds rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab,
+  // columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3]
+  // on the second. N is a multiple of 4: both columns are inside when the first is.
+#pragma unroll
+  for (int s = 0; s < SLABS; ++s) {
+    const long long row = block_row + (consumer * SLABS + s) * 64 + warp * 16 + lane / 4;
+#pragma unroll
+    for (int j = 0; j < BLOCK_N / 8; ++j) {
+      const long long col = block_col + j * 8 + lane % 4 * 2;
+      if (col >= {{N}}) continue;
+{{BIAS}}#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        if (row + half * 8 < {{M}})
+          *reinterpret_cast<float2*>(C + (row + half * 8) * {{N}} + col) = make_float2({{V0}}, {{V1}});
+    }
+  }
+}
+)",
+                vars);
+
+  EmittedKernel k;
+  k.source = std::move(src);
+  k.launch.entry = p.entry;
+  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
+                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
+  k.launch.block[0] = std::to_string(threads);
+  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaSplitSmemBytes(g));
+  return k;
+}
+
+}  // namespace crucible::templates
