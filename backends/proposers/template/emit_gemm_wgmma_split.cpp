@@ -25,6 +25,11 @@
 //      splits its chunks into the three bf16 planes of A and of B in the
 //      layouts wgmma reads, makes them visible to the async proxy
 //      (fence.proxy.async) and arrives on the stage's full mbarrier.
+//      The producer's four warps are the kernel's bottleneck: chunks are
+//      loaded in batches of up to 8 before the first is split (plain loads
+//      the compiler may hoist; one load-split-store round trip per chunk was
+//      1.27x slower at 4096^3), and copy addresses and bounds are worked out
+//      once per thread.
 // Planes, per stage: A0 A1 A2 (BLOCK_M rows x 64 bytes, K-major, 64-byte
 // swizzle: 16-byte chunk c of row r at c ^ ((r / 2) % 4); descriptor stride
 // 8 rows = 512 bytes) then B0 B1 B2 (BLOCK_N / 64 panels of 32 k-rows x 128
@@ -158,6 +163,13 @@ constexpr int A_ROW_CHUNKS = BLOCK_K / 4;                // 16-byte chunks per s
 constexpr int B_ROW_CHUNKS = BLOCK_N / 4;
 constexpr int A_CHUNKS = BLOCK_M * A_ROW_CHUNKS / PRODUCER_THREADS;  // per producer thread
 constexpr int B_CHUNKS = BLOCK_K * B_ROW_CHUNKS / PRODUCER_THREADS;
+constexpr int A_ROW_STEP = PRODUCER_THREADS / A_ROW_CHUNKS;  // rows between a thread's A chunks
+constexpr int B_ROW_STEP = PRODUCER_THREADS / B_ROW_CHUNKS;  // k-rows between its B chunks
+static_assert(PRODUCER_THREADS % A_ROW_CHUNKS == 0 && PRODUCER_THREADS % B_ROW_CHUNKS == 0,
+              "a thread's chunks share their column");
+constexpr int A_BATCH = A_CHUNKS < 8 ? A_CHUNKS : 8;  // chunks split per batch of loads
+constexpr int B_BATCH = B_CHUNKS < 8 ? B_CHUNKS : 8;
+static_assert(A_CHUNKS % A_BATCH == 0 && B_CHUNKS % B_BATCH == 0, "whole batches");
 static_assert(A_CHUNKS * PRODUCER_THREADS == BLOCK_M * A_ROW_CHUNKS &&
                   B_CHUNKS * PRODUCER_THREADS == BLOCK_K * B_ROW_CHUNKS,
               "every producer thread copies and splits the same number of chunks");
@@ -186,17 +198,15 @@ __device__ __forceinline__ void split_pair(float x, float y, unsigned (&terms)[T
   }
 }
 
-// Splits four consecutive floats of shared memory at `src` and stores term i of all four
-// (8 bytes) at dst + i * plane_bytes.
-__device__ __forceinline__ void split_chunk(unsigned src, unsigned dst, unsigned plane_bytes) {
-  float4 v;
-  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(src));
+// Splits four consecutive floats and stores term i of all four (8 bytes) at dst + i * plane_bytes.
+// Plain loads and stores (no asm volatile): the compiler may then start every chunk's load
+// before the first split, instead of one shared-memory round trip per chunk.
+__device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, int plane_bytes) {
   unsigned lo[TERMS], hi[TERMS];
   split_pair(v.x, v.y, lo);
   split_pair(v.z, v.w, hi);
 #pragma unroll
-  for (int i = 0; i < TERMS; ++i)
-    asm volatile("st.shared.v2.b32 [%0], {%1, %2};\n" ::"r"(dst + i * plane_bytes), "r"(lo[i]), "r"(hi[i]) : "memory");
+  for (int i = 0; i < TERMS; ++i) *reinterpret_cast<uint2*>(dst + i * plane_bytes) = make_uint2(lo[i], hi[i]);
 }
 
 )";
@@ -233,45 +243,69 @@ __device__ __forceinline__ void split_chunk(unsigned src, unsigned dst, unsigned
     // q is row q / A_ROW_CHUNKS, k (q % A_ROW_CHUNKS) * 4; B's is k-row q / B_ROW_CHUNKS, column
     // (q % B_ROW_CHUNKS) * 4. K and N are multiples of 4: a chunk is all inside or all outside
     // the matrix, and outside ones are zero-filled.
+    // A thread's chunks share a column (A: k offset, B: n), A_ROW_STEP / B_ROW_STEP rows apart, so
+    // where they start and whether their row or column is inside is worked out once.
     const int tid = threadIdx.x;
+    const long long a_row = block_row + tid / A_ROW_CHUNKS, b_col = block_col + tid % B_ROW_CHUNKS * 4;
+    const int a_k = tid % A_ROW_CHUNKS * 4, b_k = tid / B_ROW_CHUNKS;
+    const float* a_src = A + a_row * {{K}} + a_k;
+    const float* b_src = B + b_k * {{N}} + b_col;
+    const bool b_col_inside = b_col < {{N}};
     auto copy_tile = [&](long long t, int slot) {
       const long long k0 = t * BLOCK_K;
       const unsigned a_staging = staging + slot * STAGING_BYTES, b_staging = a_staging + A_STAGING_BYTES;
+      const bool a_k_inside = k0 + a_k < {{K}};
 #pragma unroll
       for (int i = 0; i < A_CHUNKS; ++i) {
-        const int q = tid + i * PRODUCER_THREADS;
-        const long long row = block_row + q / A_ROW_CHUNKS, k = k0 + q % A_ROW_CHUNKS * 4;
-        const bool valid = row < {{M}} && k < {{K}};
-        cp_async_16(a_staging + q * 16, valid ? A + row * {{K}} + k : A, valid);
+        const bool valid = a_k_inside && a_row + i * A_ROW_STEP < {{M}};
+        cp_async_16(a_staging + (tid + i * PRODUCER_THREADS) * 16, valid ? a_src + i * A_ROW_STEP * {{K}} + k0 : A, valid);
       }
 #pragma unroll
       for (int i = 0; i < B_CHUNKS; ++i) {
-        const int q = tid + i * PRODUCER_THREADS;
-        const long long k = k0 + q / B_ROW_CHUNKS, col = block_col + q % B_ROW_CHUNKS * 4;
-        const bool valid = k < {{K}} && col < {{N}};
-        cp_async_16(b_staging + q * 16, valid ? B + k * {{N}} + col : B, valid);
+        const long long k = k0 + b_k + i * B_ROW_STEP;
+        const bool valid = b_col_inside && k < {{K}};
+        cp_async_16(b_staging + (tid + i * PRODUCER_THREADS) * 16, valid ? b_src + (k - b_k) * {{N}} : B, valid);
       }
     };
     // This thread's chunks of the staged tile in `slot` -> the planes of ring stage `stage`.
+    // Shared-window addresses -> pointers into smem, for the compiler-visible loads and stores below.
+    const unsigned smem_base = smem_address(smem);
     auto split_tile = [&](int slot, int stage) {
-      const unsigned a_staging = staging + slot * STAGING_BYTES, b_staging = a_staging + A_STAGING_BYTES;
-      const unsigned a_planes = ring + stage * STAGE_BYTES, b_planes = a_planes + TERMS * A_PLANE_BYTES;
+      const unsigned char* a_staged = smem + (staging - smem_base) + slot * STAGING_BYTES;
+      const unsigned char* b_staged = a_staged + A_STAGING_BYTES;
+      unsigned char* a_planes = smem + (ring - smem_base) + stage * STAGE_BYTES;
+      unsigned char* b_planes = a_planes + TERMS * A_PLANE_BYTES;
+      // Batches of up to 8 chunks, A's then B's: a batch's loads are all in flight before its
+      // first split (32 registers of values at most).
 #pragma unroll
-      for (int i = 0; i < A_CHUNKS; ++i) {
-        // 4 k-values = 8 bytes of a 64-byte row: half of 16-byte chunk c / 2, swizzled by (row / 2) % 4.
-        const int q = tid + i * PRODUCER_THREADS, row = q / A_ROW_CHUNKS, c = q % A_ROW_CHUNKS;
-        split_chunk(a_staging + q * 16,
-                    a_planes + row * A_ROW_BYTES + ((((c >> 1) ^ ((row >> 1) & 3)) << 4) | ((c & 1) << 3)),
-                    A_PLANE_BYTES);
+      for (int first = 0; first < A_CHUNKS; first += A_BATCH) {
+        float4 values[A_BATCH];
+#pragma unroll
+        for (int i = 0; i < A_BATCH; ++i)
+          values[i] = *reinterpret_cast<const float4*>(a_staged + (tid + (first + i) * PRODUCER_THREADS) * 16);
+#pragma unroll
+        for (int i = 0; i < A_BATCH; ++i) {
+          // 4 k-values = 8 bytes of a 64-byte row: half of 16-byte chunk c / 2, swizzled by (row / 2) % 4.
+          const int q = tid + (first + i) * PRODUCER_THREADS, row = q / A_ROW_CHUNKS, c = q % A_ROW_CHUNKS;
+          split_chunk(values[i], a_planes + row * A_ROW_BYTES + ((((c >> 1) ^ ((row >> 1) & 3)) << 4) | ((c & 1) << 3)),
+                      A_PLANE_BYTES);
+        }
       }
 #pragma unroll
-      for (int i = 0; i < B_CHUNKS; ++i) {
-        // 4 columns = 8 bytes of panel c / 16's 128-byte k-row: half of chunk (c % 16) / 2, swizzled by k % 8.
-        const int q = tid + i * PRODUCER_THREADS, k = q / B_ROW_CHUNKS, c = q % B_ROW_CHUNKS;
-        split_chunk(b_staging + q * 16,
-                    b_planes + (c >> 4) * B_PANEL_BYTES + k * B_ROW_BYTES +
-                        (((((c & 15) >> 1) ^ (k & 7)) << 4) | ((c & 1) << 3)),
-                    B_PLANE_BYTES);
+      for (int first = 0; first < B_CHUNKS; first += B_BATCH) {
+        float4 values[B_BATCH];
+#pragma unroll
+        for (int i = 0; i < B_BATCH; ++i)
+          values[i] = *reinterpret_cast<const float4*>(b_staged + (tid + (first + i) * PRODUCER_THREADS) * 16);
+#pragma unroll
+        for (int i = 0; i < B_BATCH; ++i) {
+          // 4 columns = 8 bytes of panel c / 16's 128-byte k-row: half of chunk (c % 16) / 2, swizzled by k % 8.
+          const int q = tid + (first + i) * PRODUCER_THREADS, k = q / B_ROW_CHUNKS, c = q % B_ROW_CHUNKS;
+          split_chunk(values[i],
+                      b_planes + (c >> 4) * B_PANEL_BYTES + k * B_ROW_BYTES +
+                          (((((c & 15) >> 1) ^ (k & 7)) << 4) | ((c & 1) << 3)),
+                      B_PLANE_BYTES);
+        }
       }
     };
 #pragma unroll
