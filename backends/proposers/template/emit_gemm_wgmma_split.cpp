@@ -16,11 +16,17 @@
 // Block: warpgroup 0 is the producer, warpgroups 1..2 are consumers (as in the
 // warp-specialized bf16 kernel, emit_gemm_wgmma_ws.cpp).
 // Producer, per k-tile of BLOCK_K = 32:
-//   1. cp.async copies the fp32 tiles, PREFETCH k-tiles ahead, into a staging
-//      ring ([BLOCK_M][32] of A, [32][BLOCK_N] of B, as in global memory); each
-//      producer thread copies its own 16-byte chunks and later splits exactly
-//      those, so it only waits for its own copies (cp.async.wait_group) and no
-//      barrier is needed between the producer's threads;
+//   1. the fp32 tiles are staged PREFETCH k-tiles ahead in a ring of slots
+//      ([BLOCK_M][32] of A, [32][BLOCK_N] of B, as in global memory), by the
+//      pipeline gene:
+//      "warp_specialized": each producer thread cp.asyncs its own 16-byte
+//      chunks and later splits exactly those, so it only waits for its own
+//      copies (cp.async.wait_group) and needs no barrier with the others;
+//      "tma": one thread has the copy engine stage both boxes (two tensor maps,
+//      unswizzled, zeros past the edges), completing on the slot's "staged"
+//      mbarrier; after the split the producer warps meet at a named barrier
+//      before the slot is refilled. The copy engine takes all address and
+//      bounds work off the producer warps (1.15x faster at 4096^3);
 //   2. once the consumers have released the plane stage (empty mbarrier), it
 //      splits its chunks into the three bf16 planes of A and of B in the
 //      layouts wgmma reads, makes them visible to the async proxy
@@ -52,6 +58,7 @@
 #include <string>
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "core/task/kernel_abi.h"
 
 namespace crucible::templates {
 namespace {
@@ -87,16 +94,19 @@ std::vector<TunableParameter> wgmmaSplitParameters() {
 }
 
 std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g) {
+  // The TMA producer adds one "staged" mbarrier per staging slot.
+  const std::int64_t stagedBarriers = g.gene("pipeline") == kTma ? g.param("PREFETCH") : 0;
   return g.param("STAGES") * planeStageBytes(g) + g.param("PREFETCH") * stagingBytes(g) + kSwizzleAlignment +
-         2 * g.param("STAGES") * kMbarrierBytes;
+         (2 * g.param("STAGES") + stagedBarriers) * kMbarrierBytes;
 }
 
 void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v) {
   v.require(p.input("A").dtype == DType::F32 && p.input("B").dtype == DType::F32,
             "the bf16x3 split kernel takes fp32 A and B");
   v.require(p.output("C").dtype == DType::F32, "the bf16x3 split kernel writes an fp32 C");
-  v.require(g.gene("pipeline") == kWarpSpecialized,
-            "the bf16x3 split kernel has a producer warpgroup that splits the tiles (pipeline=warp_specialized)");
+  v.require(g.gene("pipeline") == kWarpSpecialized || g.gene("pipeline") == kTma,
+            "the bf16x3 split kernel has a producer warpgroup that splits the tiles, fed by cp.async "
+            "(pipeline=warp_specialized) or by the copy engine (pipeline=tma)");
   v.require(g.gene("epilogue") == "direct", "the bf16x3 split kernel stores its fp32 fragments directly (epilogue=direct)");
   v.require(g.gene("vector") == "4", "the bf16x3 split kernel copies fp32 tiles in 16-byte chunks (vector=4)");
   v.require(g.gene("split_k") == "none", "the bf16x3 split kernel has no sliced-K (split_k=none)");
@@ -125,6 +135,7 @@ EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p) {
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
+  const bool tma = g.gene("pipeline") == kTma;
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t consumers = g.param("WARPGROUPS");
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
@@ -133,7 +144,8 @@ EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p) {
   const std::string summary =
       std::string(fused ? "fp32 GEMM + bias + ReLU" : "fp32 GEMM") + " on Hopper bf16 tensor cores (wgmma m64n" +
       std::to_string(bn) + "k16) with fp32 accuracy: operands split into three bf16 terms, six term products " +
-      "accumulated in fp32; 1 producer warpgroup (cp.async fp32 tiles " + std::to_string(g.param("PREFETCH")) +
+      "accumulated in fp32; 1 producer warpgroup (" + (tma ? "TMA" : "cp.async") + " fp32 tiles " +
+      std::to_string(g.param("PREFETCH")) +
       " ahead, split into swizzled planes), " + std::to_string(consumers) + " consumer warpgroups, " +
       std::to_string(g.param("STAGES")) + "-stage mbarrier ring";
   std::string src = headerComment(g, p, summary);
@@ -167,6 +179,8 @@ constexpr int A_ROW_STEP = PRODUCER_THREADS / A_ROW_CHUNKS;  // rows between a t
 constexpr int B_ROW_STEP = PRODUCER_THREADS / B_ROW_CHUNKS;  // k-rows between its B chunks
 static_assert(PRODUCER_THREADS % A_ROW_CHUNKS == 0 && PRODUCER_THREADS % B_ROW_CHUNKS == 0,
               "a thread's chunks share their column");
+static_assert(A_ROW_STEP % 8 == 0 && (B_ROW_STEP & (B_ROW_STEP - 1)) == 0,
+              "a thread's later chunks follow its first chunk's swizzle, see split_tile");
 constexpr int A_BATCH = A_CHUNKS < 8 ? A_CHUNKS : 8;  // chunks split per batch of loads
 constexpr int B_BATCH = B_CHUNKS < 8 ? B_CHUNKS : 8;
 static_assert(A_CHUNKS % A_BATCH == 0 && B_CHUNKS % B_BATCH == 0, "whole batches");
@@ -184,7 +198,15 @@ __device__ __forceinline__ unsigned long long smem_descriptor_64b(unsigned addre
 }
 
 )";
-  src += mbarrierInitArriveHelpers() + mbarrierWaitHelpers();
+  if (tma) src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
+  src += mbarrierInitArriveHelpers() + (tma ? tmaCopyHelpers() : "") + mbarrierWaitHelpers();
+  if (tma)
+    src += R"(// Synchronises the producer warpgroup only (named barrier 2).
+__device__ __forceinline__ void producers_sync() {
+  asm volatile("bar.sync 2, %0;\n" ::"n"(PRODUCER_THREADS) : "memory");
+}
+
+)";
   src += R"(// Splits x and y into three bf16 terms each, packed in pairs: terms[i] = (x_i, y_i), x_i in the
 // low half. x_i = bf16(x - x_0 - ... - x_{i-1}); the subtractions are exact in fp32.
 __device__ __forceinline__ void split_pair(float x, float y, unsigned (&terms)[TERMS]) {
@@ -211,41 +233,24 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
 
 )";
   src += wgmmaInstructionWrapper(bn, true) + "\n";
-  src += p.signature("THREADS, 1") + " {\n";
+  src += p.signature("THREADS, 1", tma ? std::vector<std::string>{"A", "B"} : std::vector<std::string>{}) + " {\n";
   const DType biasType = fused ? p.input("bias").dtype : DType::F32;
   vars["BIAS"] = fused ? "      const float bias0 = " + toFloat(biasType, "bias[col]") + ", bias1 = " +
                              toFloat(biasType, "bias[col + 1]") + ";\n"
                        : "";
-  vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
-  vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
-  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
-  // The swizzles apply to absolute shared addresses: the ring starts on a 1024-byte boundary
-  // (the launch reserves 1 KiB for this). Ring stage s: A0 A1 A2 B0 B1 B2. Then the fp32
-  // staging slots, then full[STAGES] and empty[STAGES].
-  const unsigned ring = (smem_address(smem) + 1023u) & ~1023u;
-  const unsigned staging = ring + RING_BYTES;
-  const unsigned full_bars = staging + PREFETCH * STAGING_BYTES, empty_bars = full_bars + STAGES * 8;
-  if (threadIdx.x == 0) {
-#pragma unroll
-    for (int s = 0; s < STAGES; ++s) {
-      mbarrier_init(full_bars + s * 8, PRODUCER_THREADS);     // every producer thread splits a share
-      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  }
-  __syncthreads();
-)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
-  const int warpgroup = threadIdx.x / 128;  // warp-uniform: wgmma needs whole warpgroups
-
-  if (warpgroup == 0) {
-    // ---------------------------------------------------------------- producer
-    // Chunk q = threadIdx.x + i * PRODUCER_THREADS of a tile is staged at q * 16 bytes: A's chunk
-    // q is row q / A_ROW_CHUNKS, k (q % A_ROW_CHUNKS) * 4; B's is k-row q / B_ROW_CHUNKS, column
-    // (q % B_ROW_CHUNKS) * 4. K and N are multiples of 4: a chunk is all inside or all outside
-    // the matrix, and outside ones are zero-filled.
-    // A thread's chunks share a column (A: k offset, B: n), A_ROW_STEP / B_ROW_STEP rows apart, so
+  // The producer's two halves by the pipeline gene, rendered first (render makes one pass).
+  vars["COPY"] = render(tma ? R"(    // The copy engine stages whole tiles: A's BLOCK_M x BLOCK_K box and B's BLOCK_K x BLOCK_N box,
+    // unswizzled (row-major, as in global memory), zeros past the edges; both count their bytes
+    // down on the slot's staged barrier.
+    auto copy_tile = [&](long long t, int slot) {
+      const unsigned a_staging = staging + slot * STAGING_BYTES, bar = staged_bars + slot * 8;
+      const int k0 = static_cast<int>(t * BLOCK_K);
+      mbarrier_arrive_expect_tx(bar, STAGING_BYTES);
+      tma_load_2d(a_staging, tmap_A, k0, static_cast<int>(block_row), bar);
+      tma_load_2d(a_staging + A_STAGING_BYTES, tmap_B, static_cast<int>(block_col), k0, bar);
+    };
+)" : R"(    // A thread's chunks share a column (A: k offset, B: n), A_ROW_STEP / B_ROW_STEP rows apart, so
     // where they start and whether their row or column is inside is worked out once.
-    const int tid = threadIdx.x;
     const long long a_row = block_row + tid / A_ROW_CHUNKS, b_col = block_col + tid % B_ROW_CHUNKS * 4;
     const int a_k = tid % A_ROW_CHUNKS * 4, b_k = tid / B_ROW_CHUNKS;
     const float* a_src = A + a_row * {{K}} + a_k;
@@ -267,48 +272,29 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
         cp_async_16(b_staging + (tid + i * PRODUCER_THREADS) * 16, valid ? b_src + (k - b_k) * {{N}} : B, valid);
       }
     };
-    // This thread's chunks of the staged tile in `slot` -> the planes of ring stage `stage`.
-    // Shared-window addresses -> pointers into smem, for the compiler-visible loads and stores below.
-    const unsigned smem_base = smem_address(smem);
-    auto split_tile = [&](int slot, int stage) {
-      const unsigned char* a_staged = smem + (staging - smem_base) + slot * STAGING_BYTES;
-      const unsigned char* b_staged = a_staged + A_STAGING_BYTES;
-      unsigned char* a_planes = smem + (ring - smem_base) + stage * STAGE_BYTES;
-      unsigned char* b_planes = a_planes + TERMS * A_PLANE_BYTES;
-      // Batches of up to 8 chunks, A's then B's: a batch's loads are all in flight before its
-      // first split (32 registers of values at most).
-#pragma unroll
-      for (int first = 0; first < A_CHUNKS; first += A_BATCH) {
-        float4 values[A_BATCH];
-#pragma unroll
-        for (int i = 0; i < A_BATCH; ++i)
-          values[i] = *reinterpret_cast<const float4*>(a_staged + (tid + (first + i) * PRODUCER_THREADS) * 16);
-#pragma unroll
-        for (int i = 0; i < A_BATCH; ++i) {
-          // 4 k-values = 8 bytes of a 64-byte row: half of 16-byte chunk c / 2, swizzled by (row / 2) % 4.
-          const int q = tid + (first + i) * PRODUCER_THREADS, row = q / A_ROW_CHUNKS, c = q % A_ROW_CHUNKS;
-          split_chunk(values[i], a_planes + row * A_ROW_BYTES + ((((c >> 1) ^ ((row >> 1) & 3)) << 4) | ((c & 1) << 3)),
-                      A_PLANE_BYTES);
-        }
+)", vars);
+  vars["PRODUCER_LOOP"] = render(tma ? R"(    if (tid == 0)
+      for (int t = 0; t < PREFETCH && t < k_tiles; ++t) copy_tile(t, t);
+    int stage = 0, slot = 0;
+    unsigned phase = 0, staged_phase = 0;  // parities of the current rounds of the ring and the slots
+    for (long long t = 0; t < k_tiles; ++t) {
+      mbarrier_wait(staged_bars + slot * 8, staged_phase);  // tile t's fp32 boxes have landed
+      mbarrier_wait(empty_bars + stage * 8, phase ^ 1);     // the consumers released round - 1 of this stage
+      split_tile(slot, stage);
+      fence_proxy_async();                                  // the planes become visible to the tensor cores
+      mbarrier_arrive(full_bars + stage * 8);
+      producers_sync();  // every producer thread has read the slot: the copy engine may refill it
+      if (tid == 0 && t + PREFETCH < k_tiles) copy_tile(t + PREFETCH, slot);
+      if (++slot == PREFETCH) {
+        slot = 0;
+        staged_phase ^= 1;
       }
-#pragma unroll
-      for (int first = 0; first < B_CHUNKS; first += B_BATCH) {
-        float4 values[B_BATCH];
-#pragma unroll
-        for (int i = 0; i < B_BATCH; ++i)
-          values[i] = *reinterpret_cast<const float4*>(b_staged + (tid + (first + i) * PRODUCER_THREADS) * 16);
-#pragma unroll
-        for (int i = 0; i < B_BATCH; ++i) {
-          // 4 columns = 8 bytes of panel c / 16's 128-byte k-row: half of chunk (c % 16) / 2, swizzled by k % 8.
-          const int q = tid + (first + i) * PRODUCER_THREADS, k = q / B_ROW_CHUNKS, c = q % B_ROW_CHUNKS;
-          split_chunk(values[i],
-                      b_planes + (c >> 4) * B_PANEL_BYTES + k * B_ROW_BYTES +
-                          (((((c & 15) >> 1) ^ (k & 7)) << 4) | ((c & 1) << 3)),
-                      B_PLANE_BYTES);
-        }
+      if (++stage == STAGES) {
+        stage = 0;
+        phase ^= 1;
       }
-    };
-#pragma unroll
+    }
+)" : R"(#pragma unroll
     for (int t = 0; t < PREFETCH; ++t) {
       if (t < k_tiles) copy_tile(t, t);
       cp_async_commit();  // one group per k-tile, empty past the end: wait_group counts stay aligned
@@ -331,7 +317,81 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
         phase ^= 1;
       }
     }
-    return;
+)", vars);
+  vars["STAGED_DOC"] = tma ? ", then staged[PREFETCH] (the copy engine's fp32 tiles have landed)" : "";
+  vars["STAGED_BARS"] = tma ? "  const unsigned staged_bars = empty_bars + STAGES * 8;\n" : "";
+  vars["STAGED_INIT"] = tma ? "#pragma unroll\n    for (int s = 0; s < PREFETCH; ++s) mbarrier_init(staged_bars + s * 8, 1);  // the expect_tx arrival\n" : "";
+  vars["V0"] = fused ? "fmaxf(acc[s][j * 4 + half * 2] + bias0, 0.0f)" : "acc[s][j * 4 + half * 2]";
+  vars["V1"] = fused ? "fmaxf(acc[s][j * 4 + half * 2 + 1] + bias1, 0.0f)" : "acc[s][j * 4 + half * 2 + 1]";
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzles apply to absolute shared addresses: the ring starts on a 1024-byte boundary
+  // (the launch reserves 1 KiB for this). Ring stage s: A0 A1 A2 B0 B1 B2. Then the fp32
+  // staging slots, then full[STAGES] and empty[STAGES]{{STAGED_DOC}}.
+  const unsigned ring = (smem_address(smem) + 1023u) & ~1023u;
+  const unsigned staging = ring + RING_BYTES;
+  const unsigned full_bars = staging + PREFETCH * STAGING_BYTES, empty_bars = full_bars + STAGES * 8;
+{{STAGED_BARS}}  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(full_bars + s * 8, PRODUCER_THREADS);     // every producer thread splits a share
+      mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
+    }
+{{STAGED_INIT}}    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+)" + wgmmaRasterOrder() + R"(  const long long k_tiles = ({{K}} + BLOCK_K - 1) / BLOCK_K;
+  const int warpgroup = threadIdx.x / 128;  // warp-uniform: wgmma needs whole warpgroups
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    // Chunk q = threadIdx.x + i * PRODUCER_THREADS of a tile is staged at q * 16 bytes: A's chunk
+    // q is row q / A_ROW_CHUNKS, k (q % A_ROW_CHUNKS) * 4; B's is k-row q / B_ROW_CHUNKS, column
+    // (q % B_ROW_CHUNKS) * 4. K and N are multiples of 4: a chunk is all inside or all outside
+    // the matrix, and outside ones are zero-filled.
+    const int tid = threadIdx.x;
+{{COPY}}    // This thread's chunks of the staged tile in `slot` -> the planes of ring stage `stage`.
+    // Shared-window addresses -> pointers into smem, for the compiler-visible loads and stores below.
+    const unsigned smem_base = smem_address(smem);
+    // Where this thread's chunks land in a stage's planes, worked out once. A: chunk i is
+    // i * A_ROW_STEP rows (a multiple of 8) below chunk 0, so it keeps chunk 0's swizzle. B:
+    // chunk i is i * B_ROW_STEP k-rows below; B_ROW_STEP is a power of two above chunk 0's k-row,
+    // so its swizzle is chunk 0's XOR (i * B_ROW_STEP) % 8, a constant.
+    const int a_row0 = tid / A_ROW_CHUNKS, a_c = tid % A_ROW_CHUNKS;
+    const int a_dst = a_row0 * A_ROW_BYTES + ((((a_c >> 1) ^ ((a_row0 >> 1) & 3)) << 4) | ((a_c & 1) << 3));
+    const int b_k0 = tid / B_ROW_CHUNKS, b_c = tid % B_ROW_CHUNKS;
+    const int b_dst = (b_c >> 4) * B_PANEL_BYTES + b_k0 * B_ROW_BYTES + ((b_c & 1) << 3);
+    const int b_swizzle = (((b_c & 15) >> 1) ^ (b_k0 & 7)) << 4;
+    auto split_tile = [&](int slot, int stage) {
+      const unsigned char* a_staged = smem + (staging - smem_base) + slot * STAGING_BYTES + tid * 16;
+      const unsigned char* b_staged = a_staged + A_STAGING_BYTES;
+      unsigned char* a_planes = smem + (ring - smem_base) + stage * STAGE_BYTES;
+      unsigned char* b_planes = a_planes + TERMS * A_PLANE_BYTES;
+      // Batches of up to 8 chunks, A's then B's: a batch's loads are all in flight before its
+      // first split (32 registers of values at most).
+#pragma unroll
+      for (int first = 0; first < A_CHUNKS; first += A_BATCH) {
+        float4 values[A_BATCH];
+#pragma unroll
+        for (int i = 0; i < A_BATCH; ++i)
+          values[i] = *reinterpret_cast<const float4*>(a_staged + (first + i) * PRODUCER_THREADS * 16);
+#pragma unroll
+        for (int i = 0; i < A_BATCH; ++i)
+          split_chunk(values[i], a_planes + a_dst + (first + i) * A_ROW_STEP * A_ROW_BYTES, A_PLANE_BYTES);
+      }
+#pragma unroll
+      for (int first = 0; first < B_CHUNKS; first += B_BATCH) {
+        float4 values[B_BATCH];
+#pragma unroll
+        for (int i = 0; i < B_BATCH; ++i)
+          values[i] = *reinterpret_cast<const float4*>(b_staged + (first + i) * PRODUCER_THREADS * 16);
+#pragma unroll
+        for (int i = 0; i < B_BATCH; ++i) {
+          const int row = (first + i) * B_ROW_STEP;
+          split_chunk(values[i], b_planes + b_dst + row * B_ROW_BYTES + (b_swizzle ^ (row % 8 << 4)), B_PLANE_BYTES);
+        }
+      }
+    };
+{{PRODUCER_LOOP}}    return;
   }
 
   // ------------------------------------------------------------------ consumers
@@ -413,6 +473,10 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
                      p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
   k.launch.block[0] = std::to_string(threads);
   k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaSplitSmemBytes(g));
+  // The fp32 boxes the copy engine stages: A's BLOCK_M x BLOCK_K tile, B's BLOCK_K x BLOCK_N, unswizzled.
+  if (tma)
+    k.launch.tensorMaps = {{"A", static_cast<int>(bm), static_cast<int>(g.param("BLOCK_K")), "none"},
+                           {"B", static_cast<int>(g.param("BLOCK_K")), static_cast<int>(bn), "none"}};
   return k;
 }
 

@@ -92,6 +92,25 @@ std::int64_t stageBytes(const Genome& g) {
 
 }  // namespace
 
+std::string tmaCopyHelpers() {
+  return R"(// One arrival that also announces `bytes` of transactions: the phase completes once the
+// arrival is made and the bulk copies have counted that many bytes down.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+// The box of `map` at element coordinates (column, row) -> shared memory at `dst`, by the copy
+// engine (swizzled as the map says); its bytes complete on `bar`. Past the edges it writes zeros.
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap& map, int column, int row, unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar)
+      : "memory");
+}
+
+)";
+}
+
 std::string mbarrierInitArriveHelpers() {
   return R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
 __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
@@ -254,22 +273,7 @@ static_assert(C_STORES * CONSUMER_THREADS == BLOCK_M * C_CHUNKS, "every consumer
                  {"REGISTER_ASSERT",
                   tma ? "" : "static_assert(PRODUCER_THREADS * PRODUCER_REGISTERS + CONSUMER_THREADS * CONSUMER_REGISTERS <= "
                              "THREADS * ENTRY_REGISTERS,\n              \"setmaxnreg.inc must find the registers the producer released\");\n"}});
-  const std::string copyBarrierHelpers = tma ? R"(// One arrival that also announces `bytes` of transactions: the phase completes once the
-// arrival is made and the bulk copies have counted that many bytes down.
-__device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-// The box of `map` at element coordinates (column, row) -> shared memory at `dst`, by the copy
-// engine (swizzled as the map says); its bytes complete on `bar`. Past the edges it writes zeros.
-__device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap& map, int column, int row, unsigned bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
-      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar)
-      : "memory");
-}
-
-)"
+  const std::string copyBarrierHelpers = tma ? tmaCopyHelpers()
                                               : R"(// An arrival the hardware makes once all of this thread's prior cp.async copies have landed.
 // .noinc: it counts as one of the expected arrivals.
 __device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {

@@ -225,7 +225,8 @@ public:
     return g.gene("pipeline") == "cp_async" ? emitGemmSimtAsync(g, p) : emitGemmSimt(g, p);
   }
 
-  // One per architecture, best first. fp32: the bf16x3 split on wgmma, then the
+  // One per architecture, best first. fp32: the bf16x3 split on wgmma (TMA-fed, then
+  // cp.async-fed), then the
   // 128x128 SIMT tile of 256 threads (8x16 each) fed by a 3-stage cp.async pipeline. bf16: Hopper wgmma
   // tiles of 128x256 (128x128 where the grid would be too small) with two
   // consumer warpgroups and 4 stages, fed by a producer warpgroup through
@@ -278,16 +279,18 @@ public:
                                  {"STAGES", 3}}));
     }
     if (p.input("A").dtype == DType::F32 && p.output("C").dtype == DType::F32) {
-      // fp32 accuracy on bf16 tensor cores (three-term split, six products): 128x128 tiles,
-      // or 128x64 where 128x128 would leave SMs idle (1024^3: 64 blocks for 132 SMs). On the
-      // H200 these were the fastest of a side-by-side sweep at 4096^3 and 1024^3
-      // (results/2026-11-29-h200-fp32-split.md).
+      // fp32 accuracy on bf16 tensor cores (three-term split, six products), fed by the copy
+      // engine, then by cp.async: 128x128 tiles, or 128x64 where 128x128 would leave SMs idle
+      // (1024^3: 64 blocks for 132 SMs). On the H200 these were the fastest of side-by-side
+      // sweeps at 4096^3 and 1024^3 (results/2026-11-29-h200-fp32-split.md).
       const bool fullMachine = ceilDiv(p.extent(p.input("A"), 0), 128) * ceilDiv(p.extent(p.output("C"), 1), 128) >=
                                static_cast<std::int64_t>(kSmsOfAnH100);
-      out.push_back(genome({{"tensor_core", kWgmmaBf16x3}, {"pipeline", kWarpSpecialized}, {"epilogue", "direct"},
-                            {"vector", "4"}, {"split_k", "none"}},
-                           {{"BLOCK_M", 128}, {"BLOCK_N", fullMachine ? 128 : 64}, {"BLOCK_K", 32}, {"WARPGROUPS", 2},
-                            {"STAGES", fullMachine ? 3 : 4}, {"PREFETCH", 2}}));
+      const ParamMap tile = {{"BLOCK_M", 128}, {"BLOCK_N", fullMachine ? 128 : 64}, {"BLOCK_K", 32}, {"WARPGROUPS", 2},
+                             {"STAGES", fullMachine ? 3 : 4}, {"PREFETCH", 2}};
+      for (const char* pipeline : {kTma, kWarpSpecialized})
+        out.push_back(genome({{"tensor_core", kWgmmaBf16x3}, {"pipeline", pipeline}, {"epilogue", "direct"},
+                              {"vector", "4"}, {"split_k", "none"}},
+                             tile));
     }
     if (p.input("A").dtype == DType::F32)
       // cuBLAS sgemm's shape (64x64 warp tiles, 8x16 per thread): the best of a

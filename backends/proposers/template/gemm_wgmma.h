@@ -42,8 +42,9 @@
 // tile into three bf16 terms (x = x0 + x1 + x2) and the consumers accumulate
 // the six term products a_i.b_j with i + j <= 2, per k-tile in the tensor cores,
 // across k-tiles in fp32 registers with round-to-nearest (no TF32 anywhere).
-// pipeline "warp_specialized", epilogue "direct", vector "4", split_k "none".
-// Parameters:
+// pipeline "warp_specialized" (the producer copies the fp32 tiles with cp.async)
+// or "tma" (one producer thread has the copy engine stage them; two tensor maps),
+// epilogue "direct", vector "4", split_k "none". Parameters:
 //   BLOCK_M    {128, 256}      rows of C per block
 //   BLOCK_N    {64, 128}       columns of C per block = the N of each wgmma (two sets of
 //                              accumulators: the tile sum and the running sum)
@@ -126,6 +127,8 @@ std::string wgmmaDrain();                 // waits for every wgmma, pins the acc
 // The mbarrier helpers of the warp-specialized kernels: mbarrier_init and mbarrier_arrive;
 // then mbarrier_wait (parity) and consumers_sync (named barrier 1 over CONSUMER_THREADS).
 std::string mbarrierInitArriveHelpers();
+// mbarrier_arrive_expect_tx and tma_load_2d (one 2D box by the copy engine, completing on an mbarrier).
+std::string tmaCopyHelpers();
 std::string mbarrierWaitHelpers();
 
 

@@ -47,19 +47,23 @@ TEST(GemmStartingPoints, AreLegalAtTheSuiteShapesAndSeedTheRun) {
   }
 }
 
-// fp32 starts on the bf16x3 split (tensor cores with fp32 accuracy), 128 x 128 tiles where
-// they fill the 132 SMs (4096^3: 1024 blocks) and 128 x 64 where they would not (1024^3: 64).
+// fp32 starts on the bf16x3 split (tensor cores with fp32 accuracy), fed by TMA, then by
+// cp.async, with 128 x 128 tiles where they fill the 132 SMs (4096^3: 1024 blocks) and 128 x 64
+// where they would not (1024^3: 64).
 TEST(GemmStartingPoints, Fp32StartsOnTheSplitTileThatFillsTheMachine) {
   const auto big = templates::gemmSpace().startingPoints(problemOf({"matmul", DType::F32, 4096, 4096, 4096}));
-  ASSERT_FALSE(big.empty());
+  ASSERT_GE(big.size(), 3u);
   EXPECT_EQ(big[0].gene("tensor_core"), "wgmma_bf16x3");
+  EXPECT_EQ(big[0].gene("pipeline"), "tma");
   EXPECT_EQ(big[0].param("BLOCK_N"), 128);
+  EXPECT_EQ(big[1].gene("tensor_core"), "wgmma_bf16x3");
+  EXPECT_EQ(big[1].gene("pipeline"), "warp_specialized");
   const auto small = templates::gemmSpace().startingPoints(problemOf({"matmul", DType::F32, 1024, 1024, 1024}));
   ASSERT_FALSE(small.empty());
   EXPECT_EQ(small[0].gene("tensor_core"), "wgmma_bf16x3");
   EXPECT_EQ(small[0].param("BLOCK_N"), 64);
   // The CUDA-core kernels stay in the space as the next seeds.
-  EXPECT_EQ(big[1].gene("tensor_core"), "none");
+  EXPECT_EQ(big[2].gene("tensor_core"), "none");
 }
 
 // The TMA tile's width follows the waves of 132 SMs: 192 columns at 8192^3 (20.8 waves

@@ -36,13 +36,14 @@ KernelProblem taskProblem(const std::string& name) {
   return templates::problemFromSpec(loadTaskSpecFile(*file));
 }
 
-templates::GeneMap splitGenes() {
-  return {{"tensor_core", "wgmma_bf16x3"}, {"pipeline", "warp_specialized"}, {"epilogue", "direct"},
+templates::GeneMap splitGenes(const std::string& pipeline = "warp_specialized") {
+  return {{"tensor_core", "wgmma_bf16x3"}, {"pipeline", pipeline}, {"epilogue", "direct"},
           {"vector", "4"},                 {"split_k", "none"}};
 }
 
-Genome splitGenome(std::int64_t bm, std::int64_t bn, std::int64_t stages, std::int64_t prefetch) {
-  return {"matmul", splitGenes(),
+Genome splitGenome(std::int64_t bm, std::int64_t bn, std::int64_t stages, std::int64_t prefetch,
+                   const std::string& pipeline = "warp_specialized") {
+  return {"matmul", splitGenes(pipeline),
           {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 32}, {"WARPGROUPS", 2}, {"STAGES", stages}, {"PREFETCH", prefetch}}};
 }
 
@@ -50,13 +51,13 @@ std::vector<std::string> violations(const Genome& g, const KernelProblem& p) {
   return templates::gemmSpace().violations(g, p);
 }
 
-std::vector<Genome> legalGenomes(const KernelProblem& p) {
+std::vector<Genome> legalGenomes(const KernelProblem& p, const std::string& pipeline = "warp_specialized") {
   std::vector<Genome> out;
   for (auto bm : {128, 256})
     for (auto bn : {64, 128})
       for (auto stages : {2, 3, 4})
         for (auto prefetch : {1, 2, 3})
-          if (Genome g = splitGenome(bm, bn, stages, prefetch); violations(g, p).empty()) out.push_back(g);
+          if (Genome g = splitGenome(bm, bn, stages, prefetch, pipeline); violations(g, p).empty()) out.push_back(g);
   return out;
 }
 
@@ -73,6 +74,28 @@ TEST(WgmmaSplitSpace, OnlyFp32TasksOfferTheSplit) {
   const auto why = violations(splitGenome(128, 128, 3, 2), taskProblem("matmul_bf16_1024x1024x1024"));
   ASSERT_FALSE(why.empty());
   EXPECT_NE(why[0].find("fp32 A and B"), std::string::npos) << why[0];
+}
+
+TEST(WgmmaSplitSpace, TheTmaProducerStagesUnswizzledFp32Boxes) {
+  const KernelProblem p = taskProblem("matmul_f32_4096x4096x4096");
+  const Genome g = splitGenome(128, 128, 3, 2, "tma");
+  ASSERT_TRUE(violations(g, p).empty());
+  const auto k = templates::emitGemmWgmmaSplit(g, p);
+  ASSERT_EQ(k.launch.tensorMaps.size(), 2u);
+  EXPECT_EQ(k.launch.tensorMaps[0].tensor, "A");
+  EXPECT_EQ(k.launch.tensorMaps[0].boxRows, 128);
+  EXPECT_EQ(k.launch.tensorMaps[0].boxCols, 32);
+  EXPECT_EQ(k.launch.tensorMaps[1].tensor, "B");
+  EXPECT_EQ(k.launch.tensorMaps[1].boxRows, 32);
+  EXPECT_EQ(k.launch.tensorMaps[1].boxCols, 128);
+  for (const auto& m : k.launch.tensorMaps) EXPECT_EQ(m.swizzle, "none");
+  EXPECT_NE(k.source.find("const __grid_constant__ CUtensorMap tmap_A"), std::string::npos);
+  // One more mbarrier per staging slot than the cp.async producer.
+  EXPECT_EQ(templates::gemmWgmmaSplitSmemBytes(g), templates::gemmWgmmaSplitSmemBytes(splitGenome(128, 128, 3, 2)) + 2 * 8);
+  // Anything but the two producers is refused with the reason.
+  const auto why = violations(splitGenome(128, 128, 3, 2, "double"), p);
+  ASSERT_FALSE(why.empty());
+  EXPECT_NE(why[0].find("pipeline=tma"), std::string::npos) << why[0];
 }
 
 TEST(WgmmaSplitSpace, LegalityFollowsRegistersAndSharedMemory) {
@@ -133,17 +156,22 @@ TEST(WgmmaSplitLayout, PlaneStoresLandWhereTheDescriptorsRead) {
     const int aRowBytes = 64, aPlaneBytes = bm * aRowBytes, bPanelBytes = 32 * 128;
     const int slabs = bm / 2 / 64;
     std::map<std::pair<int, int>, std::uint32_t> a, b;  // element -> byte offset in the A / B plane
+    // The kernel's split_tile: a thread's first chunk's offset and swizzle, then constant steps.
+    const int aRowStep = 128 / 8, bRowChunks = bn / 4, bRowStep = 128 / bRowChunks;
     for (int tid = 0; tid < 128; ++tid) {
-      for (int i = 0; i < bm * 8 / 128; ++i) {
-        const int q = tid + i * 128, row = q / 8, c = q % 8;
-        const std::uint32_t dst = row * aRowBytes + ((((c >> 1) ^ ((row >> 1) & 3)) << 4) | ((c & 1) << 3));
-        for (int e = 0; e < 4; ++e) ASSERT_TRUE(a.emplace(std::pair{row, c * 4 + e}, dst + 2 * e).second);
-      }
+      const int aRow0 = tid / 8, aC = tid % 8;
+      const int aDst = aRow0 * aRowBytes + ((((aC >> 1) ^ ((aRow0 >> 1) & 3)) << 4) | ((aC & 1) << 3));
+      for (int i = 0; i < bm * 8 / 128; ++i)
+        for (int e = 0; e < 4; ++e)
+          ASSERT_TRUE(a.emplace(std::pair{aRow0 + i * aRowStep, aC * 4 + e}, aDst + i * aRowStep * aRowBytes + 2 * e).second);
+      const int bK0 = tid / bRowChunks, bC = tid % bRowChunks;
+      const int bDst = (bC >> 4) * bPanelBytes + bK0 * 128 + ((bC & 1) << 3);
+      const int bSwizzle = (((bC & 15) >> 1) ^ (bK0 & 7)) << 4;
       for (int i = 0; i < 32 * bn / 4 / 128; ++i) {
-        const int q = tid + i * 128, k = q / (bn / 4), c = q % (bn / 4);
-        const std::uint32_t dst =
-            (c >> 4) * bPanelBytes + k * 128 + (((((c & 15) >> 1) ^ (k & 7)) << 4) | ((c & 1) << 3));
-        for (int e = 0; e < 4; ++e) ASSERT_TRUE(b.emplace(std::pair{k, c * 4 + e}, dst + 2 * e).second);
+        const int row = i * bRowStep;
+        for (int e = 0; e < 4; ++e)
+          ASSERT_TRUE(
+              b.emplace(std::pair{bK0 + row, bC * 4 + e}, bDst + row * 128 + (bSwizzle ^ (row % 8 << 4)) + 2 * e).second);
       }
     }
     ASSERT_EQ(a.size(), static_cast<std::size_t>(bm * 32));
@@ -177,9 +205,11 @@ TEST(WgmmaSplitCompile, EveryLegalGenomeOfTheFp32SuiteCompilesForSm90a) {
   std::vector<Emitted> all;
   for (const char* name : kFp32Tasks) {
     const KernelProblem p = taskProblem(name);
-    for (const auto& g : legalGenomes(p)) all.push_back({std::string(name) + " " + g.paramsText(), templates::emitGemmWgmmaSplit(g, p)});
+    for (const char* pipeline : {"warp_specialized", "tma"})
+      for (const auto& g : legalGenomes(p, pipeline))
+        all.push_back({std::string(name) + " " + pipeline + " " + g.paramsText(), templates::emitGemmWgmmaSplit(g, p)});
   }
-  ASSERT_GE(all.size(), 16u);
+  ASSERT_GE(all.size(), 32u);
   std::vector<CompileRequest> requests;
   for (const auto& e : all) requests.push_back({e.kernel.source, e.kernel.launch.entry, "sm_90", {}});
   NvrtcCompiler compiler;
@@ -198,7 +228,11 @@ TEST(WgmmaSplitCompile, EveryLegalGenomeOfTheFp32SuiteCompilesForSm90a) {
     };
     // Six products x two k16 steps per stage, each slab.
     EXPECT_GE(count("wgmma"), 12) << where;
-    EXPECT_GT(count("cp.async"), 0) << where;
+    // Fed by cp.async, or by bulk tensor copies (and then no thread copies a chunk itself).
+    const bool tma = where.find(" tma ") != std::string::npos;
+    EXPECT_EQ(count("cp.async.bulk.tensor") > 0, tma) << where;
+    EXPECT_EQ(count("cp.async") > 0, !tma) << where;
+    EXPECT_EQ(all[i].kernel.launch.tensorMaps.size(), tma ? 2u : 0u) << where;
     EXPECT_EQ(r.log.find("serialized"), std::string::npos) << where << "\n" << r.log;
     EXPECT_EQ(r.log.find("is injected"), std::string::npos) << where << "\n" << r.log;
     EXPECT_EQ(all[i].kernel.source.find("tf32"), std::string::npos) << where;
