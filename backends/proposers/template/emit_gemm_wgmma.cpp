@@ -95,6 +95,18 @@ std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::
           {"WGMMA", "wgmma_m64n" + std::to_string(blockN) + "k16"}};
 }
 
+EmittedKernel wgmmaKernel(std::string source, const KernelProblem& p, std::int64_t blockM, std::int64_t blockN,
+                          std::int64_t threads, std::int64_t smemBytes) {
+  EmittedKernel k;
+  k.source = std::move(source);
+  k.launch.entry = p.entry;
+  k.launch.grid[0] = "ceil_div(" + p.extentExpr(p.output("C"), 1) + ", " + std::to_string(blockN) + ") * ceil_div(" +
+                     p.extentExpr(p.input("A"), 0) + ", " + std::to_string(blockM) + ")";
+  k.launch.block[0] = std::to_string(threads);
+  k.launch.dynamicSmemBytes = std::to_string(smemBytes);
+  return k;
+}
+
 std::string wgmmaSummaryHead(const KernelProblem& p, std::int64_t blockN) {
   return std::string(p.family == "matmul_bias_relu" ? "GEMM + bias + ReLU" : "GEMM") +
          " on Hopper warpgroup tensor cores (wgmma m64n" + std::to_string(blockN) +
@@ -302,8 +314,6 @@ void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) 
 
 EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p) {
   if (isWarpSpecialized(g.gene("pipeline"))) return emitGemmWgmmaWarpSpecialized(g, p);
-  const ProblemTensor& a = p.input("A");
-  const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
   const std::int64_t groups = g.param("WARPGROUPS"), stages = g.param("STAGES");
@@ -410,14 +420,7 @@ static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTE
 )",
                 vars);
 
-  EmittedKernel k;
-  k.source = std::move(src);
-  k.launch.entry = p.entry;
-  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
-                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
-  k.launch.block[0] = std::to_string(kWarpgroupThreads * groups);
-  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaSmemBytes(g));
-  return k;
+  return wgmmaKernel(std::move(src), p, bm, bn, kWarpgroupThreads * groups, gemmWgmmaSmemBytes(g));
 }
 
 }  // namespace crucible::templates

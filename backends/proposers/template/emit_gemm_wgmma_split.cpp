@@ -132,8 +132,6 @@ void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations
 }
 
 EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p) {
-  const ProblemTensor& a = p.input("A");
-  const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
   const bool tma = g.gene("pipeline") == kTma;
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
@@ -466,13 +464,7 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
 )",
                 vars);
 
-  EmittedKernel k;
-  k.source = std::move(src);
-  k.launch.entry = p.entry;
-  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
-                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
-  k.launch.block[0] = std::to_string(threads);
-  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaSplitSmemBytes(g));
+  EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaSplitSmemBytes(g));
   // The fp32 boxes the copy engine stages: A's BLOCK_M x BLOCK_K tile, B's BLOCK_K x BLOCK_N, unswizzled.
   if (tma)
     k.launch.tensorMaps = {{"A", static_cast<int>(bm), static_cast<int>(g.param("BLOCK_K")), "none"},

@@ -207,8 +207,6 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
 }
 
 EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p) {
-  const ProblemTensor& a = p.input("A");
-  const ProblemTensor& c = p.output("C");
   const bool fused = p.family == "matmul_bias_relu";
   const bool tma = g.gene("pipeline") == kTma;
   const std::int64_t clusterM = tma ? g.param("CLUSTER_M") : 1;
@@ -486,13 +484,7 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtens
 )",
                 vars);
 
-  EmittedKernel k;
-  k.source = std::move(src);
-  k.launch.entry = p.entry;
-  k.launch.grid[0] = "ceil_div(" + p.extentExpr(c, 1) + ", " + std::to_string(bn) + ") * ceil_div(" +
-                     p.extentExpr(a, 0) + ", " + std::to_string(bm) + ")";
-  k.launch.block[0] = std::to_string(threads);
-  k.launch.dynamicSmemBytes = std::to_string(gemmWgmmaWarpSpecializedSmemBytes(g));
+  EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaWarpSpecializedSmemBytes(g));
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
   if (tma) k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};

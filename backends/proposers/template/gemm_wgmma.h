@@ -111,6 +111,10 @@ std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument = fa
 // wgmma wrapper for BLOCK_N ({{WGMMA}}); and the start of their header summary,
 // "GEMM[ + bias + ReLU] on Hopper warpgroup tensor cores (wgmma m64n<N>k16 ...), ".
 std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::int64_t blockN);
+// The kernel with the launch all wgmma emitters share: one block per BLOCK_M x BLOCK_N tile of C
+// on grid.x (the kernel maps it to a tile in grouped raster order), `threads` threads, `smemBytes`.
+EmittedKernel wgmmaKernel(std::string source, const KernelProblem& p, std::int64_t blockM, std::int64_t blockN,
+                          std::int64_t threads, std::int64_t smemBytes);
 std::string wgmmaSummaryHead(const KernelProblem& p, std::int64_t blockN);
 
 // Source fragments both wgmma kernels share; placeholders ({{M}}, {{N}}, {{K}},
