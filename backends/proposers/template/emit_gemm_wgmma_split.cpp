@@ -127,7 +127,8 @@ void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations
   v.divisible(K, "K", 4, "the 4-float chunk");
   v.divisible(N, "N", 4, "the 4-float chunk");
   v.atMost(gemmWgmmaSplitSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
-  v.atMost(M * K, "M x K", kMaxTileOffset, "the 32-bit staging offsets");
+  // Global addresses are 64-bit; the copy engine's coordinates (and the tile origins) are 32-bit.
+  v.atMost(std::max({M, N, K}), "the largest of M, N and K", kMaxTileOffset, "the 32-bit tile coordinates");
   v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
 }
 
