@@ -8,7 +8,8 @@
 // host in tests/backends/template/wgmma_split_test.cpp). The product a.b is the
 // sum of the six term products a_i.b_j with i + j <= 2, each exact in fp32;
 // the three left out (a1.b2, a2.b1, a2.b2) are at most ~2^-23 |a.b| together
-// (|x1| <= 2^-8 |x|, |x2| <= 2^-16 |x|): the order of fp32's unit roundoff. No TF32 anywhere: bf16 products are exact, sums fp32.
+// (|x1| <= 2^-8 |x|, |x2| <= 2^-16 |x|): the order of fp32's unit roundoff.
+// No TF32 anywhere: bf16 products are exact, sums fp32.
 //
 // Why: CUDA cores peak at 67 TFLOP/s on an H200 and cuBLAS's sgemm runs at 51;
 // bf16 tensor cores do six products at ~1000 / 6 = 165 TFLOP/s.
@@ -43,16 +44,17 @@
 // kernel's B layout with 32 k-rows per panel).
 // Consumers: per stage, 6 products x 2 k16 steps of wgmma m64nNk16 per slab
 // into a fresh tile sum `part` (the first with scale-d = 0), committed as one
-// group and waited for; the stage is handed back and part is added to the
-// fp32 accumulators with round-to-nearest. Why: the tensor cores add into
-// their accumulator with truncation; accumulating all six products of all
-// 256 k16 steps there (1536 truncating adds per output at K = 4096) measured
-// an RMS error 24x cuBLAS sgemm's on the H200, biased toward zero. With 12
-// truncating adds per tile sum and round-to-nearest across tiles, the error
-// measured 5x below cuBLAS sgemm's (results/2026-11-29-h200-fp32-split.md). The cost is
-// a second set of accumulators (BLOCK_N <= 128) and a wait per stage, which the
-// other consumer warpgroup covers. The mbarrier handshake is the bf16
-// warp-specialized kernel's (see there for why one parity bit suffices).
+// group and waited for; the stage is handed back and part is added to the fp32
+// accumulators with round-to-nearest. Why: accumulating all six products of
+// all 256 k16 steps in the tensor cores (1536 adds per output at K = 4096)
+// measured an RMS error 24x cuBLAS sgemm's on the H200; the tensor cores'
+// accumulation truncates rather than rounds, so its errors add up instead of
+// cancelling. With 12 such adds per tile sum and round-to-nearest across tiles
+// the error measured 5x below cuBLAS sgemm's
+// (results/2026-11-29-h200-fp32-split.md). The cost is a second set of
+// accumulators (BLOCK_N <= 128) and a wait per stage, which the other consumer
+// warpgroup covers. The mbarrier handshake is the bf16 warp-specialized
+// kernel's (see there for why one parity bit suffices).
 // Epilogue: fp32 fragments stored straight from registers as float2.
 #include <algorithm>
 #include <string>
