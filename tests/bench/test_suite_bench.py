@@ -266,6 +266,16 @@ class AcceptanceTest(unittest.TestCase):
         self.assertEqual([ok for ok, _ in missing], [True, False])
         self.assertIn("cuBLAS was not measured", missing[1][1])
 
+    def test_fp32_matmul_must_be_as_close_to_fp64_as_cublas(self):
+        r = result("matmul_f32_4096x4096x4096", ours=1400.0, eager=2700.0, library=2700.0)
+        r.fp64_errors = {"ours": (6.6e-5, 4.6e-6), "library": (3.6e-4, 2.5e-5)}
+        checks = self.verdicts([r])
+        self.assertEqual([ok for ok, _ in checks], [True, True, True])
+        self.assertIn("full fp32 accuracy", checks[1][1])
+        # A faster kernel that gives up accuracy (a two-term split, say) fails this check only.
+        r.fp64_errors = {"ours": (9.0e-4, 9.0e-5), "library": (3.6e-4, 2.5e-5)}
+        self.assertEqual([ok for ok, _ in self.verdicts([r])], [True, False, True])
+
     def test_bf16_matmul_has_no_bandwidth_or_cublas_check(self):
         checks = self.verdicts([result("matmul_bf16_8192x8192x8192", ours=2000.0, eager=1800.0, library=1800.0)])
         self.assertEqual(len(checks), 1)
