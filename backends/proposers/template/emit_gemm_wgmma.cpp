@@ -36,15 +36,11 @@
 namespace crucible::templates {
 namespace {
 
-constexpr std::int64_t kBf16Bytes = 2;
-constexpr std::int64_t kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8 rows of 128 bytes
-constexpr std::int64_t kWarpgroupThreads = 128;
-constexpr std::int64_t kRowsPerWgmma = 64;
+using namespace wgmma;  // kWarpgroupThreads, kSwizzleAlignment, ...
+
 constexpr std::int64_t kMaxAccumulators = 128;  // fp32 accumulators per thread (CUTLASS's 128x256 / 2 warpgroups)
 // Registers besides the accumulators: descriptors, copy addresses, loop state.
 constexpr std::int64_t kRegisterOverhead = 64;
-constexpr std::int64_t kMaxTileOffset = 2147483647;
-constexpr std::int64_t kRasterGroupM = 8;  // block rows per raster group (L2 reuse of B panels)
 
 }  // namespace
 

@@ -65,20 +65,14 @@
 namespace crucible::templates {
 namespace {
 
-constexpr std::int64_t kWarpgroupThreads = 128;
-constexpr std::int64_t kRowsPerWgmma = 64;
+using namespace wgmma;  // kWarpgroupThreads, kSwizzleAlignment, ...
+
 constexpr std::int64_t kTerms = 3;
-constexpr std::int64_t kBf16Bytes = 2;
 constexpr std::int64_t kF32Bytes = 4;
-constexpr std::int64_t kSwizzleAlignment = 1024;
-constexpr std::int64_t kMbarrierBytes = 8;
 constexpr std::int64_t kMaxAccumulators = 64;  // each of acc and part (fp32 per consumer thread)
 // Consumer registers besides the accumulators (descriptors, barrier state, epilogue addressing);
-// the block keeps the launch share of 168 registers per thread (384 threads, no setmaxnreg).
+// the block keeps the launch share of registers (entryRegisters: 168 for 384 threads, no setmaxnreg).
 constexpr std::int64_t kConsumerOverhead = 32;
-constexpr std::int64_t kLaunchShare = 168;
-constexpr std::int64_t kMaxTileOffset = 2147483647;
-constexpr std::int64_t kRasterGroupM = 8;
 
 std::int64_t planeStageBytes(const Genome& g) {
   return kTerms * (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
@@ -122,8 +116,8 @@ void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations
   v.require(g.param("STAGES") >= 2, "the plane ring needs STAGES >= 2: one stage multiplied while the next is split");
   const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;
   v.atMost(accumulators, "accumulators per thread (and as many tile sums)", kMaxAccumulators, "the register budget");
-  v.atMost(2 * accumulators + kConsumerOverhead, "estimated consumer registers per thread", kLaunchShare,
-           "the launch share of registers per thread (384 threads)");
+  v.atMost(2 * accumulators + kConsumerOverhead, "estimated consumer registers per thread",
+           entryRegisters(kWarpgroupThreads * (consumers + 1)), "the launch share of registers per thread");
   const ProblemTensor& a = p.input("A");
   const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(p.input("B"), 1);
   v.divisible(K, "K", 4, "the 4-float chunk");

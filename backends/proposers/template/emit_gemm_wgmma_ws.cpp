@@ -59,11 +59,8 @@
 namespace crucible::templates {
 namespace {
 
-constexpr std::int64_t kBf16Bytes = 2;
-constexpr std::int64_t kSwizzleAlignment = 1024;
-constexpr std::int64_t kWarpgroupThreads = 128;
-constexpr std::int64_t kRowsPerWgmma = 64;
-constexpr std::int64_t kMbarrierBytes = 8;
+using namespace wgmma;  // kWarpgroupThreads, kSwizzleAlignment, ...
+
 constexpr std::int64_t kMaxAccumulators = 128;  // fp32 accumulators per consumer thread
 // Consumer registers besides the accumulators: descriptors, loop and barrier state, epilogue addressing.
 constexpr std::int64_t kConsumerOverhead = 64;
@@ -77,20 +74,16 @@ constexpr std::int64_t kConsumerRegisters = 216;
 // addressing): ptxas for sm_90a gave 154 registers to 128 accumulators.
 constexpr std::int64_t kTmaConsumerOverhead = 32;
 constexpr std::int64_t kEpiloguePadBytes = 16;  // per staged C row
-constexpr std::int64_t kMaxTileOffset = 2147483647;
-constexpr std::int64_t kRasterGroupM = 8;
-
-// Registers per thread at launch: the register file split evenly, rounded down
-// to the allocation granule of 8 and capped at 255 per thread.
-std::int64_t entryRegisters(std::int64_t threads) {
-  return std::min<std::int64_t>(kRegistersPerSm / threads / 8 * 8, kMaxRegistersPerThread / 8 * 8);
-}
 
 std::int64_t stageBytes(const Genome& g) {
   return (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
 }
 
 }  // namespace
+
+std::int64_t entryRegisters(std::int64_t threads) {
+  return std::min<std::int64_t>(kRegistersPerSm / threads / 8 * 8, kMaxRegistersPerThread / 8 * 8);
+}
 
 std::string tmaCopyHelpers() {
   return R"(// One arrival that also announces `bytes` of transactions: the phase completes once the

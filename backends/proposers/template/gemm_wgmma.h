@@ -62,6 +62,22 @@
 
 namespace crucible::templates {
 
+// The fixed facts every wgmma emitter sizes its kernel with (a nested namespace: gemm_space.cpp
+// keeps its own names).
+namespace wgmma {
+inline constexpr std::int64_t kBf16Bytes = 2;
+inline constexpr std::int64_t kWarpgroupThreads = 128;
+inline constexpr std::int64_t kRowsPerWgmma = 64;               // the M of every wgmma
+inline constexpr std::int64_t kSwizzleAlignment = 1024;         // the 128-byte swizzle repeats every 8 rows of 128 bytes
+inline constexpr std::int64_t kMbarrierBytes = 8;
+inline constexpr std::int64_t kMaxTileOffset = 2147483647;      // 32-bit tile coordinates and grid.x
+inline constexpr std::int64_t kRasterGroupM = 8;                // block rows per raster group (L2 reuse of B panels)
+}  // namespace wgmma
+
+// Registers per thread at launch: the register file split evenly, rounded down to the
+// allocation granule of 8 and capped at 255 per thread.
+std::int64_t entryRegisters(std::int64_t threads);
+
 inline constexpr const char* kWarpSpecialized = "warp_specialized";
 // The warp-specialized kernel with a TMA producer (cp.async.bulk.tensor, one thread).
 inline constexpr const char* kTma = "tma";
