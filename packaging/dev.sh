@@ -26,6 +26,7 @@ case "${1:-}" in
     ;;
   test)
     export QT_QPA_PLATFORM=offscreen
+    bash packaging/asan-corpus.sh  # the fuzz seed corpus under ASan/UBSan (tests/fuzz/README.md)
     ctest --preset default -j "$jobs"
     ;;
   *)

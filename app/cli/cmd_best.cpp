@@ -9,6 +9,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
+#include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
 #include "core/model/kernel_export.h"
 #include "core/store/project_store.h"
@@ -22,7 +23,8 @@ const char* const kUsage =
     "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
     "--export DIR writes DIR/<task>.cu (the source) and DIR/<task>.json (task spec, launch rule with its\n"
     "tensor maps, timing).\n"
-    "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage.\n";
+    "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage,\n"
+    "4 the project cannot be opened (`crucible-cli help` has the table). Reads only: works on read-only storage.\n";
 
 // One task's winner, or only the task when no run produced a valid kernel.
 struct TaskBest {
@@ -148,13 +150,13 @@ int exportAll(const std::vector<TaskBest>& all, const std::string& dir, std::ost
 
 int cmdBest(const std::vector<std::string>& args) {
   Options o(args, {"project", "export"}, {"json", "help"});
-  if (o.flag("help")) return std::cout << kUsage, 0;
+  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
   if (!o.has("project")) {
     std::cerr << kUsage;
-    return 2;
+    return ExitCode::Usage;
   }
   const std::string project = o.required("project");
-  if (!std::filesystem::exists(project)) throw std::runtime_error("no project file '" + project + "'");
+  if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
   const std::vector<TaskBest> all = bestPerTask(*store);
 
@@ -172,16 +174,16 @@ int cmdBest(const std::vector<std::string>& args) {
   if (o.has("export")) exportAll(all, o.value("export"), json ? std::cerr : std::cout);
 
   for (const TaskBest& b : all)
-    if (!b.candidate) return 1;
-  return 0;
+    if (!b.candidate) return ExitCode::Failed;
+  return ExitCode::Success;
 }
 
 int run(const std::vector<std::string>& args) {
   try {
     return cmdBest(args);
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {
     std::cerr << "crucible-cli best: " << e.what() << "\n" << kUsage;
-    return 2;
+    return ExitCode::Usage;
   }
 }
 

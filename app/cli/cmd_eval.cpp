@@ -13,8 +13,11 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
 #include "app/cli/launch_file.h"
+#include "app/cli/sanitizer_report.h"
+#include "backends/cuda/sanitize/compute_sanitizer.h"
 #include "app/cli/tensor_map_option.h"
 #include "backends/gpu_probe.h"
+#include "core/io/bounded_file.h"
 #include "core/model/model_json.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
@@ -25,7 +28,8 @@ namespace {
 const char* const kUsage =
     "usage: crucible-cli eval --task NAME|FILE.json --kernel FILE.cu [--reference FILE.cu] [--json]\n"
     "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--tensor-map T:RxC[:SWIZZLE]]...\n"
-    "                         [--launch FILE.json] [--seeds N] [--no-profile]\n"
+    "                         [--launch FILE.json] [--seeds N] [--no-profile] [--sanitize]\n"
+    "                         [--sanitize-timeout SECONDS]\n"
     "Compiles the kernel, validates it against the task's oracle on N seeds of fresh inputs (default 3),\n"
     "times it interleaved with the reference (the task's baseline unless --reference), profiles it, and\n"
     "prints the verdict. The launch defaults to the task baseline's; --grid/--block/--smem take expressions\n"
@@ -35,14 +39,17 @@ const char* const kUsage =
     "--tensor-map TENSOR:ROWSxCOLS[:SWIZZLE] (repeatable; SWIZZLE none, 32B, 64B or 128B, default none) has the\n"
     "worker encode a TMA tensor map of that input or output with that box and pass it after the task's parameters,\n"
     "as `const __grid_constant__ CUtensorMap tmap_TENSOR`, in the order given: e.g. --tensor-map A:128x64:128B.\n"
+    "--sanitize also runs compute-sanitizer's memcheck, racecheck, initcheck and synccheck on the kernel, as before\n"
+    "a seal, and prints their report; the kernel then counts as valid only if they ran clean.\n"
     "Exit status: 0 valid, 1 not valid (the reason is printed), 2 bad usage, 3 no GPU here.\n";
 
+// A regular file of at most 1 MiB (core/io/bounded_file.h): a FIFO or /dev/zero is refused, not read.
 std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  try {
+    return readBoundedFile(path, kMaxKernelSourceBytes, "kernel source");
+  } catch (const BoundedFileError& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 std::string resolveSpecFile(const std::string& nameOrFile) {
@@ -133,8 +140,9 @@ int run(const std::vector<std::string>& args) {
 }
 
 int evaluate(const std::vector<std::string>& args) {
-  Options o(args, {"task", "kernel", "reference", "launch", "grid", "block", "smem", "tensor-map", "seeds"},
-            {"json", "no-profile", "help"});
+  Options o(args,
+            {"task", "kernel", "reference", "launch", "grid", "block", "smem", "tensor-map", "seeds", "sanitize-timeout"},
+            {"json", "no-profile", "help", "sanitize"});
   if (o.flag("help")) return std::cout << kUsage, 0;
   if (!o.has("task") || !o.has("kernel")) {
     std::cerr << kUsage;
@@ -246,10 +254,20 @@ int evaluate(const std::vector<std::string>& args) {
     out["roofline"] = roof;
   }
   if (profile) out["profile"] = {{"permitted", profile->permitted}, {"detail", profile->detail}, {"metrics", profile->metrics}};
+  std::optional<SanitizerReport> sanitized;
+  if (o.flag("sanitize")) {
+    ComputeSanitizerOptions options;
+    options.workerExecutable = dispatcher.workerExecutable();
+    options.stopAtFirstFinding = false;   // on demand: every tool's report
+    options.toolTimeoutSeconds = o.positiveNumber("sanitize-timeout", options.toolTimeoutSeconds);
+    sanitized = ComputeSanitizer(options).sanitize(task, candidate.binary, 0);
+    out["sanitizer"] = sanitizerReportJson(*sanitized);
+  }
+  const bool passed = ev.status == CandidateStatus::Valid && (!sanitized || sanitized->clean);
 
   if (json) {
     std::cout << out.dump(2) << "\n";
-    return ev.status == CandidateStatus::Valid ? 0 : 1;
+    return passed ? 0 : 1;
   }
   std::cout << "device: " << device.gpu << " (" << device.arch << "), driver " << device.driver << ", CUDA "
             << device.cudaRuntime << ", NVRTC " << device.nvrtc << "\n";
@@ -276,7 +294,8 @@ int evaluate(const std::vector<std::string>& args) {
     std::cout << "profile: " << (profile->permitted ? "" : "NOT PERMITTED: ") << profile->detail << "\n";
     for (const auto& [name, value] : profile->metrics) std::cout << "  " << name << " = " << value << "\n";
   }
-  return ev.status == CandidateStatus::Valid ? 0 : 1;
+  if (sanitized) printSanitizerReport(std::cout, *sanitized);
+  return passed ? 0 : 1;
 }
 
 const RegisterCommand registration("eval", Command{"validate, time and profile one kernel against a task", run});

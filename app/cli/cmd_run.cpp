@@ -14,8 +14,10 @@
 #include <pthread.h>
 #include <thread>
 #include "app/cli/command.h"
+#include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/sanitize/compute_sanitizer.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "core/engine/engine.h"
@@ -82,13 +84,17 @@ private:
   std::thread thread_;
 };
 
+UsageError noSuchTask(const std::string& nameOrFile) {
+  return UsageError("no task '" + nameOrFile + "' in the project, the built-in library or on disk");
+}
+
 // The task by name in the project, or imported from the built-in library or a file.
 TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
   if (auto t = store.taskByName(nameOrFile)) return t->id;
   std::string file = nameOrFile;
   if (!std::filesystem::exists(file)) {
     auto builtin = findBuiltinTaskFile(nameOrFile);
-    if (!builtin) throw std::runtime_error("no task '" + nameOrFile + "' in the project, the built-in library or on disk");
+    if (!builtin) throw noSuchTask(nameOrFile);
     file = *builtin;
   }
   const Task task = taskRecord(readTaskSpecText(file));
@@ -97,73 +103,120 @@ TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
 }
 
 struct Backends {
+  explicit Backends(ComputeSanitizerOptions sanitizing) : sanitizer(std::move(sanitizing)) {}
   TemplateProposer proposer;
   NvrtcCompiler compiler;
   LocalGpuDispatcher dispatcher;
+  ComputeSanitizer sanitizer;   // before every seal, on the GPU that validated the kernel
 };
+
+// --sanitize-timeout SECONDS: how long each compute-sanitizer tool may take
+// before a seal (a tool that does not finish refuses the seal).
+ComputeSanitizerOptions sanitizerOptions(const Options& o) {
+  ComputeSanitizerOptions s;
+  s.toolTimeoutSeconds = o.positiveNumber("sanitize-timeout", s.toolTimeoutSeconds);
+  return s;
+}
+
+// A command that writes to the project refuses one it cannot write before it
+// starts anything, GPU checks included (ExitCode::ProjectUnusable).
+void requireWritableProject(const std::string& project, const std::string& what) {
+  const std::string why = ProjectStore::writeProblem(project);
+  if (why.empty()) return;
+  const bool exists = std::filesystem::exists(project);
+  throw StoreError(project + ": cannot " + what + ": " +
+                   (exists ? "the project is open read-only (" + why + ")" : "cannot create the project (" + why + ")"));
+}
 
 int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) {
   if (!b.dispatcher.canEvaluate()) {
     std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatcher.status() << "\n";
-    return 3;
+    return ExitCode::NoGpu;
   }
-  std::cout << "evaluating on: " << b.dispatcher.status() << "\n";
+  std::cout << "evaluating on: " << b.dispatcher.status() << "\n"
+            << "before a seal: " << b.sanitizer.status() << "\n";
   ConsoleObserver observer(verbose);
-  Engine engine(project, b.proposer, b.compiler, b.dispatcher, &observer);
+  Engine engine(project, b.proposer, b.compiler, b.dispatcher, &observer, &b.sanitizer);
   {
     StopOnSignal stopper(engine);
     engine.run(run);
   }
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
   auto r = store->run(run);
-  if (!r) return 1;
+  if (!r) return ExitCode::Failed;
   std::cout << "run " << run << ": " << toString(r->status) << ", " << r->evaluationsDone << " evaluations, best "
             << r->bestSpeedup << "x vs reference\n";
-  return r->status == RunStatus::Failed ? 1 : 0;
+  return r->status == RunStatus::Failed ? ExitCode::Failed : ExitCode::Success;
 }
 
 int cmdInit(const std::vector<std::string>& args) {
-  if (args.size() != 1) throw std::runtime_error("usage: crucible-cli init PROJECT.crucible");
-  ProjectStore::create(args[0]);
-  std::cout << "created " << args[0] << "\n";
-  return 0;
+  const Options o(args, {}, {}, 1);
+  if (o.positional().size() != 1) throw UsageError("usage: crucible-cli init PROJECT.crucible");
+  ProjectStore::create(o.positional()[0]);  // an existing file: "already exists", ExitCode::ProjectUnusable
+  std::cout << "created " << o.positional()[0] << "\n";
+  return ExitCode::Success;
 }
 
 int cmdRun(const std::vector<std::string>& args) {
-  Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile"},
+  Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile",
+                   "sanitize-timeout"},
             {"gated", "verbose", "away-from-seal"});
+  // The whole command line is checked before anything is opened, created or probed.
   const std::string project = o.required("project");
-  Backends b;
+  const std::string taskName = o.required("task");
+  Budget budget;
+  // 0 would mean "no limit" to the engine: a budget is at least 1, a time limit above 0.
+  budget.evaluations = o.integer("budget", 200, 1);
+  budget.wallSeconds = o.positiveNumber("minutes", 0) * 60;
+  budget.gpuSeconds = o.positiveNumber("gpu-minutes", 0) * 60;
+  RunSettings settings;
+  settings.batchSize = static_cast<int>(o.integer("batch", settings.batchSize, 1, 4096));
+  settings.compileThreads = std::max(2u, std::thread::hardware_concurrency() / 2);
+  if (o.has("profile")) {
+    try {
+      settings.profile = profileModeFromString(o.value("profile"));
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--profile: ") + e.what());
+    }
+  }
+  if (o.flag("away-from-seal")) settings.sealStart = SealStart::AwayFromSeal;
+  const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1, 0));
+  requireWritableProject(project, "start a run");
+  // A project that is not one (damaged, newer) and a task that names nothing are refused before the GPU is probed.
+  bool taskInProject = false;
+  if (std::filesystem::exists(project)) taskInProject = ProjectStore::open(project)->taskByName(taskName).has_value();
+  if (!taskInProject && !std::filesystem::exists(taskName) && !findBuiltinTaskFile(taskName)) throw noSuchTask(taskName);
+
+  Backends b(sanitizerOptions(o));
   if (!b.dispatcher.canEvaluate()) {
     std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatcher.status() << "\n";
-    return 3;
+    return ExitCode::NoGpu;
   }
-  if (!std::filesystem::exists(project)) ProjectStore::create(project);
   TaskId task;
   {
-    auto store = ProjectStore::open(project);
-    task = ensureTask(*store, o.required("task"));
+    // Another process may create the same project at this moment: both then use the one file.
+    auto store = ProjectStore::openOrCreate(project);
+    task = ensureTask(*store, taskName);
   }
-  Budget budget;
-  budget.evaluations = o.integer("budget", 200);
-  budget.wallSeconds = o.number("minutes", 0) * 60;
-  budget.gpuSeconds = o.number("gpu-minutes", 0) * 60;
-  RunSettings settings;
-  settings.batchSize = static_cast<int>(o.integer("batch", settings.batchSize));
-  settings.compileThreads = std::max(2u, std::thread::hardware_concurrency() / 2);
-  if (o.has("profile")) settings.profile = profileModeFromString(o.value("profile"));
-  if (o.flag("away-from-seal")) settings.sealStart = SealStart::AwayFromSeal;
   Engine creator(project, b.proposer, b.compiler, b.dispatcher);
-  const RunId run = creator.createRun(task, o.value("name", o.required("task")),
-                                      static_cast<std::uint64_t>(o.integer("seed", 1)), budget, o.flag("gated"), settings);
+  const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings);
   std::cout << "run " << run << " created in " << project << "\n";
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
 int cmdResume(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run"}, {"verbose"});
-  Backends b;
-  return runEngine(o.required("project"), b, o.integer("run", 0), o.flag("verbose"));
+  Options o(args, {"project", "run", "sanitize-timeout"}, {"verbose"});
+  const std::string project = o.required("project");
+  if (!o.has("run")) throw UsageError("missing --run (`crucible-cli runs --project P` lists them)");
+  const RunId run = o.integer("run", 0, 1);
+  {
+    // Read-write where it can be (an older schema is migrated, as resuming would); read-only otherwise.
+    auto store = ProjectStore::open(project);
+    if (!store->run(run)) throw UsageError("no run " + std::to_string(run) + " in " + project);
+  }
+  requireWritableProject(project, "resume run " + std::to_string(run));
+  Backends b(sanitizerOptions(o));
+  return runEngine(project, b, run, o.flag("verbose"));
 }
 
 int cmdRuns(const std::vector<std::string>& args) {
@@ -176,11 +229,11 @@ int cmdRuns(const std::vector<std::string>& args) {
     std::cout << std::setw(5) << r.id << std::setw(34) << (t ? t->name : "?") << std::setw(10) << toString(r.status)
               << std::setw(8) << r.evaluationsDone << r.bestSpeedup << "x\n";
   }
-  return 0;
+  return ExitCode::Success;
 }
 
 const RegisterCommand kInit("init", {"create an empty project file", cmdInit});
-const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated]", cmdRun});
+const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S]", cmdRun});
 const RegisterCommand kResume("resume", {"continue an interrupted or stopped run: --project P --run ID", cmdResume});
 const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", cmdRuns});
 

@@ -85,7 +85,7 @@ void printKernel(const char* role, const SpecKernel& k, const TaskSpec& spec) {
 }
 
 int show(const std::vector<std::string>& args) {
-  const Options opts(args, {}, {"json"});
+  const Options opts(args, {}, {"json"}, 1);
   if (opts.positional().size() != 1) throw std::invalid_argument("task show needs one NAME or FILE");
   const std::string file = resolveSpecFile(opts.positional()[0]);
   const TaskSpec s = loadTaskSpecFile(file);
@@ -123,7 +123,7 @@ int show(const std::vector<std::string>& args) {
 }
 
 int import(const std::vector<std::string>& args) {
-  const Options opts(args, {"project"}, {});
+  const Options opts(args, {"project"}, {}, 1);
   if (opts.positional().size() != 1) throw std::invalid_argument("task import needs one NAME or FILE");
   const std::string project = opts.required("project");
   const std::string file = resolveSpecFile(opts.positional()[0]);
@@ -136,7 +136,7 @@ int import(const std::vector<std::string>& args) {
     return 1;
   }
   const bool created = !std::filesystem::exists(project);
-  auto store = created ? ProjectStore::create(project) : ProjectStore::open(project);
+  auto store = ProjectStore::openOrCreate(project);  // a concurrent creator's project is as good
   if (store->taskByName(spec.name)) throw std::runtime_error("the project already has a task named '" + spec.name + "'");
   const TaskId id = store->addTask(taskRecord(text));
   std::cout << (created ? "created " + project + "; " : "") << "imported " << spec.name << " as task " << id
@@ -152,7 +152,10 @@ int cmdTask(const std::vector<std::string>& args) {
   const std::string sub = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (sub == "validate") return validate(rest);
-  if (sub == "list") return list();
+  if (sub == "list") {
+    if (!rest.empty()) throw UsageError("task list takes no arguments, not '" + rest.front() + "'");
+    return list();
+  }
   if (sub == "show") return show(rest);
   if (sub == "import") return import(rest);
   std::cerr << "crucible-cli task: unknown subcommand '" << sub << "'\n" << kUsage;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/launch_file.h"
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include "core/io/bounded_file.h"
+#include "core/io/json_nesting.h"
 #include "core/model/model_json.h"
 
 namespace crucible::cli {
 
 LaunchRule parseLaunchFile(const std::string& text, const std::string& path) {
+  if (findJsonNestingBeyond(text) != std::string_view::npos)
+    throw std::invalid_argument(path + ": nests deeper than " + std::to_string(kMaxJsonNesting) + " levels");
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw std::invalid_argument(path + ": not a JSON object");
   // An export record carries the rule under "launch"; a bare rule has "entry" and "grid" itself.
@@ -23,11 +26,12 @@ LaunchRule parseLaunchFile(const std::string& text, const std::string& path) {
 }
 
 LaunchRule readLaunchFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseLaunchFile(text.str(), path);
+  try {
+    // A launch rule is a few hundred bytes; a spec's limit is generous.
+    return parseLaunchFile(readBoundedFile(path, kMaxTaskSpecFileBytes, "launch file"), path);
+  } catch (const BoundedFileError& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 }  // namespace crucible::cli

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // crucible-cli: Crucible's engine without a GUI, for GPU servers and clusters.
+// Exit status: app/cli/exit_codes.h, the same for every command.
 #include <iostream>
 #include <string>
 #include <vector>
 #include "app/cli/command.h"
+#include "app/cli/exit_codes.h"
+#include "app/cli/options.h"
 #include "backends/backends_info.h"
 #include "backends/gpu_probe.h"
+#include "core/model/model_json.h"
+#include "core/store/project_store.h"
 #include "crucible/version.h"
 
 namespace crucible::cli {
@@ -16,34 +21,55 @@ std::map<std::string, Command>& commands() {
 }  // namespace crucible::cli
 
 namespace {
-int usage(std::ostream& out) {
+using crucible::cli::ExitCode;
+
+void usage(std::ostream& out) {
   out << "usage: crucible-cli <command> [options]\n\ncommands:\n";
   out << "  version      print the version, the backends built in and the GPUs found\n";
   for (const auto& [name, cmd] : crucible::cli::commands()) out << "  " << name << std::string(13 - std::min<std::size_t>(12, name.size()), ' ') << cmd.summary << "\n";
-  return 2;
+  out << "\n" << crucible::cli::exitCodeTable();
+}
+int badUsage(const std::string& command, const std::exception& e) {
+  std::cerr << "crucible-cli " << command << ": " << e.what() << "\n(`crucible-cli help` lists the commands)\n";
+  return ExitCode::Usage;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return usage(std::cerr);
+  if (args.empty()) return usage(std::cerr), ExitCode::Usage;
   const std::string name = args.front();
+  if (name == "help" || name == "--help" || name == "-h") return usage(std::cout), ExitCode::Success;
   if (name == "--version" || name == "version") {
+    if (args.size() > 1) {
+      std::cerr << "crucible-cli version: unexpected argument '" << args[1] << "'\n";
+      return ExitCode::Usage;
+    }
     std::cout << "crucible-cli " << CRUCIBLE_VERSION << "\n" << crucible::backendsBuildInfo() << "\n"
               << crucible::probeGpus().message << "\n";
-    return 0;
+    return ExitCode::Success;
   }
-  if (name == "help" || name == "--help" || name == "-h") return usage(std::cout), 0;
   auto& table = crucible::cli::commands();
   auto it = table.find(name);
   if (it == table.end()) {
     std::cerr << "crucible-cli: unknown command '" << name << "'\n";
-    return usage(std::cerr);
+    return usage(std::cerr), ExitCode::Usage;
   }
   try {
     return it->second.run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const crucible::cli::UsageError& e) {
+    return badUsage(name, e);
+  } catch (const crucible::StoreError& e) {
+    std::cerr << "crucible-cli " << name << ": " << e.what() << "\n";
+    return ExitCode::ProjectUnusable;
+  } catch (const crucible::ModelJsonError& e) {
+    // Escaping a command, it comes from a record stored in the project, not from the command line.
+    std::cerr << "crucible-cli " << name << ": the project holds a damaged record: " << e.what() << "\n";
+    return ExitCode::ProjectUnusable;
+  } catch (const std::invalid_argument& e) {  // the commands' older usage refusals
+    return badUsage(name, e);
   } catch (const std::exception& e) {
     std::cerr << "crucible-cli " << name << ": " << e.what() << "\n";
-    return 1;
+    return ExitCode::Failed;
   }
 }

@@ -18,6 +18,8 @@ int boxExtent(const std::string& text, const std::string& part, const char* what
   int value = 0;
   const bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); });
   const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+  if (digits && ec == std::errc::result_out_of_range)  // e.g. 2^32 + 8: refused, not truncated
+    malformed(text, std::string(what) + " '" + part + "' is out of range (a box extent is 1 to 256)");
   if (!digits || ec != std::errc() || end != part.data() + part.size())
     malformed(text, std::string(what) + " '" + part + "' is not a whole number");
   return value;

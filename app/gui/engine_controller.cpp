@@ -20,11 +20,12 @@ private:
 };
 
 EngineController::EngineController(const QString& projectPath, Proposer& proposer, Compiler& compiler,
-                                   Dispatcher& dispatcher, QObject* parent)
+                                   Dispatcher& dispatcher, Sanitizer* sanitizer, QObject* parent)
     : QObject(parent),
       projectPath_(projectPath),
       forwarder_(std::make_unique<Forwarder>(this)),
-      engine_(std::make_unique<Engine>(projectPath.toStdString(), proposer, compiler, dispatcher, forwarder_.get())) {
+      engine_(std::make_unique<Engine>(projectPath.toStdString(), proposer, compiler, dispatcher, forwarder_.get(),
+                                       sanitizer)) {
   qRegisterMetaType<crucible::EngineEvent>();
   refresh_.setSingleShot(true);
   refresh_.setInterval(kRefreshMs);

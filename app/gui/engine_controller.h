@@ -34,10 +34,11 @@ struct NewRunRequest {
 class EngineController : public QObject {
   Q_OBJECT
 public:
-  // The proposer, compiler and dispatcher must outlive the controller. The
-  // engine opens its own read-write connection to projectPath.
+  // The proposer, compiler, dispatcher and sanitizer must outlive the
+  // controller. The engine opens its own read-write connection to
+  // projectPath. Without a sanitizer nothing is sealed (the run's log says so).
   EngineController(const QString& projectPath, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
-                   QObject* parent = nullptr);
+                   Sanitizer* sanitizer = nullptr, QObject* parent = nullptr);
   // Stops a run in progress (it stays resumable) and waits for the worker.
   ~EngineController() override;
 

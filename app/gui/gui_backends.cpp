@@ -5,6 +5,7 @@
 #include "backends/proposers/template/template_proposer.h"
 #if CRUCIBLE_HAVE_CUDA
 #include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/sanitize/compute_sanitizer.h"
 #endif
 #include "app/gui/gui_backends.h"
 
@@ -33,6 +34,7 @@ struct GuiBackends::Parts {
   TemplateProposer proposer;
 #if CRUCIBLE_HAVE_CUDA
   NvrtcCompiler compiler;
+  ComputeSanitizer sanitizer;   // says in each refused seal when compute-sanitizer is missing
 #else
   NoCudaCompiler compiler;
 #endif
@@ -45,6 +47,7 @@ GuiBackends::~GuiBackends() = default;
 EngineBackends GuiBackends::backends() const {
   EngineBackends b{&parts_->proposer, &parts_->compiler, &parts_->dispatcher, {}};
 #if CRUCIBLE_HAVE_CUDA
+  b.sanitizer = &parts_->sanitizer;
   if (!parts_->dispatcher.canEvaluate()) b.evaluationProblem = QString::fromStdString(parts_->dispatcher.status());
 #else
   b.evaluationProblem = QStringLiteral("Nothing can be evaluated here: this build of Crucible has no CUDA support.");

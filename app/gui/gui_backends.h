@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's backends in the GUI: the same as `crucible-cli run` (template
-// proposer, NVRTC compiler, one crucible-worker per local GPU).
+// proposer, NVRTC compiler, one crucible-worker per local GPU, compute-sanitizer
+// before a seal).
 #pragma once
 #include <QString>
 #include <memory>
@@ -16,6 +17,7 @@ struct EngineBackends {
   Dispatcher* dispatcher = nullptr;
   // Why kernels cannot be evaluated here, a sentence ("" when they can): Start is refused.
   QString evaluationProblem;
+  Sanitizer* sanitizer = nullptr;   // runs before every seal; none: nothing is sealed
 };
 
 class GuiBackends {

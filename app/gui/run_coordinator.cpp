@@ -42,7 +42,6 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
 
   importTask_ = new QAction(tr("&Import task..."), this);
   importTask_->setObjectName(QStringLiteral("importTaskAction"));
-  importTask_->setStatusTip(tr("Add a task spec (.json, format in resources/tasks/README.md) to the project"));
   connect(importTask_, &QAction::triggered, this, &RunCoordinator::askAndImportTask);
   window_.addFileAction(importTask_);
 
@@ -51,7 +50,6 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
     QStringList names;
     for (const BuiltinTask& t : builtins_) names << QString::fromStdString(t.name);
     runControl_->setBuiltinTasks(names);
-    runControl_->setEvaluationProblem(backends_.evaluationProblem);
     connect(runControl_, &views::RunControlView::startRequested, this, &RunCoordinator::startRun);
     connect(runControl_, &views::RunControlView::pauseRequested, this, [this] {
       if (isRunning()) controller_->pause();
@@ -70,6 +68,7 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
     connect(review_, &views::ReviewQueueView::verdictGiven, this,
             [this](RunId run, const QString& key, bool accepted, const QString& note) {
               if (!controller_) return report(tr("No project open: the verdict was not recorded."));
+              if (!writeProblem_.isEmpty()) return report(tr("The verdict was not recorded: %1").arg(writeProblem_));
               try {
                 controller_->submitVerdict(run, key, accepted, note);
               } catch (const std::exception& e) {
@@ -86,6 +85,7 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
   connect(session, &views::ProjectSession::projectClosed, this, &RunCoordinator::updateResumeAction);
   window_.setCloseGuard([this] { return mayClose(); });
   if (session->isOpen()) attach();
+  updateWriteActions();
   updateResumeAction();
 }
 
@@ -96,11 +96,18 @@ RunCoordinator::~RunCoordinator() {
 
 void RunCoordinator::attach() {
   const QString path = window_.session()->path();
+  // Review on read-only storage (an archive, a shared results folder): the
+  // views read it; whatever would write is refused up front, with the reason.
+  const std::string why = ProjectStore::writeProblem(path.toStdString());
+  writeProblem_ = why.empty() ? QString()
+                              : tr("The project is open read-only (%1): nothing can be recorded in it.")
+                                    .arg(QString::fromStdString(why));
+  updateWriteActions();
   // The same project reopened: a run in progress carries on.
   if (controller_ && controller_->projectPath() == path) return;
   retireController();
   controller_ = std::make_unique<EngineController>(path, *backends_.proposer, *backends_.compiler,
-                                                   *backends_.dispatcher);
+                                                   *backends_.dispatcher, backends_.sanitizer);
   EngineController* c = controller_.get();
   connect(c, &EngineController::engineEvent, this, &RunCoordinator::onEvent);
   connect(c, &EngineController::dataChanged, window_.session(), &views::ProjectSession::notifyDataChanged);
@@ -129,6 +136,7 @@ void RunCoordinator::retireController() {
 QString RunCoordinator::resumeProblem() const {
   const ProjectStore* store = window_.session()->store();
   if (!controller_ || !store) return tr("No project open.");
+  if (!writeProblem_.isEmpty()) return writeProblem_;
   if (!backends_.evaluationProblem.isEmpty()) return backends_.evaluationProblem;
   if (isRunning()) return tr("A run is in progress.");
   const RunId id = window_.session()->currentRun();
@@ -148,8 +156,21 @@ void RunCoordinator::updateResumeAction() {
   resume_->setToolTip(resume_->statusTip());
 }
 
+void RunCoordinator::updateWriteActions() {
+  // Run control says why Start is refused; a read-only project comes first,
+  // being the reason that holds on any machine.
+  if (runControl_)
+    runControl_->setEvaluationProblem(writeProblem_.isEmpty() ? backends_.evaluationProblem : writeProblem_);
+  importTask_->setEnabled(writeProblem_.isEmpty());
+  importTask_->setStatusTip(writeProblem_.isEmpty()
+                                ? tr("Add a task spec (.json, format in resources/tasks/README.md) to the project")
+                                : writeProblem_);
+  importTask_->setToolTip(importTask_->statusTip());
+}
+
 void RunCoordinator::startRun(const views::RunRequest& request) {
   if (!controller_) return report(tr("No project open."));
+  if (!writeProblem_.isEmpty()) return report(writeProblem_);
   if (!backends_.evaluationProblem.isEmpty()) return report(backends_.evaluationProblem);
   if (request.proposer != QStringLiteral("template"))
     return report(tr("Unknown proposer \"%1\": this workbench offers \"template\".").arg(request.proposer));
@@ -234,6 +255,7 @@ void RunCoordinator::onEvent(const EngineEvent& e) {
 QString RunCoordinator::importTask(const QString& file) {
   views::ProjectSession* session = window_.session();
   if (!session->isOpen()) return tr("No project is open: open or create one first.");
+  if (!writeProblem_.isEmpty()) return tr("%1: %2").arg(file, writeProblem_);
   try {
     // The GUI's session reads through its own read-only connection; the
     // import writes through a short-lived one, as the CLI does.

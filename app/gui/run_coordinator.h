@@ -39,6 +39,10 @@ public:
   QAction* importTaskAction() const { return importTask_; }
   // Why the selected run cannot be resumed now ("" when it can).
   QString resumeProblem() const;
+  // Why nothing can be recorded in the open project: "" when it can; a
+  // sentence when it is on read-only storage (opened for review). Start,
+  // Resume, Import task and verdicts are refused with it.
+  QString writeProblem() const { return writeProblem_; }
 
 public slots:
   void startRun(const crucible::views::RunRequest& request);
@@ -59,6 +63,8 @@ private:
   void report(const QString& message);
   void askAndImportTask();
   void updateResumeAction();
+  // Start and Import task offered, or refused with the reason, for the open project.
+  void updateWriteActions();
   // The close guard: false (keep the window) while a run is being stopped.
   bool mayClose();
 
@@ -70,6 +76,7 @@ private:
   std::unique_ptr<EngineController> controller_;
   QAction* importTask_ = nullptr;
   QAction* resume_ = nullptr;
+  QString writeProblem_;
   RunId activeRun_ = 0;
   double bestShown_ = 0;
   bool closeAfterStop_ = false;

@@ -15,6 +15,7 @@
 #include "backends/backends_info.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/cuda_evaluator.h"
+#include "backends/cuda/worker/sanitize_run.h"
 #include "backends/dispatch/worker_server.h"
 #include "crucible/version.h"
 
@@ -37,10 +38,12 @@ private:
 
 int usage(std::ostream& out) {
   out << "usage: crucible-worker [--device N] [--in-fd FD] [--out-fd FD] [--launch-timeout SECONDS]\n"
+         "       crucible-worker --sanitize-run DIR\n"
          "       crucible-worker --version | --self-test | --help\n"
          "Serves one GPU to the Crucible engine over framed messages (stdin/stdout by default).\n"
          "  --self-test       print the device fingerprint (or why there is none) and exit\n"
-         "  --launch-timeout  seconds one validation launch may run before it counts as hung (default 10)\n";
+         "  --launch-timeout  seconds one validation launch may run before it counts as hung (default 10)\n"
+         "  --sanitize-run    launch the kernel of a sanitize job folder twice, for compute-sanitizer, and exit\n";
   return 2;
 }
 
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
   crucible::cuda::CudaEvaluatorOptions options;
   int inFd = STDIN_FILENO, outFd = STDOUT_FILENO;
   bool selfTest = false;
+  std::string sanitizeJob;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](double& v) {
@@ -80,6 +84,12 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--self-test") {
       selfTest = true;
+    } else if (a == "--sanitize-run") {
+      if (i + 1 >= args.size()) {
+        std::cerr << "crucible-worker: --sanitize-run needs a folder\n";
+        return 2;
+      }
+      sanitizeJob = args[++i];
     } else if (a == "--device") {
       if (!value(v)) return 2;
       options.deviceOrdinal = static_cast<int>(v);
@@ -97,6 +107,9 @@ int main(int argc, char** argv) {
       return usage(std::cerr);
     }
   }
+
+  // Under compute-sanitizer: no evaluator, no oracle, only the kernel's launches.
+  if (!sanitizeJob.empty()) return crucible::cuda::sanitizeRun(sanitizeJob, std::cout, std::cerr);
 
   std::unique_ptr<crucible::cuda::CudaEvaluator> gpu;
   std::string unusable;
@@ -138,6 +151,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  // What kernels print from the device goes to stdout: capture it, bounded,
+  // and report it with the candidate that printed (instead of an unbounded
+  // stream into the engine's copy of our stderr).
+  try {
+    gpu->captureDeviceOutput();
+  } catch (const std::exception& e) {
+    std::cerr << "crucible-worker: device printf output is not captured: " << e.what() << "\n";
   }
   return crucible::worker::serveWithFaultExit(
       channel, [&](int pipeFd) { return crucible::serveWorker(inFd, pipeFd, *gpu); },

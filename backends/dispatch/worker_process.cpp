@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "backends/dispatch/frame.h"
+#include "backends/dispatch/worker_environment.h"
 
 extern char** environ;
 
@@ -28,17 +29,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kStderrTailBytes = 2000;
 // A worker that closed its channel gets this long to finish exiting (core dumps take a moment).
 constexpr std::chrono::milliseconds kExitGrace{5000};
-
-std::vector<std::string> mergedEnvironment(const std::map<std::string, std::string>& overrides) {
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) {
-    std::string entry(*e);
-    const std::string name = entry.substr(0, entry.find('='));
-    if (!overrides.count(name)) env.push_back(std::move(entry));
-  }
-  for (const auto& [name, value] : overrides) env.push_back(name + "=" + value);
-  return env;
-}
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
   std::vector<char*> out;
@@ -112,7 +102,8 @@ void WorkerProcess::spawn() {
 
   std::vector<std::string> argv{options_.executable};
   argv.insert(argv.end(), options_.arguments.begin(), options_.arguments.end());
-  auto env = mergedEnvironment(options_.environment);
+  // Only what a CUDA program needs: the candidate code it runs must not see our credentials.
+  auto env = workerEnvironment(environ, options_.environment);
   auto argvp = pointers(argv);
   auto envp = pointers(env);
   pid_t pid = -1;

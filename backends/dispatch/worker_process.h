@@ -29,7 +29,8 @@ public:
 struct WorkerProcessOptions {
   std::string executable;                          // path of crucible-worker
   std::vector<std::string> arguments;              // after argv[0]
-  std::map<std::string, std::string> environment;  // set or overridden, e.g. CUDA_VISIBLE_DEVICES
+  // Set on top of the few inherited variables a worker may see (worker_environment.h), e.g. CUDA_VISIBLE_DEVICES.
+  std::map<std::string, std::string> environment;
   std::chrono::milliseconds startTimeout{60000};   // from spawn to its Hello
 };
 

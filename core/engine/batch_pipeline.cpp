@@ -17,7 +17,8 @@ BatchPipeline::BatchPipeline(PipelineConfig config, std::vector<PipelineItem> it
   if (items_.empty()) return;
   int compilers = std::max(1, std::min<int>(config_.compileThreads, static_cast<int>(items_.size())));
   for (int i = 0; i < compilers; ++i) threads_.emplace_back([this] { compileWorker(); });
-  for (Evaluator* e : config_.evaluators) threads_.emplace_back([this, e] { evaluateWorker(e); });
+  for (std::size_t d = 0; d < config_.evaluators.size(); ++d)
+    threads_.emplace_back([this, d] { evaluateWorker(config_.evaluators[d], static_cast<int>(d)); });
 }
 
 BatchPipeline::~BatchPipeline() {
@@ -86,7 +87,18 @@ void BatchPipeline::compileWorker() {
   }
 }
 
-void BatchPipeline::evaluateWorker(Evaluator* evaluator) {
+SanitizerReport BatchPipeline::sanitize(const KernelBinary& kernel, int device) {
+  try {
+    return config_.sanitizer->sanitize(*config_.task, kernel, device);
+  } catch (const std::exception& e) {
+    // The sanitizer's failure costs this seal, not the run.
+    SanitizerReport r;
+    r.unavailableReason = std::string("the sanitizer failed: ") + e.what();
+    return r;
+  }
+}
+
+void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
   for (;;) {
     std::size_t i;
     {
@@ -131,8 +143,12 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator) {
         request.extended = true;
         result.extended = evaluator->evaluate(request);
         if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
-          std::lock_guard lock(mutex_);
-          batchBestExtended_ = std::max(batchBestExtended_, result.fitness);
+          // Only now: the sanitizers take minutes, and only a seal needs them.
+          if (config_.sanitizer) result.sanitizer = sanitize(request.candidate, device);
+          if (!result.sanitizer || result.sanitizer->clean) {
+            std::lock_guard lock(mutex_);
+            batchBestExtended_ = std::max(batchBestExtended_, result.fitness);
+          }
         }
       }
       result.state = PipelineResult::State::Done;

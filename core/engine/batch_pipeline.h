@@ -36,6 +36,9 @@ struct PipelineResult {
   double fitness = 0;                        // speedup vs the reference; 0 unless Valid and timed
   std::optional<ProfileResult> profile;
   std::optional<Evaluation> extended;
+  // The sanitizers' report: present only when the extended validation passed
+  // and a sanitizer is configured (they are slow; nothing else needs them).
+  std::optional<SanitizerReport> sanitizer;
   Fingerprint device;                        // where it was evaluated
   std::string failure;                       // State::Failed: the backend's exception
 };
@@ -43,6 +46,7 @@ struct PipelineResult {
 struct PipelineConfig {
   Compiler* compiler = nullptr;
   std::vector<Evaluator*> evaluators;
+  Sanitizer* sanitizer = nullptr;            // nullptr: nothing can be sealed (the run loop says so)
   int compileThreads = 1;
   std::string compileArch;
   const Task* task = nullptr;
@@ -70,7 +74,9 @@ public:
 
 private:
   void compileWorker();
-  void evaluateWorker(Evaluator* evaluator);
+  void evaluateWorker(Evaluator* evaluator, int device);
+  // The sanitizer's report; a sanitizer that throws gives a report that did not run.
+  SanitizerReport sanitize(const KernelBinary& kernel, int device);
   bool halted();
 
   PipelineConfig config_;
@@ -80,7 +86,8 @@ private:
   std::condition_variable changed_;
   std::size_t nextCompile_ = 0;
   std::size_t nextEvaluate_ = 0;
-  // The fastest fitness of this batch whose extended validation passed: a
+  // The fastest fitness of this batch whose extended validation (and
+  // sanitizers, when configured) passed: a
   // slower candidate of the same batch could not be sealed after it, so its
   // extended validation (many seeds at full size) would be wasted.
   double batchBestExtended_ = 0;

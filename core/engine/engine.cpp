@@ -33,9 +33,9 @@ struct Engine::Shared {
 };
 
 Engine::Engine(std::string projectPath, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
-               EngineObserver* observer)
+               EngineObserver* observer, Sanitizer* sanitizer)
     : projectPath_(std::move(projectPath)), proposer_(proposer), compiler_(compiler), dispatcher_(dispatcher),
-      observer_(observer), shared_(std::make_unique<Shared>()) {}
+      observer_(observer), sanitizer_(sanitizer), shared_(std::make_unique<Shared>()) {}
 
 Engine::~Engine() = default;
 
@@ -93,7 +93,7 @@ void Engine::run(RunId runId) {
   std::unique_ptr<RunLoop> loop;
   try {
     store = ProjectStore::open(projectPath_);
-    loop = std::make_unique<RunLoop>(*store, proposer_, compiler_, dispatcher_, control, emit, runId);
+    loop = std::make_unique<RunLoop>(*store, proposer_, compiler_, dispatcher_, sanitizer_, control, emit, runId);
   } catch (const StoreError& e) {
     throw EngineError(e.what());
   }

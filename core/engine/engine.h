@@ -68,9 +68,11 @@ public:
 
 class Engine {
 public:
-  // The proposer, compiler, dispatcher and observer must outlive the Engine.
+  // The proposer, compiler, dispatcher, observer and sanitizer must outlive
+  // the Engine. The sanitizer runs before every seal; without one nothing is
+  // sealed, and each refused seal says so in the run's log.
   Engine(std::string projectPath, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
-         EngineObserver* observer = nullptr);
+         EngineObserver* observer = nullptr, Sanitizer* sanitizer = nullptr);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -115,6 +117,7 @@ private:
   Compiler& compiler_;
   Dispatcher& dispatcher_;
   EngineObserver* observer_;
+  Sanitizer* sanitizer_;
   std::unique_ptr<Shared> shared_;
 };
 

@@ -93,7 +93,7 @@ struct EvaluationRequest {
   KernelBinary reference;                 // timed interleaved with the candidate
   std::vector<std::uint64_t> seeds;       // one validation trial per seed
   bool time = true;
-  bool extended = false;                  // the seal's extended validation (more seeds, sanitizer)
+  bool extended = false;                  // the seal's extended validation (more seeds)
 };
 
 struct Evaluation {
@@ -119,6 +119,39 @@ public:
   virtual Evaluation evaluate(const EvaluationRequest& request) = 0;
   virtual ProfileResult profile(const Task& task, const KernelBinary& kernel) = 0;
   virtual std::vector<Ceiling> measureCeilings() = 0;
+};
+
+// ---------------------------------------------------------------- sanitizing
+
+struct SanitizerFinding {
+  std::string tool;      // "memcheck", "racecheck", "initcheck", "synccheck"
+  std::string message;   // the tool's report (its first line), or why the tool's run does not count
+};
+
+// What the sanitizers said about one kernel. Nothing is sealed unless ran
+// and clean are both true: a tool that is missing, failed or did not finish
+// refuses the seal as surely as a finding does.
+struct SanitizerReport {
+  bool ran = false;                           // false: no tool could run (unavailableReason says why)
+  bool clean = false;                         // every tool ran to its end and reported nothing
+  std::string unavailableReason;              // "compute-sanitizer is not installed (...)"
+  std::vector<std::string> tools;             // the tools that ran, in order
+  std::map<std::string, int> reportedErrors;  // per tool: the count its summary line gave
+  std::vector<SanitizerFinding> findings;
+  std::string log;                            // the tools' own reports, capped
+  double seconds = 0;                         // wall time of all tools
+};
+
+// Runs a kernel under memory, race, initialisation and synchronisation
+// checkers. Blocking and slow (minutes): the engine calls it only for a
+// candidate about to be sealed, from several evaluator threads at once.
+class Sanitizer {
+public:
+  virtual ~Sanitizer() = default;
+  // `device`: the position, in the dispatcher's evaluators(), of the evaluator
+  // that validated the kernel; a local sanitizer runs on that GPU, so it
+  // never disturbs another GPU's timing.
+  virtual SanitizerReport sanitize(const Task& task, const KernelBinary& kernel, int device) = 0;
 };
 
 // Hands out the evaluators of a machine or a cluster.

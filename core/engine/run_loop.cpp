@@ -37,9 +37,9 @@ std::string firstError(const CompileReport& report) {
 }  // namespace
 
 RunLoop::RunLoop(ProjectStore& store, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
-                 EngineControl& control, EventSink emit, RunId run)
-    : store_(store), proposer_(proposer), compiler_(compiler), dispatcher_(dispatcher), control_(control),
-      emit_(std::move(emit)), gate_(false) {
+                 Sanitizer* sanitizer, EngineControl& control, EventSink emit, RunId run)
+    : store_(store), proposer_(proposer), compiler_(compiler), dispatcher_(dispatcher), sanitizer_(sanitizer),
+      control_(control), emit_(std::move(emit)), gate_(false) {
   auto r = store_.run(run);
   if (!r) throw EngineError("run " + std::to_string(run) + " does not exist in " + store_.path());
   run_ = *r;
@@ -68,6 +68,7 @@ void RunLoop::setupEvaluators() {
   compileArch_ = settings_.compileArch.empty() ? device_.arch : settings_.compileArch;
   if (compileArch_.empty())
     throw EngineError("no compile architecture: the evaluator reports no device arch and the run settings name none");
+  if (!sanitizer_) log("warning", "no sanitizer is configured: candidates are validated, but none can be sealed");
 }
 
 // The roofline's roofs are measured once per device and kept in the project,
@@ -773,6 +774,7 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   PipelineConfig config;
   config.compiler = &compiler_;
   config.evaluators = evaluators_;
+  config.sanitizer = sanitizer_;
   config.compileThreads = settings_.compileThreads;
   config.compileArch = compileArch_;
   config.task = &task_;
@@ -832,14 +834,25 @@ void RunLoop::commit(const PipelineItem& item, PipelineResult& r) {
     if (r.profile && r.profile->permitted) c.profile = r.profile->metrics;
   }
   if (r.extended) gpuSeconds += r.extended->gpuSeconds;
+  if (r.sanitizer) gpuSeconds += r.sanitizer->seconds;   // the GPU was held for the tools
 
+  // Extended validation runs in this candidate's own pipeline item, before its
+  // first commit: a demoted candidate never reached the archive, the run's best
+  // or parent selection, so demoting it here is all there is to undo.
   std::optional<Seal> seal;
   std::string sealNote;
-  if (r.extended) {
+  std::optional<Demotion> demotion = r.extended ? demotionFor(*r.extended) : std::nullopt;
+  if (demotion) {
+    demote(c, *demotion, *r.extended);
+  } else if (r.extended) {
     if (auto why = extendedValidationFailure(*r.extended, settings_.sealMargin)) {
       sealNote = *why;
+    } else if (auto refused = sanitizerRefusal(r.sanitizer ? &*r.sanitizer : nullptr)) {
+      sealNote = *refused;
+      c.statusDetail += (c.statusDetail.empty() ? "not sealed: " : "; not sealed: ") + sealNote;
     } else {
-      Seal s = makeSeal(task_.id, run_.id, c, *r.extended, r.device, referenceMedianUs_, unixSeconds());
+      Seal s = makeSeal(task_.id, run_.id, c, *r.extended, r.device, referenceMedianUs_, unixSeconds(),
+                        &*r.sanitizer);
       if (s.speedup >= (1.0 + settings_.sealMargin) * std::max(1.0, bestSealed_))
         seal = s;
       else
@@ -911,8 +924,13 @@ void RunLoop::commit(const PipelineItem& item, PipelineResult& r) {
     ev.candidate = c.id;
     ev.fitness = seal->speedup;
     emit_(ev);
+  } else if (demotion) {
+    log("warning", "candidate " + std::to_string(c.id) + " demoted to " + toString(c.status) + ": " + c.statusDetail);
   } else if (!sealNote.empty()) {
-    log("info", "candidate " + std::to_string(c.id) + " not sealed: " + sealNote);
+    log(r.sanitizer && !r.sanitizer->clean ? "warning" : "info",
+        "candidate " + std::to_string(c.id) + " not sealed: " + sealNote);
+    if (r.sanitizer && !r.sanitizer->clean && !r.sanitizer->log.empty())
+      log("info", "sanitizer report of candidate " + std::to_string(c.id) + ":\n" + r.sanitizer->log.substr(0, 8192));
   }
   emit_(event(EngineEvent::Kind::Progress));
 }

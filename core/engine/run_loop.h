@@ -32,7 +32,8 @@ class RunLoop {
 public:
   // Loads the run, its task and settings; throws EngineError when the run or
   // its task does not exist or its settings are invalid.
-  RunLoop(ProjectStore& store, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher,
+  // `sanitizer` may be null: then nothing is sealed (and the log says why).
+  RunLoop(ProjectStore& store, Proposer& proposer, Compiler& compiler, Dispatcher& dispatcher, Sanitizer* sanitizer,
           EngineControl& control, EventSink emit, RunId run);
 
   // Runs to the end (finished or stopped). Throws on failure; the caller then calls fail().
@@ -104,6 +105,7 @@ private:
   Proposer& proposer_;
   Compiler& compiler_;
   Dispatcher& dispatcher_;
+  Sanitizer* sanitizer_;
   EngineControl& control_;
   EventSink emit_;
 

@@ -36,8 +36,74 @@ std::optional<std::string> extendedValidationFailure(const Evaluation& extended,
   return std::nullopt;
 }
 
+std::optional<Demotion> demotionFor(const Evaluation& extended) {
+  const ValidationTrial* failed = nullptr;
+  for (const auto& t : extended.trials)
+    if (!t.passed && !failed) failed = &t;
+  if (extended.status == CandidateStatus::Valid && !failed) return std::nullopt;
+  Demotion d;
+  switch (extended.status) {
+    case CandidateStatus::Faulted:
+    case CandidateStatus::TimedOut:
+    case CandidateStatus::ResourceError: d.status = extended.status; break;
+    default: d.status = CandidateStatus::Invalid; break;   // Invalid, or a Valid status with a failed trial
+  }
+  std::string why = extended.detail;
+  if (failed) {
+    std::string seed = "seed " + std::to_string(failed->seed) + ": " + failed->reason;
+    why = why.empty() ? seed : why + " (" + seed + ")";
+  }
+  if (why.empty()) why = toString(extended.status);
+  d.detail = "extended validation at seal time failed: " + why;
+  return d;
+}
+
+void demote(Candidate& candidate, const Demotion& demotion, const Evaluation& extended) {
+  candidate.status = demotion.status;
+  candidate.statusDetail = demotion.detail;
+  candidate.fitness = 0;
+  candidate.validation.insert(candidate.validation.end(), extended.trials.begin(), extended.trials.end());
+}
+
+std::optional<std::string> sanitizerRefusal(const SanitizerReport* report) {
+  if (!report)
+    return std::string("no sanitizer is configured, and a seal needs a clean compute-sanitizer run");
+  if (!report->ran)
+    return "the sanitizers did not run: " +
+           (report->unavailableReason.empty() ? std::string("no reason given") : report->unavailableReason);
+  if (report->clean) return std::nullopt;
+  // One clause per tool that objected, in the order the tools ran.
+  std::vector<std::string> order = report->tools;
+  for (const auto& f : report->findings)
+    if (std::find(order.begin(), order.end(), f.tool) == order.end()) order.push_back(f.tool);
+  std::string text;
+  for (const std::string& tool : order) {
+    int listed = 0;
+    const SanitizerFinding* first = nullptr;
+    for (const auto& f : report->findings) {
+      if (f.tool != tool) continue;
+      if (!first) first = &f;
+      ++listed;
+    }
+    if (!first) continue;
+    auto it = report->reportedErrors.find(tool);
+    const int reported = it == report->reportedErrors.end() ? 0 : it->second;
+    std::string clause = tool;
+    if (reported > 0) {
+      const int n = std::max(reported, listed);
+      const char* noun = tool == "racecheck" ? "hazard" : "error";
+      clause += " found " + std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+    }
+    clause += ": " + first->message;
+    text += (text.empty() ? "" : "; ") + clause;
+  }
+  if (text.empty()) text = "the sanitizers did not run clean, and named no finding";
+  return text;
+}
+
 Seal makeSeal(TaskId task, RunId run, const Candidate& candidate, const Evaluation& extended,
-              const Fingerprint& device, double referenceMedianUs, std::int64_t sealedAt) {
+              const Fingerprint& device, double referenceMedianUs, std::int64_t sealedAt,
+              const SanitizerReport* sanitizer) {
   Seal s;
   s.taskId = task;
   s.candidateId = candidate.id;
@@ -50,11 +116,14 @@ Seal makeSeal(TaskId task, RunId run, const Candidate& candidate, const Evaluati
     trials.push_back({{"seed", tr.seed}, {"passed", tr.passed}, {"reason", tr.reason},
                       {"maxAbsError", tr.maxAbsError}, {"maxRelError", tr.maxRelError},
                       {"mismatches", tr.mismatches}});
-  s.validationReportJson = nlohmann::json{{"extended", true},
-                                          {"status", toString(extended.status)},
-                                          {"detail", extended.detail},
-                                          {"trials", trials}}
-                               .dump();
+  nlohmann::json validation{{"extended", true},
+                             {"status", toString(extended.status)},
+                             {"detail", extended.detail},
+                             {"trials", trials}};
+  if (sanitizer)
+    validation["sanitizer"] = {{"clean", sanitizer->clean}, {"tools", sanitizer->tools},
+                               {"seconds", sanitizer->seconds}};
+  s.validationReportJson = validation.dump();
   s.performanceReportJson = nlohmann::json{{"medianUs", t.medianUs},
                                            {"iqrUs", t.iqrUs},
                                            {"referenceMedianUs", t.referenceMedianUs},

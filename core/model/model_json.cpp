@@ -56,8 +56,11 @@ T read(const json& v, const Where& where) {
     static_assert(std::is_same_v<typename T::key_type, std::string>, "read<T>: unsupported type");
     if (!v.is_object()) fail(where(), "an object");
     T out;
-    for (const auto& [name, value] : v.items())
-      out.emplace(name, read<typename T::mapped_type>(value, [&] { return where() + "['" + name + "']"; }));
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string& name = it.key();
+      out.emplace(name, read<typename T::mapped_type>(*it, [&] { return where() + "['" + name + "']"; }));
+    }
     return out;
   }
 }

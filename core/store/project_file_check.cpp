@@ -66,17 +66,24 @@ void readPragma(const std::string& path, sqlite3* db, const char* pragma, OnRow 
 
 }  // namespace
 
-int inspectProjectFile(const std::string& path) {
+int inspectProjectFile(const std::string& path, const StorageFacts& facts) {
   checkHeader(path);
 
-  sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  std::unique_ptr<sqlite3, ConnectionCloser> db(raw);
-  if (rc != SQLITE_OK) reject(path, std::string("cannot open: ") + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+  std::unique_ptr<sqlite3, ConnectionCloser> db(openReadConnection(path, accessForInspection(facts)));
+  sqlite3* raw = db.get();
   sqlite3_busy_timeout(raw, 5000);
 
   std::int64_t applicationId = 0;
-  readPragma(path, raw, "PRAGMA application_id", [&](std::int64_t v, const std::string&) { applicationId = v; });
+  try {
+    readPragma(path, raw, "PRAGMA application_id", [&](std::int64_t v, const std::string&) { applicationId = v; });
+  } catch (const StoreError&) {
+    // Reading a -wal needs a -shm beside it; on read-only storage it cannot
+    // be made, and reading the file alone would miss committed changes.
+    if (facts.notWritable.empty() || !facts.walHasContent) throw;
+    reject(path, "its write-ahead log (" + path + "-wal) may hold changes not yet in the file, and SQLite " +
+                     "cannot read it without a -shm file, which cannot be made here (" + facts.notWritable +
+                     "): open the project once where it can be written");
+  }
   if (applicationId != kApplicationId) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08llx", static_cast<unsigned long long>(applicationId) & 0xffffffffULL);

@@ -4,11 +4,14 @@
 #pragma once
 #include <string>
 
+#include "core/store/storage_access.h"
+
 namespace crucible::store_detail {
 
 // Returns the file's schema version. Throws StoreError "<path>: <reason>" if
 // the file is missing, not SQLite, not a Crucible project, corrupt, or newer
-// than this build reads. Opens the file read-only: never writes to it.
-int inspectProjectFile(const std::string& path);
+// than this build reads. Never writes to the file, and leaves no -wal/-shm
+// beside it that were not there (facts: probeStorage(path)).
+int inspectProjectFile(const std::string& path, const StorageFacts& facts);
 
 }  // namespace crucible::store_detail

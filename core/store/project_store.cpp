@@ -5,14 +5,13 @@
 
 #include <sqlite3.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 
+#include "core/store/project_creation.h"
 #include "core/store/project_file_check.h"
 #include "core/store/schema.h"
 #include "core/store/statement.h"
+#include "core/store/storage_access.h"
 
 namespace crucible {
 using store_detail::Statement;
@@ -36,6 +35,7 @@ void configureConnection(sqlite3* db, bool readOnly) {
   sqlite3_busy_timeout(db, 5000);  // wait for another connection's write rather than fail at once
   store_detail::executeScript(db, "PRAGMA foreign_keys = ON");
   if (readOnly) {
+    // write() refuses first; this is the backstop for any statement that slips past it.
     store_detail::executeScript(db, "PRAGMA query_only = ON");
     return;
   }
@@ -63,39 +63,38 @@ ProjectStore::~ProjectStore() {
 int ProjectStore::currentSchemaVersion() { return store_detail::latestSchemaVersion(); }
 
 std::unique_ptr<ProjectStore> ProjectStore::create(const std::string& path) {
-  // "x": fail if the file exists (atomically), so an existing project is never touched.
-  std::FILE* file = std::fopen(path.c_str(), "wbx");
-  if (!file) {
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec)) throw StoreError(path + ": cannot create: the file already exists");
-    throw StoreError(path + ": cannot create: " + std::strerror(errno));
-  }
-  std::fclose(file);
-  try {
-    std::unique_ptr<ProjectStore> store(
-        new ProjectStore(path, openConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)));
-    configureConnection(store->db_, false);
-    store_detail::applyMigrations(store->db_, currentSchemaVersion());
-    return store;
-  } catch (...) {
-    // A half-made project is no project: remove what create() made.
-    std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
-    throw;
-  }
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)) || !store_detail::publishNewProject(path))
+    throw StoreError(path + ": cannot create: the file already exists");
+  return open(path, Mode::ReadWrite);
 }
 
+std::unique_ptr<ProjectStore> ProjectStore::openOrCreate(const std::string& path) {
+  std::error_code ec;
+  // Losing the race to another creator is fine: its project is the one to open.
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) store_detail::publishNewProject(path);
+  return open(path, Mode::ReadWrite);
+}
+
+std::string ProjectStore::writeProblem(const std::string& path) { return store_detail::probeStorage(path).notWritable; }
+
 std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, Mode mode) {
-  // Every check runs on a read-only connection: a file we refuse is never written.
-  const int version = store_detail::inspectProjectFile(path);
-  const bool readOnly = mode == Mode::ReadOnly;
+  const store_detail::StorageFacts storage = store_detail::probeStorage(path);
+  // Every check runs on a connection that only reads: a file we refuse is never written.
+  const int version = store_detail::inspectProjectFile(path, storage);
+  const bool readOnly = mode == Mode::ReadOnly || !storage.notWritable.empty();
   if (readOnly && version < currentSchemaVersion())
     throw StoreError(path + ": schema " + std::to_string(version) + " is older than this build's " +
                      std::to_string(currentSchemaVersion()) +
-                     " and a read-only open cannot migrate it; open it read-write once");
-  const int flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
-  std::unique_ptr<ProjectStore> store(new ProjectStore(path, openConnection(path, flags)));
+                     (storage.notWritable.empty()
+                          ? " and a read-only open cannot migrate it; open it read-write once"
+                          : " and it cannot be migrated here (" + storage.notWritable +
+                                "); open it once where it can be written"));
+  sqlite3* db = readOnly ? store_detail::openReadConnection(path, store_detail::accessForReading(storage))
+                         : openConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+  std::unique_ptr<ProjectStore> store(new ProjectStore(path, db));
   store->readOnly_ = readOnly;
+  if (readOnly) store->readOnlyReason_ = storage.notWritable.empty() ? "opened for reading" : storage.notWritable;
   configureConnection(store->db_, readOnly);
   if (!readOnly && version < currentSchemaVersion())
     store_detail::applyMigrations(store->db_, currentSchemaVersion());
@@ -115,7 +114,7 @@ std::int64_t ProjectStore::dataVersion() const {
 // ---------------------------------------------------------------- transactions
 
 void ProjectStore::transaction(const std::function<void()>& fn) {
-  if (readOnly_) throw StoreError(path_ + ": the project is open read-only; cannot write");
+  if (readOnly_) throw StoreError(path_ + ": cannot write: " + store_detail::readOnlyMessage(readOnlyReason_));
   if (transactionDepth_ == 0) {
     // IMMEDIATE takes the write lock now (waiting up to busy_timeout) instead
     // of failing halfway when a read would have to become a write.
@@ -153,7 +152,7 @@ void ProjectStore::transaction(const std::function<void()>& fn) {
 }
 
 void ProjectStore::write(const char* what, const std::function<void()>& fn) {
-  if (readOnly_) throw StoreError(path_ + ": cannot " + what + ": the project is open read-only");
+  if (readOnly_) throw StoreError(path_ + ": cannot " + what + ": " + store_detail::readOnlyMessage(readOnlyReason_));
   try {
     transaction(fn);
   } catch (const StoreError& e) {

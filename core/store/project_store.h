@@ -54,12 +54,27 @@ class ProjectStore {
 public:
   enum class Mode { ReadWrite, ReadOnly };
 
-  // Creates a new, empty project; fails if the file exists.
+  // Creates a new, empty project; fails ("the file already exists") if there
+  // is one. The project is set up under a temporary name in the same folder
+  // and appears under its own name complete (link(2)): of processes creating
+  // the same project at once exactly one succeeds, and nobody ever opens a
+  // half-made file.
   static std::unique_ptr<ProjectStore> create(const std::string& path);
+  // Opens the project, creating it first if there is no file: processes
+  // doing this at once all end up in the one project.
+  static std::unique_ptr<ProjectStore> openOrCreate(const std::string& path);
   // Opens an existing project, migrating an older schema forward (ReadWrite
   // only). A file that is not a Crucible project, is corrupt, or has a newer
-  // schema throws StoreError and is left untouched.
+  // schema throws StoreError and is left untouched. On storage this process
+  // cannot write (a read-only mount; a file or folder without write
+  // permission) a project opens read-only in either mode, and every write
+  // fails with "the project is open read-only (<why>)". Reading leaves no
+  // -wal/-shm files beside a project that had none.
   static std::unique_ptr<ProjectStore> open(const std::string& path, Mode mode = Mode::ReadWrite);
+  // Why the project at `path` cannot be written here ("it is on a read-only
+  // file system"); "" when it can. For a file not there yet: whether it
+  // could be created. Opens nothing.
+  static std::string writeProblem(const std::string& path);
   static int currentSchemaVersion();
 
   ~ProjectStore();
@@ -67,6 +82,10 @@ public:
   ProjectStore& operator=(const ProjectStore&) = delete;
 
   const std::string& path() const { return path_; }
+  bool readOnly() const { return readOnly_; }
+  // Why this store does not write ("" when it does): the storage's reason, or
+  // "opened for reading" for Mode::ReadOnly on writable storage.
+  const std::string& readOnlyReason() const { return readOnlyReason_; }
   int schemaVersion() const;
   // SQLite's data_version: changes when another connection commits to the
   // file (this connection's own writes leave it alone). A cheap "did anything
@@ -148,6 +167,7 @@ private:
   sqlite3* db_ = nullptr;
   int transactionDepth_ = 0;
   bool readOnly_ = false;
+  std::string readOnlyReason_;
   std::unique_ptr<store_detail::StatementCache> statements_;  // prepared once per connection
 };
 

@@ -14,6 +14,9 @@ public:
   Parser(const std::string& text, const std::map<std::string, std::int64_t>& axes) : text_(text), axes_(axes) {}
 
   std::int64_t parseAll() {
+    if (text_.size() > kMaxExpressionLength)
+      throw ExpressionError("expression of " + std::to_string(text_.size()) + " characters is longer than the limit of " +
+                            std::to_string(kMaxExpressionLength));
     skipSpace();
     if (pos_ == text_.size()) fail("empty expression");
     std::int64_t v = expr();
@@ -29,6 +32,21 @@ private:
   [[noreturn]] void overflow(const char* op) const {
     throw ExpressionError(std::string("integer overflow in '") + op + "' in expression '" + text_ + "'");
   }
+
+  // One level of recursion (a parenthesis, a call or a unary sign) while it lives.
+  class Nesting {
+  public:
+    explicit Nesting(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxExpressionNesting)
+        p_.fail("the expression nests too deeply (more than " + std::to_string(kMaxExpressionNesting) +
+                " levels of parentheses, calls and unary signs)");
+    }
+    ~Nesting() { --p_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+  private:
+    Parser& p_;
+  };
 
   void skipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -82,11 +100,15 @@ private:
 
   std::int64_t unary() {
     if (accept('-')) {
+      const Nesting level(*this);
       std::int64_t v = unary();
       if (v == INT64_MIN) overflow("-");
       return -v;
     }
-    if (accept('+')) return unary();
+    if (accept('+')) {
+      const Nesting level(*this);
+      return unary();
+    }
     return primary();
   }
 
@@ -95,6 +117,7 @@ private:
     if (pos_ == text_.size()) fail("unexpected end");
     const char c = text_[pos_];
     if (c == '(') {
+      const Nesting level(*this);
       ++pos_;
       std::int64_t v = expr();
       expect(')');
@@ -122,6 +145,7 @@ private:
     while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     const std::string name = text_.substr(start, pos_ - start);
     if (isExpressionFunction(name)) {
+      const Nesting level(*this);
       expect('(');
       const std::int64_t a = expr();
       expect(',');
@@ -144,6 +168,7 @@ private:
   const std::string& text_;
   const std::map<std::string, std::int64_t>& axes_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

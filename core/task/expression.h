@@ -3,6 +3,7 @@
 // used for shapes, launch rules, flops and minBytes. A small recursive-descent
 // evaluator; every error says what is wrong and where in the text.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -24,6 +25,10 @@ public:
 //   primary := INTEGER | NAME | FUNC '(' expr ',' expr ')' | '(' expr ')'
 //   FUNC    := ceil_div | min | max
 // '/' and '%' truncate toward zero as in C; ceil_div rounds toward +infinity.
+// Longer text is refused before it is read; deeper nesting is refused where it happens.
+constexpr std::size_t kMaxExpressionLength = 4096;
+constexpr int kMaxExpressionNesting = 64;
+
 std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes);
 
 // True for the function names above: they cannot be axis names.

@@ -7,9 +7,18 @@
 
 namespace crucible::taskjson {
 
-std::string child(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
+namespace {
+constexpr std::size_t kLongestQuoted = 128;
+std::string shortened(const std::string& text) {
+  return text.size() > kLongestQuoted ? text.substr(0, 32) + "..." : text;
 }
+}  // namespace
+
+std::string child(const std::string& path, const std::string& key) {
+  return path.empty() ? shortened(key) : path + "." + shortened(key);
+}
+
+std::string quotedValue(const std::string& text) { return "'" + shortened(text) + "'"; }
 
 std::string index(const std::string& path, std::size_t i) {
   return path + "[" + std::to_string(i) + "]";
@@ -58,6 +67,21 @@ std::int64_t asInteger(const json& j, const std::string& path) {
   throw TaskSpecError(path, "must be an integer");
 }
 
+std::int64_t asIntegerIn(const json& j, const std::string& path, std::int64_t low, std::int64_t high) {
+  const auto outside = [&] {
+    return TaskSpecError(path, "must be an integer from " + std::to_string(low) + " to " + std::to_string(high));
+  };
+  if (!j.is_number_integer()) throw outside();
+  if (j.is_number_unsigned()) {
+    const std::uint64_t u = j.get<std::uint64_t>();
+    if (high < 0 || u > std::uint64_t(high) || (low > 0 && u < std::uint64_t(low))) throw outside();
+    return std::int64_t(u);
+  }
+  const std::int64_t v = j.get<std::int64_t>();
+  if (v < low || v > high) throw outside();
+  return v;
+}
+
 double asFiniteNumber(const json& j, const std::string& path) {
   if (!j.is_number()) throw TaskSpecError(path, "must be a number");
   const double v = j.get<double>();
@@ -67,6 +91,13 @@ double asFiniteNumber(const json& j, const std::string& path) {
 
 const json& asArray(const json& j, const std::string& path) {
   if (!j.is_array()) throw TaskSpecError(path, "must be an array");
+  return j;
+}
+
+const json& asArray(const json& j, const std::string& path, std::size_t maxSize) {
+  asArray(j, path);
+  if (j.size() > maxSize)
+    throw TaskSpecError(path, "lists " + std::to_string(j.size()) + " entries, more than the limit of " + std::to_string(maxSize));
   return j;
 }
 

@@ -12,8 +12,12 @@ namespace crucible::taskjson {
 
 using nlohmann::json;
 
+// A key longer than 128 characters is shortened to its start and "...": paths
+// end up in messages, and a hostile key may be megabytes long.
 std::string child(const std::string& path, const std::string& key);   // "a" + "b" -> "a.b"; "" + "b" -> "b"
 std::string index(const std::string& path, std::size_t i);            // "a" + 1 -> "a[1]"
+// A value from the document in quotes for a message, shortened like child()'s keys.
+std::string quotedValue(const std::string& text);
 
 // One JSON object and its path. Throws TaskSpecError for a non-object.
 class Fields {
@@ -34,8 +38,14 @@ private:
 std::string asString(const json& j, const std::string& path);
 std::string asNonEmptyString(const json& j, const std::string& path);
 std::int64_t asInteger(const json& j, const std::string& path);
+// An integer in [low, high] (the range of the type that holds it, or tighter):
+// nothing is truncated on the way in.
+std::int64_t asIntegerIn(const json& j, const std::string& path, std::int64_t low, std::int64_t high);
 double asFiniteNumber(const json& j, const std::string& path);
 const json& asArray(const json& j, const std::string& path);
+// An array of at most maxSize elements: lists in a spec are short, and a cap
+// keeps every check over them cheap.
+const json& asArray(const json& j, const std::string& path, std::size_t maxSize);
 // An integer expression: a JSON string ("ceil_div(M, 16)") or a JSON integer.
 std::string asExpressionText(const json& j, const std::string& path);
 // CUDA source: one string, or an array of lines joined with '\n'.

@@ -47,16 +47,21 @@ std::string normalized(const std::string& text) {
 namespace {
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Launch attributes are short (`__launch_bounds__(256, 2)`): looking further
+// back for an attribute's '(' would make a hostile source cost quadratic time.
+constexpr std::size_t kMaxAttributeLength = 1024;
+
 // Where the launch attribute (`__name__(...)`) that ends just before `end` (at its
 // closing parenthesis and a space) begins, or npos when no attribute ends there.
 std::size_t attributeStart(const std::string& text, std::size_t end) {
   if (end < 2 || text[end - 1] != ' ' || text[end - 2] != ')') return std::string::npos;
   int depth = 0;
   std::size_t i = end - 2;
+  const std::size_t lowest = end - 2 > kMaxAttributeLength ? end - 2 - kMaxAttributeLength : 0;
   for (;; --i) {
     if (text[i] == ')') ++depth;
     if (text[i] == '(' && --depth == 0) break;
-    if (i == 0) return std::string::npos;
+    if (i == lowest) return std::string::npos;
   }
   std::size_t name = i;
   while (name > 0 && isIdentifierChar(text[name - 1])) --name;
@@ -205,6 +210,10 @@ std::vector<std::string> tensorMapProblems(const TaskSpec& spec, const std::vect
       if (tensorMaps[j].tensor == rule.tensor)
         problems.push_back(label + ": a second map of the same tensor (tensorMaps[" + std::to_string(j) +
                            "]): both would be the parameter " + tensorMapParameterName(rule));
+    // A tensor or scalar already named tmap_<tensor> would make two parameters of one name.
+    for (const KernelParameter& p : kernelParameters(spec, role))
+      if (p.name == tensorMapParameterName(rule))
+        problems.push_back(label + ": its parameter " + p.name + " has the name of one of the task's parameters");
     checkRule(spec, rule, label, problems);
   }
   return problems;

@@ -4,8 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "core/io/bounded_file.h"
 
 // Set by core/task/CMakeLists.txt; the fallbacks keep this file compilable alone.
 #ifndef CRUCIBLE_SOURCE_RESOURCES_DIR
@@ -57,12 +56,11 @@ std::vector<std::string> builtinTaskFiles() {
 }
 
 std::string readTaskSpecText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TaskSpecError(path, "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw TaskSpecError(path, "error while reading the file");
-  return text.str();
+  try {
+    return readBoundedFile(path, kMaxTaskSpecFileBytes, "task file");
+  } catch (const BoundedFileError& e) {
+    throw TaskSpecError(path, e.reason());
+  }
 }
 
 TaskSpec loadTaskSpecFile(const std::string& path) {

@@ -22,7 +22,8 @@ std::vector<std::string> builtinTaskFiles();
 // for I/O errors; a spec error keeps its field and gets the file name in front.
 TaskSpec loadTaskSpecFile(const std::string& path);
 
-// Reads a file's text (throws TaskSpecError naming the path if unreadable).
+// Reads a spec file's text: a regular file of at most kMaxTaskSpecFileBytes
+// (core/io/bounded_file.h). Throws TaskSpecError naming the path otherwise.
 std::string readTaskSpecText(const std::string& path);
 
 // The built-in spec file whose "name" is `name`, or nullopt.

@@ -2,12 +2,22 @@
 // parseTaskSpec: reads a task spec document (format 1, resources/tasks/README.md)
 // and checks everything a kernel run depends on, so that a spec that parses
 // can be drawn, launched and validated. Errors name the field by JSON path.
+//
+// The work is bounded for any text (a spec may come from a shared project
+// file or a model): the document's size and nesting depth, every list's
+// length, every name's and expression's length are capped, and no check
+// recurses or backtracks over unbounded input.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
-#include <regex>
-#include <set>
+#include <functional>
+#include <string_view>
+#include "core/io/bounded_file.h"
+#include "core/io/json_nesting.h"
+#include "core/task/distribution_check.h"
 #include "core/task/expression.h"
+#include "core/task/identifier.h"
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
@@ -26,15 +36,57 @@ constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
 
-bool isIdentifier(const std::string& s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(s, re);
-}
+// Far above what any operator needs (the built-in suite uses at most 3 of each
+// and rank 2); they keep a hostile spec's checks cheap.
+constexpr std::size_t kMaxTensorsPerList = 64;
+constexpr std::size_t kMaxAxes = 64;
+constexpr std::size_t kMaxRank = 8;
+constexpr std::size_t kMaxTensorMaps = 64;
 
+// A C identifier of bounded length (the family, a tensor map's tensor).
 std::string identifier(const json& j, const std::string& path) {
   std::string s = asString(j, path);
-  if (!isIdentifier(s)) throw TaskSpecError(path, "'" + s + "' is not a C identifier");
+  if (const auto problem = identifierFormProblem(s)) throw TaskSpecError(path, *problem);
   return s;
+}
+
+// An identifier that becomes a name in kernel source (a parameter, a function):
+// a keyword, a reserved name or a CUDA built-in would not compile, or worse, would.
+std::string codeName(const std::string& s, const std::string& path) {
+  if (const auto problem = identifierFormProblem(s)) throw TaskSpecError(path, *problem);
+  if (const auto problem = reservedNameProblem(s)) throw TaskSpecError(path, *problem);
+  return s;
+}
+
+std::string codeName(const json& j, const std::string& path) { return codeName(asString(j, path), path); }
+
+// The task's name: [A-Za-z0-9][A-Za-z0-9_.-]*, bounded (it names files and rows).
+void checkTaskName(const std::string& name) {
+  if (name.size() > kMaxIdentifierLength)
+    throw TaskSpecError("name", "a name of " + std::to_string(name.size()) + " characters is longer than the limit of " +
+                                    std::to_string(kMaxIdentifierLength));
+  const auto alnum = [](char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  const bool ok = !name.empty() && alnum(name[0]) &&
+                  std::all_of(name.begin(), name.end(), [&](char c) { return alnum(c) || c == '_' || c == '.' || c == '-'; });
+  if (!ok) throw TaskSpecError("name", "'" + name + "' may use only letters, digits, '_', '.' and '-'");
+}
+
+// Whether `source` has `name` as a whole word followed by '(' (spaces allowed
+// between): a cheap guard that the launch rule names a function the source has.
+bool mentionsCall(const std::string& source, const std::string& name) {
+  const auto identifierChar = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  };
+  const std::boyer_moore_horspool_searcher searcher(name.begin(), name.end());
+  for (auto from = source.begin();;) {
+    const auto at = std::search(from, source.end(), searcher);
+    if (at == source.end()) return false;
+    auto after = at + static_cast<std::ptrdiff_t>(name.size());
+    from = at + 1;
+    if (at != source.begin() && identifierChar(*(at - 1))) continue;
+    while (after != source.end() && (*after == ' ' || *after == '\t' || *after == '\r' || *after == '\n')) ++after;
+    if (after != source.end() && *after == '(') return true;
+  }
 }
 
 // Evaluates an expression read from the field at `path`; the error names that field.
@@ -59,10 +111,12 @@ int parseFormat(const Fields& root) {
 std::map<std::string, std::int64_t> parseAxes(const Fields& root) {
   const json& j = root.required("axes");
   if (!j.is_object()) throw TaskSpecError("axes", "must be an object of name -> positive integer");
+  if (j.size() > kMaxAxes)
+    throw TaskSpecError("axes", "names " + std::to_string(j.size()) + " axes, more than the limit of " + std::to_string(kMaxAxes));
   std::map<std::string, std::int64_t> axes;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string path = child("axes", it.key());
-    if (!isIdentifier(it.key())) throw TaskSpecError(path, "axis name is not a C identifier");
+    codeName(it.key(), path);  // axes can be scalars: kernel parameters
     if (isExpressionFunction(it.key())) throw TaskSpecError(path, "'" + it.key() + "' is an expression function");
     if (!it->is_number_integer() || asInteger(*it, path) <= 0) throw TaskSpecError(path, "must be a positive integer");
     axes[it.key()] = it->get<std::int64_t>();
@@ -101,12 +155,14 @@ Distribution parseDistribution(const json& j, const std::string& path, DType dty
     if (!(d.a < d.b)) throw TaskSpecError(f.path("high"), "must be greater than low");
     if (integer && d.a == 0 && d.b == 1) throw TaskSpecError(path, "randint [0, 1) draws only zeros");
   } else {
-    throw TaskSpecError(f.path("kind"), "unknown distribution '" + d.kind + "' (normal, uniform or randint)");
+    throw TaskSpecError(f.path("kind"), "unknown distribution " + quotedValue(d.kind) + " (normal, uniform or randint)");
   }
   if (!isFloating(dtype) && d.kind != "randint")
     throw TaskSpecError(f.path("kind"), std::string("'") + d.kind + "' cannot draw " + toString(dtype) + " values; use randint");
   if (dtype == DType::I32 && (d.a < -2147483648.0 || d.b > 2147483648.0))
     throw TaskSpecError(path, "randint range does not fit in i32");
+  if (const auto problem = distributionProblem(d, dtype))
+    throw TaskSpecError(problem->field.empty() ? path : f.path(problem->field), problem->message);
   return d;
 }
 
@@ -116,12 +172,12 @@ TensorSpec parseTensor(const json& j, const std::string& path, bool input,
   if (input) f.rejectUnknown({"name", "dtype", "shape", "distribution"});
   else f.rejectUnknown({"name", "dtype", "shape"});
   TensorSpec t;
-  t.name = identifier(f.required("name"), f.path("name"));
+  t.name = codeName(f.required("name"), f.path("name"));
   const std::string dtype = asString(f.required("dtype"), f.path("dtype"));
   const auto d = dtypeFromString(dtype);
-  if (!d) throw TaskSpecError(f.path("dtype"), "unknown dtype '" + dtype + "' (f32, f16, bf16, f64, i32, i64)");
+  if (!d) throw TaskSpecError(f.path("dtype"), "unknown dtype " + quotedValue(dtype) + " (f32, f16, bf16, f64, i32, i64)");
   t.dtype = *d;
-  const json& shape = asArray(f.required("shape"), f.path("shape"));
+  const json& shape = asArray(f.required("shape"), f.path("shape"), kMaxRank);
   if (shape.empty()) throw TaskSpecError(f.path("shape"), "must list at least one dimension");
   std::int64_t elements = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -140,7 +196,7 @@ TensorSpec parseTensor(const json& j, const std::string& path, bool input,
 
 std::vector<TensorSpec> parseTensors(const Fields& root, const char* key, bool input,
                                      const std::map<std::string, std::int64_t>& axes) {
-  const json& list = asArray(root.required(key), key);
+  const json& list = asArray(root.required(key), key, kMaxTensorsPerList);
   if (list.empty()) throw TaskSpecError(key, std::string("must list at least one ") + (input ? "input" : "output"));
   std::vector<TensorSpec> out;
   for (std::size_t i = 0; i < list.size(); ++i) out.push_back(parseTensor(list[i], index(key, i), input, axes));
@@ -148,12 +204,12 @@ std::vector<TensorSpec> parseTensors(const Fields& root, const char* key, bool i
 }
 
 std::vector<std::string> parseScalars(const Fields& root, const std::map<std::string, std::int64_t>& axes) {
-  const json& list = asArray(root.required("scalars"), "scalars");
+  const json& list = asArray(root.required("scalars"), "scalars", kMaxAxes);
   std::vector<std::string> scalars;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = index("scalars", i);
     const std::string name = asString(list[i], path);
-    if (!axes.count(name)) throw TaskSpecError(path, "'" + name + "' is not an axis (scalars pass axes to the kernel)");
+    if (!axes.count(name)) throw TaskSpecError(path, quotedValue(name) + " is not an axis (scalars pass axes to the kernel)");
     for (const auto& s : scalars)
       if (s == name) throw TaskSpecError(path, "'" + name + "' is listed twice");
     scalars.push_back(name);
@@ -184,7 +240,7 @@ std::map<std::string, Tolerance> parseTolerances(const Fields& root, const std::
     const std::string path = child("tolerances", it.key());
     bool isOutput = false;
     for (const auto& o : outputs) isOutput = isOutput || o.name == it.key();
-    if (!isOutput) throw TaskSpecError(path, "no output named '" + it.key() + "'");
+    if (!isOutput) throw TaskSpecError(path, "no output named " + quotedValue(it.key()));
     const Fields f(*it, path);
     f.rejectUnknown({"rtol", "atol"});
     Tolerance t;
@@ -221,15 +277,21 @@ void parseDims(const Fields& launch, const char* key, std::string (&dims)[3], co
 // tensors are known (checkTensorMaps).
 std::vector<TensorMapRule> parseTensorMaps(const json& j, const std::string& path) {
   std::vector<TensorMapRule> out;
-  const json& list = asArray(j, path);
+  const json& list = asArray(j, path, kMaxTensorMaps);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Fields f(list[i], path + "[" + std::to_string(i) + "]");
     f.rejectUnknown({"tensor", "boxRows", "boxCols", "swizzle"});
     TensorMapRule m;
     m.tensor = identifier(f.required("tensor"), f.path("tensor"));
-    m.boxRows = static_cast<int>(asInteger(f.required("boxRows"), f.path("boxRows")));
-    m.boxCols = static_cast<int>(asInteger(f.required("boxCols"), f.path("boxCols")));
-    if (const json* swizzle = f.optional("swizzle")) m.swizzle = asString(*swizzle, f.path("swizzle"));
+    // Checked at the width of the field that holds them (2^32 + 8 must not
+    // become 8); checkTensorMaps then judges them against TMA's 1..256.
+    m.boxRows = static_cast<int>(asIntegerIn(f.required("boxRows"), f.path("boxRows"), INT_MIN, INT_MAX));
+    m.boxCols = static_cast<int>(asIntegerIn(f.required("boxCols"), f.path("boxCols"), INT_MIN, INT_MAX));
+    if (const json* swizzle = f.optional("swizzle")) {
+      m.swizzle = asString(*swizzle, f.path("swizzle"));
+      if (swizzleBytes(m.swizzle) < 0)
+        throw TaskSpecError(f.path("swizzle"), "unknown swizzle " + quotedValue(m.swizzle) + " (none, 32B, 64B or 128B)");
+    }
     out.push_back(m);
   }
   return out;
@@ -248,10 +310,13 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
   f.rejectUnknown({"source", "launch"});
   SpecKernel k;
   k.source = asSourceText(f.required("source"), f.path("source"));
+  if (k.source.size() > kMaxKernelSourceBytes)
+    throw TaskSpecError(f.path("source"), std::to_string(k.source.size()) + " bytes of source, above the limit of " +
+                                              std::to_string(kMaxKernelSourceBytes >> 20) + " MiB");
   if (k.source.find_first_not_of(" \t\r\n") == std::string::npos) throw TaskSpecError(f.path("source"), "must not be empty");
   const Fields launch(f.required("launch"), f.path("launch"));
   launch.rejectUnknown({"entry", "grid", "block", "dynamicSmemBytes", "tensorMaps"});
-  k.launch.entry = identifier(launch.required("entry"), launch.path("entry"));
+  k.launch.entry = codeName(launch.required("entry"), launch.path("entry"));
   std::int64_t blocks = 0, threads = 0;
   parseDims(launch, "grid", k.launch.grid, kMaxGridDim, axes, &blocks);
   parseDims(launch, "block", k.launch.block, kMaxBlockDim, axes, &threads);
@@ -266,8 +331,7 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
   }
   if (const json* maps = launch.optional("tensorMaps")) k.launch.tensorMaps = parseTensorMaps(*maps, launch.path("tensorMaps"));
   // A cheap guard against a launch rule that names a kernel the source lacks.
-  const std::regex defines("\\b" + k.launch.entry + "\\s*\\(");
-  if (!std::regex_search(k.source, defines))
+  if (!mentionsCall(k.source, k.launch.entry))
     throw TaskSpecError(f.path("source"), "defines no function '" + k.launch.entry + "' (" + launch.path("entry") + ")");
   return k;
 }
@@ -280,23 +344,37 @@ std::string parseCountExpression(const Fields& root, const char* key, std::int64
   return text;
 }
 
-}  // namespace
-
-TaskSpec parseTaskSpec(const std::string& text) {
-  json doc;
+json parseDocument(const std::string& text) {
+  if (text.size() > kMaxTaskSpecFileBytes)
+    throw TaskSpecError("document", std::to_string(text.size()) + " bytes, above the limit of " +
+                                        std::to_string(kMaxTaskSpecFileBytes >> 20) + " MiB for a task spec");
+  if (const std::size_t at = findJsonNestingBeyond(text); at != std::string_view::npos)
+    throw TaskSpecError("document", "nests deeper than " + std::to_string(kMaxJsonNesting) + " levels (at byte " +
+                                        std::to_string(at) + ")");
+  // nlohmann's messages start with "[json.exception.<kind>.<id>] ": not for the user.
+  const auto plain = [](const json::exception& e) {
+    const std::string what = e.what();
+    const std::size_t end = what.rfind("] ", what.find(' '));
+    return what.rfind("[json.exception.", 0) == 0 && end != std::string::npos ? what.substr(end + 2) : what;
+  };
   try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw TaskSpecError("document", std::string("not valid JSON: ") + e.what());
+    return json::parse(text);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double ("format": 1e999) is refused by the parser itself.
+    throw TaskSpecError("document", "a number is out of range (" + plain(e) + ")");
+  } catch (const json::exception& e) {
+    throw TaskSpecError("document", "not valid JSON: " + plain(e));
   }
+}
+
+TaskSpec parseFields(const json& doc) {
   const Fields root(doc, "");
   root.rejectUnknown({"format", "name", "family", "description", "axes", "inputs", "outputs", "scalars", "tolerances",
                       "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference"});
   TaskSpec spec;
   spec.formatVersion = parseFormat(root);
   spec.name = asNonEmptyString(root.required("name"), "name");
-  if (!std::regex_match(spec.name, std::regex("[A-Za-z0-9][A-Za-z0-9_.-]*")))
-    throw TaskSpecError("name", "'" + spec.name + "' may use only letters, digits, '_', '.' and '-'");
+  checkTaskName(spec.name);
   spec.family = identifier(root.required("family"), "family");
   if (const json* d = root.optional("description")) spec.description = asString(*d, "description");
   spec.axes = parseAxes(root);
@@ -307,7 +385,7 @@ TaskSpec parseTaskSpec(const std::string& text) {
   spec.tolerances = parseTolerances(root, spec.outputs);
   spec.flops = parseCountExpression(root, "flops", 0, spec.axes);
   spec.minBytes = parseCountExpression(root, "minBytes", 1, spec.axes);
-  spec.entry = identifier(root.required("entry"), "entry");
+  spec.entry = codeName(root.required("entry"), "entry");
   spec.baseline = parseKernel(root, "baseline", spec.axes);
   spec.oracle = parseKernel(root, "oracle", spec.axes);
   checkTensorMaps(spec);
@@ -315,9 +393,22 @@ TaskSpec parseTaskSpec(const std::string& text) {
     spec.libraryReference = asString(*lib, "libraryReference");
     const auto& known = knownLibraryReferences();
     if (std::find(known.begin(), known.end(), spec.libraryReference) == known.end())
-      throw TaskSpecError("libraryReference", "unknown library reference '" + spec.libraryReference + "'");
+      throw TaskSpecError("libraryReference", "unknown library reference " + quotedValue(spec.libraryReference));
   }
   return spec;
+}
+
+}  // namespace
+
+TaskSpec parseTaskSpec(const std::string& text) {
+  const json doc = parseDocument(text);
+  try {
+    return parseFields(doc);
+  } catch (const json::exception& e) {
+    // The fields are type-checked before they are read; this is a backstop
+    // so that a missed case is still a message naming the document.
+    throw TaskSpecError("document", e.what());
+  }
 }
 
 }  // namespace crucible

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include "app/cli/launch_file.h"
 #include "app/cli/options.h"
 #include "app/cli/tensor_map_option.h"
+#include "tests/app/run_cli.h"
 
 namespace crucible::cli {
 namespace {
@@ -29,6 +31,57 @@ TEST(CliOptions, ARepeatableOptionKeepsEveryValueInOrder) {
   EXPECT_EQ(o.value("tensor-map"), "B:64x64");
   EXPECT_EQ(o.all("grid"), std::vector<std::string>{"4"});
   EXPECT_TRUE(o.all("smem").empty());
+}
+
+// The message of the UsageError that fn throws, or "(accepted)".
+template <typename Fn>
+std::string usageErrorOf(Fn fn) {
+  try {
+    fn();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(CliOptions, IntegersAreDigitsOnlyAndInRange) {
+  auto integer = [](const std::string& text, long long min, long long max) {
+    return usageErrorOf([&] { Options({"--n", text}, {"n"}, {}).integer("n", 0, min, max); });
+  };
+  EXPECT_EQ(Options({"--n", "-5"}, {"n"}, {}).integer("n", 0), -5);
+  EXPECT_EQ(Options({"--n=42"}, {"n"}, {}).integer("n", 0, 1, 100), 42);
+  EXPECT_EQ(Options({}, {"n"}, {}).integer("n", 7, 1, 100), 7) << "the fallback is not range-checked";
+  EXPECT_EQ(integer("-5", 1, std::numeric_limits<long long>::max()), "--n must be at least 1, not -5");
+  EXPECT_EQ(integer("0", 1, 4096), "--n must be from 1 to 4096, not 0");
+  EXPECT_EQ(integer("5000", 1, 4096), "--n must be from 1 to 4096, not 5000");
+  EXPECT_EQ(integer("99999999999999999999", 1, 4096), "--n must be from 1 to 4096, not 99999999999999999999");
+  for (const char* junk : {"12abc", " 12", "12 ", "+12", "1e3", "0x10", "", "-", "1.5", "nan"})
+    EXPECT_EQ(integer(junk, 0, 100), std::string("--n must be a whole number, not '") + junk + "'") << junk;
+}
+
+TEST(CliOptions, NumbersAreFiniteAndPositiveWhereZeroWouldMeanNoLimit) {
+  auto positive = [](const std::string& text) {
+    return usageErrorOf([&] { Options({"--minutes", text}, {"minutes"}, {}).positiveNumber("minutes", 0); });
+  };
+  EXPECT_DOUBLE_EQ(Options({"--minutes", "2.5"}, {"minutes"}, {}).positiveNumber("minutes", 0), 2.5);
+  EXPECT_DOUBLE_EQ(Options({}, {"minutes"}, {}).positiveNumber("minutes", 0), 0) << "left out: no limit";
+  for (const char* bad : {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999", "2.5min", " 2", "", "0x1p3"})
+    EXPECT_EQ(positive(bad), std::string("--minutes must be a finite number, not '") + bad + "'") << bad;
+  EXPECT_EQ(positive("0"), "--minutes must be more than 0, not 0 (leave it out for no limit)");
+  EXPECT_EQ(positive("-0"), "--minutes must be more than 0, not -0 (leave it out for no limit)");
+  EXPECT_EQ(positive("-5"), "--minutes must be more than 0, not -5 (leave it out for no limit)");
+  EXPECT_EQ(positive("1e300"), "--minutes must be at most 1e+09, not 1e300");
+  EXPECT_EQ(usageErrorOf([] { Options({"--x", "3"}, {"x"}, {}).number("x", 0, 0, 2); }), "--x must be from 0 to 2, not 3");
+}
+
+TEST(CliOptions, ArgumentsACommandDoesNotTakeAreErrors) {
+  EXPECT_EQ(usageErrorOf([] { Options({"--project", "p", "extra"}, {"project"}, {}); }), "unexpected argument 'extra'");
+  EXPECT_EQ(usageErrorOf([] { Options({"a", "b"}, {}, {}, 1); }), "unexpected argument 'b'");
+  EXPECT_EQ(Options({"a", "--json"}, {}, {"json"}, 1).positional(), std::vector<std::string>{"a"});
+  EXPECT_EQ(usageErrorOf([] { Options({"--frobnicate"}, {}, {}); }), "unknown option --frobnicate");
+  EXPECT_EQ(usageErrorOf([] { Options({"--json=yes"}, {}, {"json"}); }), "--json takes no value");
+  EXPECT_EQ(usageErrorOf([] { Options({"--project"}, {"project"}, {}); }), "--project needs a value");
+  EXPECT_EQ(usageErrorOf([] { Options({}, {"project"}, {}).required("project"); }), "missing --project");
 }
 
 TEST(CliOptions, TensorMapTextGivesTheRule) {
@@ -54,22 +107,8 @@ TEST(CliOptions, MalformedTensorMapTextSaysWhatIsWrong) {
 
 // ---------------------------------------------------------------- the executable
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Outcome cli(const std::string& args) {
-  const std::string command = std::string("'") + CRUCIBLE_CLI_PATH + "' " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return o;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+using cli_test::cli;
+using cli_test::Outcome;
 
 // Any existing file will do as the kernel: the map is refused before it is read.
 const std::string kKernel = std::string(CRUCIBLE_SOURCE_DIR) + "/tests/app/cli_options_test.cpp";
@@ -137,7 +176,7 @@ TEST(LaunchFile, ABadFileSaysWhichAndWhy) {
     readLaunchFile("/nonexistent/k.json");
     ADD_FAILURE() << "read a file that does not exist";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot read '/nonexistent/k.json'");
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/k.json: cannot open the launch file", 0), 0u) << e.what();
   }
 }
 

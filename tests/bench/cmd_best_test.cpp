@@ -104,7 +104,7 @@ TEST_F(CmdBestTest, MissingProjectAndBadOptionsAreErrors) {
   EXPECT_EQ(cli("best").exitCode, 2);
   EXPECT_EQ(cli("best --project '" + project_ + "' --frobnicate").exitCode, 2);
   const Outcome missing = cli("best --project '" + (dir_ / "nope.crucible").string() + "'");
-  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_EQ(missing.exitCode, 4) << "exit status 4: the project cannot be used";
   EXPECT_NE(missing.out.find("no project file"), std::string::npos) << missing.out;
 }
 

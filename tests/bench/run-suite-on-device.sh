@@ -18,7 +18,8 @@
 # Environment: TASKS="name1 name2" restricts the suite; MINUTES_FOR="task=minutes ..." gives
 # some tasks a different evolution time (large GEMMs: each evaluation times the slow baseline
 # too); COMPILE_MODE (default max-autotune);
-# COMPILE_BUDGET seconds; NO_COMPILE=1 skips torch.compile; SAMPLES (default 50).
+# COMPILE_BUDGET seconds; NO_COMPILE=1 skips torch.compile; SAMPLES (default 50);
+# SANITIZE_TIMEOUT seconds per sanitizer tool before a seal (default 30).
 set -u
 
 BUILD_DIR=${1:-build/headless}
@@ -28,6 +29,9 @@ OUT=${OUT:-$PWD/bench-out}
 COMPILE_MODE=${COMPILE_MODE:-max-autotune}
 COMPILE_BUDGET=${COMPILE_BUDGET:-150}
 SAMPLES=${SAMPLES:-50}
+# Each compute-sanitizer tool before a seal may take this long (a tool that
+# does not finish refuses the seal); short evolutions cannot wait minutes.
+SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-30}
 
 CLI="$BUILD_DIR/bin/crucible-cli"
 PROJECT="$OUT/suite.crucible"
@@ -92,7 +96,8 @@ for task in $TASK_LIST; do
   minutes=$(minutes_for "$task")
   run_timeout=$(python3 -c "print(int(float('$minutes') * 60 + 60))")
   timeout --signal=INT --kill-after=20 "$run_timeout" \
-    "$CLI" run --project "$PROJECT" --task "$spec" --budget "$BUDGET" --minutes "$minutes" > "$log" 2>&1
+    "$CLI" run --project "$PROJECT" --task "$spec" --budget "$BUDGET" --minutes "$minutes" \
+      --sanitize-timeout "$SANITIZE_TIMEOUT" > "$log" 2>&1
   rc=$?
   if [[ $rc -eq 0 ]]; then
     note "run $task: ok in $((SECONDS - started)) s: $(tail -n 1 "$log")"

@@ -17,6 +17,7 @@
 #include <QTableView>
 #include "core/model/candidate.h"
 #include "core/model/run.h"
+#include "core/store/project_store.h"
 #include "views/mainwindow/filtered_table.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/source_file.h"
@@ -304,7 +305,11 @@ QString MainWindow::tryOpenProject(const QString& path) {
     return why.contains(absolute) ? why : tr("Cannot open %1: %2").arg(absolute, why);
   }
   const int runs = runsModel_->rowCount();
-  statusBar()->showMessage(tr("Opened %1: %n run(s).", nullptr, runs).arg(absolute), 10000);
+  QString message = tr("Opened %1: %n run(s).", nullptr, runs).arg(absolute);
+  // Review on read-only storage works; say so at once rather than when something is refused.
+  if (const std::string why = ProjectStore::writeProblem(absolute.toStdString()); !why.empty())
+    message += QLatin1Char(' ') + tr("Read-only: %1.").arg(QString::fromStdString(why));
+  statusBar()->showMessage(message, 10000);
   return {};
 }
 

@@ -43,8 +43,9 @@ public:
   // The built-in tasks the app can import: offered after the project's own
   // tasks when the project has none of that name.
   void setBuiltinTasks(const QStringList& names);
-  // Why this machine cannot evaluate kernels, a sentence ("" when it can):
-  // Start is refused with it.
+  // Why no run can start here whatever the form says, a sentence ("" when
+  // one can): this machine cannot evaluate kernels, or the project is on
+  // read-only storage. Start is refused with it.
   void setEvaluationProblem(const QString& why);
   RunRequest request() const;
   // Why Start is refused ("" when it is allowed).

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <memory>
-#include <regex>
 
 #include "backends/cuda/compile/arch_selection.h"
 #include "backends/cuda/compile/compile_log.h"

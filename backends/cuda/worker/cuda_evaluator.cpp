@@ -6,9 +6,13 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/ceilings.h"
 #include "backends/cuda/worker/cupti_profiler.h"
+#include "backends/cuda/worker/device_output.h"
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/module_globals_reset.h"
+#include "backends/cuda/worker/harness_kernels.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "backends/cuda/worker/validation.h"
 #include "core/task/task_spec.h"
@@ -44,6 +48,11 @@ std::vector<std::uint64_t> seedsFor(const EvaluationRequest& r, const CudaEvalua
 }
 
 }  // namespace
+
+std::string TimedChecks::describe() const {
+  return std::to_string(timedLaunches) + " timed launches, " + std::to_string(checked) + " checked, inputs swapped " +
+         std::to_string(inputSwaps) + " times";
+}
 
 CudaEvaluator::CudaEvaluator(std::shared_ptr<Compiler> compiler, CudaEvaluatorOptions options)
     : compiler_(std::move(compiler)), options_(options), gpu_(options.deviceOrdinal), clocks_(gpu_.info().pciBusId) {
@@ -89,7 +98,8 @@ TaskRuntime& CudaEvaluator::runtimeFor(const Task& task) {
       }
     throw KernelFailure(CandidateStatus::Invalid, why + " (a task bug, not the candidate's)");
   }
-  runtime_ = std::make_unique<TaskRuntime>(gpu_, std::move(spec), oracle.cubin);
+  if (!harness_) harness_ = std::make_unique<HarnessKernels>(*compiler_, gpu_.info().arch());
+  runtime_ = std::make_unique<TaskRuntime>(gpu_, std::move(spec), oracle.cubin, *harness_);
   runtimeKey_ = task.specJson;
   return *runtime_;
 }
@@ -126,6 +136,9 @@ Evaluation CudaEvaluator::evaluate(const EvaluationRequest& request) {
     ev.status = CandidateStatus::Invalid;
     ev.detail = e.what();
   }
+  restoreContextLimits(ev);
+  if (deviceOutput_)
+    if (DeviceOutput printed = deviceOutput_->take(); printed.bytes > 0) ev.detail += "; " + printed.describe();
   ev.gpuSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (gpu_.lost() && ev.detail.find("worker") == std::string::npos)
     ev.detail += " [the worker restarts: its CUDA context is unusable]";
@@ -135,6 +148,11 @@ Evaluation CudaEvaluator::evaluate(const EvaluationRequest& request) {
 Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   Evaluation ev;
   TaskRuntime& task = runtimeFor(*request.task);
+  validateAndTime(request, task, ev);
+  return ev;
+}
+
+void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntime& task, Evaluation& ev) {
   const TaskSpec& spec = task.spec();
   const LaunchRule rule = withEntry(request.candidate.launch, spec);
   KernelModule candidate(request.candidate.cubin, rule.entry);
@@ -142,14 +160,19 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   candidate.prepare(geometry, gpu_.info());
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
+  const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
+  const CandidateUnderTest under{candidate, geometry, candidateMaps, globals};
 
+  task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
+  LaunchPlan plan(unpredictableSeed(seeds.empty() ? 0 : seeds.front()));
   ValidationCosts costs;
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
+  // Returns false (with ev filled) when trial i fails.
+  auto trial = [&](std::size_t i) {
     const std::uint64_t seed = seeds[i];
     try {
-      ev.trials.push_back(runValidationTrial(task, candidate, geometry, candidateMaps, seed, options_.launchTimeoutSeconds,
-                                             /*followsTrial=*/i > 0, /*mustRerandomise=*/seeds.size() == 1, costs));
+      ev.trials.push_back(runValidationTrial(task, under, plan, seed, options_.launchTimeoutSeconds, /*followsTrial=*/i > 0,
+                                             /*mustRerandomise=*/i + 1 == seeds.size(), costs));
     } catch (const KernelFailure& e) {
       ValidationTrial t;
       t.seed = seed;
@@ -157,22 +180,48 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
       ev.trials.push_back(t);
       ev.status = e.status();
       ev.detail = "seed " + std::to_string(seed) + ": " + e.what();
-      return ev;
+      return false;
     }
     if (!ev.trials.back().passed) {
       ev.status = CandidateStatus::Invalid;
       ev.detail = "seed " + std::to_string(seed) + ": " + ev.trials.back().reason;
-      return ev;
+      return false;
     }
+    return true;
+  };
+  // The last trial runs after timing when there is timing and more than one
+  // trial: validation launches come before and after the timed ones, so
+  // neither the count nor the order of launches tells a kernel which are
+  // checked (and timed launches are checked too).
+  const bool lastAfterTiming = request.time && seeds.size() >= 2;
+  const std::size_t before = lastAfterTiming ? seeds.size() - 1 : seeds.size();
+  for (std::size_t i = 0; i < before; ++i)
+    if (!trial(i)) return;
+
+  std::string timingNote;
+  if (request.time) {
+    const auto timingStart = std::chrono::steady_clock::now();
+    TimedChecks checks;
+    ev.timing = timeCandidate(request, task, under, plan, checks);
+    timingNote = ", timing " + secondsSince(timingStart) + " (" + checks.describe() + ")";
+  }
+  if (lastAfterTiming && !trial(seeds.size() - 1)) {
+    ev.timing.reset();
+    return;
   }
   ev.status = CandidateStatus::Valid;
   ev.detail = std::to_string(seeds.size()) + " validation trial(s) passed (" + geometry.describe() + ")";
-  if (request.extended) ev.detail += "; extended validation: more seeds (compute-sanitizer is not run in-process)";
-  ev.detail += "; validation took " + costs.describe();
-  if (!request.time) return ev;
-  const auto timingStart = std::chrono::steady_clock::now();
+  if (globals.count() > 0)
+    ev.detail += "; " + std::to_string(globals.count()) + " module variable(s) reset before every launch";
+  if (request.extended) ev.detail += "; extended validation: more seeds (the sanitizers run in their own process)";
+  ev.detail += "; validation took " + costs.describe() + timingNote;
+  if (request.time && !clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
+}
 
-  // Timing on the first seed's inputs; the reference on the same buffers.
+Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntime& task,
+                                    const CandidateUnderTest& candidate, LaunchPlan& plan, TimedChecks& checks) {
+  const TaskSpec& spec = task.spec();
+  // The reference writes its own output buffers (never the candidate's).
   std::unique_ptr<KernelModule> reference;
   LaunchGeometry refGeometry;
   TensorMaps referenceMaps;  // a sealed kernel used as the reference may take tensor maps too
@@ -182,21 +231,63 @@ Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
       reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
       refGeometry = resolveGeometry(refRule, spec.axes);
       reference->prepare(refGeometry, gpu_.info());
-      referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference");
+      referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
     } catch (const KernelFailure& e) {
       throw KernelFailure(CandidateStatus::ResourceError,
                           std::string("the candidate is correct, but the reference cannot run: ") + e.what());
     }
   }
-  task.randomizeInputs(seeds.front());
-  auto launchCandidate = [&] { task.enqueue(candidate, geometry, candidateMaps, "the candidate"); };
+  if (task.inputSetCount() == 0) throw std::logic_error("timing without a validated input set");
+  task.loadInputSet(0);
+  TimingHooks hooks;
+  FillChoice lastFill;  // the fill before the latest candidate launch
+  hooks.beforeCandidate = [&](int pair) {
+    if (pair >= 0) {
+      const int set = plan.inputSetBefore(pair, task.liveInputSet(), task.inputSetCount());
+      if (set != task.liveInputSet()) {
+        task.loadInputSet(set);
+        ++checks.inputSwaps;
+      }
+    }
+    candidate.globals.restore(task.stream());
+    lastFill = plan.nextFill();
+    task.fillOutputs(lastFill, /*rewriteGuards=*/false);
+  };
+  hooks.afterPair = [&](int pair, bool last) {
+    checks.timedLaunches = pair + 1;
+    if (deviceOutput_) deviceOutput_->trim();
+    if (!plan.checkAfter(pair, last)) return;
+    ++checks.checked;
+    // The last check also compares the inputs in full (it is the slowest).
+    if (std::string why = task.checkTimedOutputs(lastFill, /*inputsToo=*/last); !why.empty())
+      throw KernelFailure(CandidateStatus::Invalid,
+                          "output of timed launch " + std::to_string(pair + 1) + " (input set " +
+                              std::to_string(task.liveInputSet() + 1) + ") " + why +
+                              " (a kernel that behaves differently when it is timed fails this way)");
+  };
+  auto launchCandidate = [&] { task.enqueue(candidate.kernel, candidate.geometry, candidate.maps, "the candidate"); };
   std::function<void()> launchReference;
-  if (reference) launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference"); };
+  if (reference)
+    launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference", OutputBuffers::Reference); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
-  ev.timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing);
-  ev.detail += ", timing " + secondsSince(timingStart);
-  if (!clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
-  return ev;
+  return timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);
+}
+
+void CudaEvaluator::restoreContextLimits(Evaluation& ev) {
+  if (gpu_.lost()) return;
+  try {
+    const std::size_t before = gpu_.restoreStackLimit();
+    if (before != gpu_.initialStackBytes())
+      ev.detail += "; the kernel raised the per-thread stack to " + std::to_string(before) + " bytes (restored to " +
+                   std::to_string(gpu_.initialStackBytes()) + ")";
+  } catch (const DriverError& e) {
+    gpu_.stillUsable();
+    ev.detail += std::string("; restoring the stack limit failed: ") + e.what();
+  }
+}
+
+void CudaEvaluator::captureDeviceOutput() {
+  if (!deviceOutput_) deviceOutput_ = std::make_unique<DeviceOutputCapture>();
 }
 
 ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kernel) {

@@ -19,6 +19,8 @@ namespace crucible::cuda {
 
 class TaskRuntime;
 class CuptiProfiler;
+class HarnessKernels;
+class DeviceOutputCapture;
 
 struct CudaEvaluatorOptions {
   int deviceOrdinal = 0;
@@ -26,6 +28,17 @@ struct CudaEvaluatorOptions {
   int defaultSeeds = 3;               // when a request names none
   int extendedExtraSeeds = 8;         // added for the seal's extended validation
   TimingOptions timing;
+};
+
+class LaunchPlan;
+struct CandidateUnderTest;
+
+// What happened around the timed launches, for the evaluation's detail.
+struct TimedChecks {
+  int timedLaunches = 0;
+  int checked = 0;
+  int inputSwaps = 0;
+  std::string describe() const;  // "812 timed launches, 9 checked, inputs swapped 97 times"
 };
 
 class CudaEvaluator : public Evaluator {
@@ -42,6 +55,10 @@ public:
 
   // True after a fault or a hung kernel: nothing more can run in this process.
   bool contextLost() const { return gpu_.lost(); }
+  // From now on what kernels print with printf (the process's stdout) is
+  // captured, capped per evaluation and reported in its detail, instead of
+  // flowing unbounded into the worker's stderr.
+  void captureDeviceOutput();
   const std::string& contextLostReason() const { return gpu_.lostReason(); }
   const DeviceInfo& deviceInfo() const { return gpu_.info(); }
 
@@ -49,6 +66,17 @@ private:
   // The task's buffers and oracle, built once per task (keyed by its spec).
   TaskRuntime& runtimeFor(const Task& task);
   Evaluation evaluateOnGpu(const EvaluationRequest& request);
+  // Validation trials and interleaved timing, in the order the launch plan
+  // interleaves them (validation.h, launch_plan.h).
+  void validateAndTime(const EvaluationRequest& request, TaskRuntime& task, Evaluation& ev);
+  // Candidate and reference interleaved on the validated input sets, every
+  // candidate launch after a fresh output fill, some of them checked.
+  Timing timeCandidate(const EvaluationRequest& request, TaskRuntime& task, const CandidateUnderTest& candidate,
+                       LaunchPlan& plan, TimedChecks& checks);
+  // A candidate may have made the driver raise the context's per-thread
+  // stack (and so its local-memory reservation): put it back so the next
+  // candidate runs in the context the first one found.
+  void restoreContextLimits(Evaluation& ev);
 
   std::shared_ptr<Compiler> compiler_;
   CudaEvaluatorOptions options_;
@@ -58,6 +86,8 @@ private:
   std::string runtimeKey_;
   std::unique_ptr<TaskRuntime> runtime_;
   std::unique_ptr<CuptiProfiler> profiler_;
+  std::unique_ptr<HarnessKernels> harness_;
+  std::unique_ptr<DeviceOutputCapture> deviceOutput_;
 };
 
 }  // namespace crucible::cuda

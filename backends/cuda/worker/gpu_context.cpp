@@ -43,6 +43,19 @@ GpuContext::GpuContext(int ordinal) {
   // A blocking stream: it orders after the legacy stream that the synchronous
   // copies and memsets use, so a launch never overtakes the poison or inputs.
   check(d.cuStreamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
+  // Before any module is loaded: the FIFO size cannot change after a kernel
+  // that prints has run.
+  check(d.cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, kPrintfFifoBytes), "limiting the device printf buffer");
+  check(d.cuCtxGetLimit(&initialStack_, CU_LIMIT_STACK_SIZE), "reading the stack limit");
+}
+
+std::size_t GpuContext::restoreStackLimit() {
+  if (lost_) return initialStack_;
+  const DriverApi& d = driver();
+  std::size_t now = 0;
+  check(d.cuCtxGetLimit(&now, CU_LIMIT_STACK_SIZE), "reading the stack limit");
+  if (now != initialStack_) check(d.cuCtxSetLimit(CU_LIMIT_STACK_SIZE, initialStack_), "restoring the stack limit");
+  return now;
 }
 
 GpuContext::~GpuContext() {

@@ -57,6 +57,15 @@ public:
   bool lost() const { return lost_; }
   const std::string& lostReason() const { return lostReason_; }
   void markLost(const std::string& why);
+  // The context's per-thread stack limit as it was when the worker started,
+  // and a way back to it (a candidate's launch may raise it for good).
+  std::size_t initialStackBytes() const { return initialStack_; }
+  // Returns the stack limit found before restoring it (== initial when unchanged).
+  std::size_t restoreStackLimit();
+  // The device printf FIFO every kernel of this context shares; a kernel's
+  // printf output beyond it is dropped by the driver.
+  static constexpr std::size_t kPrintfFifoBytes = 64 * 1024;
+
   // True if the context still answers (used after an error to tell a sticky
   // one from a launch that was merely refused).
   bool stillUsable();
@@ -66,6 +75,7 @@ private:
   CUdevice dev_ = 0;
   CUcontext ctx_ = nullptr;
   CUstream stream_ = nullptr;
+  std::size_t initialStack_ = 0;
   std::atomic<bool> lost_{false};  // read by the worker's reply relay thread
   std::string lostReason_;
 };

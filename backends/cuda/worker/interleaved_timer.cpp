@@ -37,14 +37,18 @@ void L2Flusher::flush(CUstream stream) {
 
 Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
                        const std::function<void()>& candidate, const std::function<void()>& reference,
-                       const std::function<void()>& finish, const TimingOptions& o) {
+                       const std::function<void()>& finish, const TimingOptions& o, const TimingHooks& hooks) {
   const bool hasReference = static_cast<bool>(reference);
+  auto prepare = [&](int pair) {
+    if (hooks.beforeCandidate) hooks.beforeCandidate(pair);
+  };
   CUstream s = gpu.stream();
 
   // Warm-up: both kernels, flushed, until the SM clock has left idle.
   const auto warmStart = Clock::now();
   const double maxClock = clocks.maxSmClockMHz();
   for (;;) {
+    prepare(-1);
     flusher.flush(s);
     candidate();
     if (hasReference) {
@@ -67,6 +71,7 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
   const auto start = Clock::now();
   for (int pair = 0; pair < o.maxSamples; ++pair) {
     auto timeOne = [&](EventPair& ev, const std::function<void()>& launch) {
+      if (&launch == &candidate) prepare(pair);
       flusher.flush(s);
       ev.recordStart(s);
       launch();
@@ -82,7 +87,9 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     if (hasReference) refSamples.push_back(refEvents.elapsedMs() * 1000.0);
     if (pair % 16 == 0 && clocks.available()) clockReadings.push_back(clocks.smClockMHz());
 
-    if (enoughSamples(pair + 1, secondsSince(start), o)) break;
+    const bool last = enoughSamples(pair + 1, secondsSince(start), o) || pair + 1 == o.maxSamples;
+    if (hooks.afterPair) hooks.afterPair(pair, last);
+    if (last) break;
   }
   timing.medianUs = median(timing.samplesUs);
   timing.iqrUs = interquartileRange(timing.samplesUs);

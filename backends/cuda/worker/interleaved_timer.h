@@ -45,13 +45,25 @@ private:
   unsigned char value_ = 0;
 };
 
+// What the harness does around the candidate's timed launches (launch_plan.h),
+// outside the timed region. Either may be empty.
+struct TimingHooks {
+  // Before each candidate launch, warm-up ones included (pair -1), ahead of
+  // the L2 flush: queue the output fill and any input swap.
+  std::function<void(int pair)> beforeCandidate;
+  // After each measured pair has finished; `last` when sampling stops after
+  // it. May throw KernelFailure (a timed launch whose output is wrong).
+  std::function<void(int pair, bool last)> afterPair;
+};
+
 // `candidate` and `reference` each queue one launch on the context's stream
 // (and throw KernelFailure if it is refused); `reference` may be empty, then
 // only the candidate is timed and the speedup is 0. `finish` waits for the
 // queued work and throws KernelFailure on a fault or timeout.
 Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
                        const std::function<void()>& candidate, const std::function<void()>& reference,
-                       const std::function<void()>& finish, const TimingOptions& options);
+                       const std::function<void()>& finish, const TimingOptions& options,
+                       const TimingHooks& hooks = {});
 
 // Median and interquartile range (linear interpolation between order statistics).
 double median(std::vector<double> v);

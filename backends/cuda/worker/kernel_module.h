@@ -36,6 +36,7 @@ public:
   KernelModule& operator=(const KernelModule&) = delete;
 
   CUfunction function() const { return fn_; }
+  CUmodule module() const { return module_; }
   const std::string& entry() const { return entry_; }
   int attribute(CUfunction_attribute a) const;
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/task_runtime.h"
+#include <cstring>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/output_check.h"
+#include "backends/cuda/worker/harness_kernels.h"
 
 namespace crucible::cuda {
 
-TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin)
-    : gpu_(gpu), spec_(std::move(spec)) {
+TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin, const HarnessKernels& harness)
+    : gpu_(gpu), harness_(harness), spec_(std::move(spec)) {
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
@@ -16,18 +18,22 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
     outputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
+    referenceOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
   }
   for (const std::string& s : spec_.scalars) scalars_.push_back(evalExpression(s, spec_.axes));
 
   for (auto& b : inputs_) candidateArgs_.push_back(b->data());
-  oracleArgs_ = candidateArgs_;
+  oracleArgs_ = referenceArgs_ = candidateArgs_;
   for (auto& b : outputs_) candidateArgs_.push_back(b->data());
+  for (auto& b : referenceOutputs_) referenceArgs_.push_back(b->data());
   for (auto& b : oracleOutputs_) oracleArgs_.push_back(b->data());
   for (auto& a : candidateArgs_) candidateParams_.push_back(&a);
+  for (auto& a : referenceArgs_) referenceParams_.push_back(&a);
   for (auto& a : oracleArgs_) oracleParams_.push_back(&a);
   for (auto& s : scalars_) {
     candidateParams_.push_back(&s);
+    referenceParams_.push_back(&s);
     oracleParams_.push_back(&s);
   }
 
@@ -46,6 +52,7 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed) {
     inputs_[i]->upload(hostInputs_[i]);
     inputs_[i]->writeGuards();
   }
+  liveSet_ = -1;
 }
 
 void TaskRuntime::computeReference(double timeoutSeconds) {
@@ -64,16 +71,107 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
     // The oracle writes doubles: straight into the reference, no staging copy.
     reference_[i].resize(static_cast<std::size_t>(oracleOutputs_[i]->count()));
     oracleOutputs_[i]->download(reference_[i].data(), reference_[i].size() * sizeof(double));
+  }
+  // The results leave the device before any candidate runs again: a kernel
+  // that searched device memory for the oracle's doubles finds zeros.
+  for (auto& b : oracleOutputs_) b->fill({std::byte{0}});
+  for (std::size_t i = 0; i < reference_.size(); ++i)
     if (std::string bad = checkReference(spec_.outputs[i].name, reference_[i]); !bad.empty())
       throw KernelFailure(CandidateStatus::Invalid, bad);
+}
+
+bool TaskRuntime::oracleOutputsCleared() const {
+  for (const auto& b : oracleOutputs_) {
+    std::vector<std::byte> bytes(b->dataBytes());
+    b->download(bytes.data(), bytes.size());
+    for (std::byte x : bytes)
+      if (x != std::byte{0}) return false;
+  }
+  return true;
+}
+
+void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
+  for (auto& b : outputs_) {
+    if (rewriteGuards) b->writeGuards();
+    harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
   }
 }
 
-void TaskRuntime::poisonOutputs(int which) {
-  for (auto& b : outputs_) {
-    b->fill(poisonPattern(b->dtype(), which));
-    b->writeGuards();
+int TaskRuntime::keepValidatedSet() {
+  if (setsUsed_ >= kMaxInputSets) return -1;
+  if (static_cast<int>(sets_.size()) == setsUsed_) {
+    InputSet fresh;
+    for (const auto& in : inputs_) fresh.device.emplace_back(in->dataBytes());
+    sets_.push_back(std::move(fresh));
   }
+  InputSet& set = sets_[static_cast<std::size_t>(setsUsed_)];
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
+    check(driver().cuMemcpyDtoD(set.device[i].get(), inputs_[i]->data(), inputs_[i]->dataBytes()),
+          "keeping a validated input set");
+  set.outputHashes.clear();
+  for (std::size_t i = 0; i < outputs_.size(); ++i) set.outputHashes.push_back(outputHash(i));
+  liveSet_ = setsUsed_++;
+  return liveSet_;
+}
+
+void TaskRuntime::loadInputSet(int set) {
+  if (set < 0 || set >= setsUsed_) throw std::logic_error("loadInputSet: no such validated set");
+  const InputSet& s = sets_[static_cast<std::size_t>(set)];
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
+    check(driver().cuMemcpyDtoDAsync(inputs_[i]->data(), s.device[i].get(), inputs_[i]->dataBytes(), gpu_.stream()),
+          "swapping a validated input set in");
+  liveSet_ = set;
+}
+
+std::uint64_t TaskRuntime::outputHash(std::size_t output) const {
+  const GuardedBuffer& b = *outputs_[output];
+  return harness_.hash(b.data(), static_cast<int>(sizeOf(b.dtype())), b.count(), gpu_.stream());
+}
+
+std::string TaskRuntime::describeTimedMismatch(std::size_t output, const FillChoice& fillBefore) {
+  const HostTensor& got = downloadOutputs(0)[output];
+  const std::size_t width = sizeOf(got.dtype);
+  const std::vector<std::byte> poison = poisonPattern(got.dtype, fillBefore.poisonIndex());
+  std::int64_t stillFill = 0, first = -1;
+  for (std::int64_t i = 0; i < got.count; ++i) {
+    const std::byte* e = got.bytes.data() + static_cast<std::size_t>(i) * width;
+    bool same;
+    if (fillBefore.isPoison()) {
+      same = std::memcmp(e, poison.data(), width) == 0;
+    } else {
+      const std::uint64_t bits = randomFiniteBits(got.dtype, fillBefore.seed, static_cast<std::uint64_t>(i));
+      same = std::memcmp(e, &bits, width) == 0;
+    }
+    if (same && first < 0) first = i;
+    stillFill += same;
+  }
+  const std::string& name = spec_.outputs[output].name;
+  if (stillFill > 0)
+    return "differs from the reference: " + std::to_string(stillFill) + " of " + std::to_string(got.count) +
+           " elements of output '" + name + "' still hold the " + fillBefore.describe() +
+           " written before the launch, first at index " + std::to_string(first) + " (the kernel did not write them)";
+  return "differs from the reference: output '" + name +
+         "' is not bit for bit what validation accepted for the same inputs";
+}
+
+std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo) {
+  if (liveSet_ < 0) throw std::logic_error("checkTimedOutputs: the inputs are not a validated set");
+  const InputSet& set = sets_[static_cast<std::size_t>(liveSet_)];
+  for (std::size_t i = 0; i < outputs_.size(); ++i)
+    if (outputHash(i) != set.outputHashes[i]) return describeTimedMismatch(i, fillBefore);
+  if (std::string damage = outputGuardDamage(); !damage.empty()) return damage;
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
+      return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +
+             " guard bytes changed";
+    if (!inputsToo) continue;
+    if (std::int64_t n = harness_.countDifferences(inputs_[i]->data(), set.device[i].get(), inputs_[i]->dataBytes(),
+                                                   gpu_.stream());
+        n > 0)
+      return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(n) +
+             " bytes changed during timing (inputs are read-only)";
+  }
+  return {};
 }
 
 std::vector<HostTensor> TaskRuntime::downloadOutputs() const {
@@ -117,12 +215,14 @@ std::string TaskRuntime::outputGuardDamage() const {
 // guard in front of the data keeps it.
 static_assert(GuardedBuffer::kGuardBytes % 256 == 0, "a tensor's data must keep its allocation's alignment");
 
-TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const {
+TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who,
+                                   OutputBuffers outputs) const {
+  const auto& outputBuffers = outputs == OutputBuffers::Reference ? referenceOutputs_ : outputs_;
   auto bufferOf = [&](const std::string& tensor) -> CUdeviceptr {
     for (std::size_t i = 0; i < spec_.inputs.size(); ++i)
       if (spec_.inputs[i].name == tensor) return inputs_[i]->data();
     for (std::size_t i = 0; i < spec_.outputs.size(); ++i)
-      if (spec_.outputs[i].name == tensor) return outputs_[i]->data();
+      if (spec_.outputs[i].name == tensor) return outputBuffers[i]->data();
     throw KernelFailure(CandidateStatus::ResourceError, who + ": no buffer for tensor '" + tensor + "'");
   };
   return TensorMaps(spec_, rules, bufferOf, who);
@@ -146,8 +246,8 @@ void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g
 }
 
 void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,
-                          const std::string& who) {
-  launchWith(kernel, g, candidateParams_, maps, who);
+                          const std::string& who, OutputBuffers outputs) {
+  launchWith(kernel, g, outputs == OutputBuffers::Reference ? referenceParams_ : candidateParams_, maps, who);
 }
 
 void TaskRuntime::run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,

@@ -3,6 +3,15 @@
 // outputs, the oracle's double-precision outputs, host copies of the inputs
 // (to prove a kernel left them alone), and launches that wait with a deadline
 // and turn every failure into a KernelFailure with a precise reason.
+//
+// What a candidate can reach is kept apart from what judges it: the oracle's
+// device outputs are overwritten as soon as they are downloaded, and the
+// reference kernel timed beside the candidate writes its own output buffers,
+// so no launch of the candidate ever finds a correct result in memory.
+// Input sets that validation checked are kept on the device (for in-place
+// swaps during timing) with the hash of the outputs the candidate produced
+// for them (on the host), so timed launches can be checked too; no validated
+// result is kept on the device.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -12,33 +21,67 @@
 #include "backends/cuda/worker/guarded_buffer.h"
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/launch_plan.h"
 #include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"
 
 namespace crucible::cuda {
 
+class HarnessKernels;
+
+// Whose output buffers a launch or a tensor map uses.
+enum class OutputBuffers { Candidate, Reference };
+
 class TaskRuntime {
 public:
-  // `oracleCubin` is the task's oracle compiled for this GPU.
-  TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin);
+  // `oracleCubin` is the task's oracle compiled for this GPU; `harness` fills,
+  // hashes and compares buffers, and outlives this object.
+  TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin, const HarnessKernels& harness);
   // Kernel parameters point into this object: it never moves.
   TaskRuntime(const TaskRuntime&) = delete;
   TaskRuntime& operator=(const TaskRuntime&) = delete;
 
   const TaskSpec& spec() const { return spec_; }
+  CUstream stream() const { return gpu_.stream(); }
 
   // Draws every input from its distribution with `seed` and uploads it, into
   // the same device buffers each time (a kernel cannot tell new inputs by
   // their address). Guards are rewritten too.
   void randomizeInputs(std::uint64_t seed);
-  // Runs the oracle on the current inputs and downloads its outputs; throws
-  // KernelFailure (Invalid) naming the task when the oracle fails or leaves
-  // non-finite values.
+  // Runs the oracle on the current inputs and downloads its outputs, then
+  // overwrites the oracle's device outputs (no candidate launch may find
+  // them); throws KernelFailure (Invalid) naming the task when the oracle
+  // fails or leaves non-finite values.
   void computeReference(double timeoutSeconds);
   const std::vector<std::vector<double>>& reference() const { return reference_; }
+  // True when no oracle output buffer holds anything but zeros (GPU tests).
+  bool oracleOutputsCleared() const;
 
-  // Fills every output with poison pattern 0 or 1 and rewrites its guards.
-  void poisonOutputs(int which);
+  // Queues `fill` into every candidate output on the stream (ordered before
+  // the next launch); with `rewriteGuards`, the guards are rewritten too.
+  void fillOutputs(const FillChoice& fill, bool rewriteGuards);
+
+  // Keeps the live inputs as a validated input set with the hash of the
+  // outputs the device holds now (a launch that validation just accepted).
+  // At most kMaxInputSets are kept; later calls return -1 and keep nothing.
+  // Returns the set's index.
+  static constexpr int kMaxInputSets = 3;
+  int keepValidatedSet();
+  int inputSetCount() const { return setsUsed_; }
+  // Forgets the kept sets (their device buffers are reused): a new candidate.
+  void forgetInputSets() {
+    setsUsed_ = 0;
+    liveSet_ = -1;
+  }
+  // Queues a copy of input set `set` into the input buffers (same addresses).
+  void loadInputSet(int set);
+  int liveInputSet() const { return liveSet_; }
+  // After a timed launch on a kept input set, whose outputs were filled with
+  // `fillBefore`: empty when the outputs equal, bit for bit, what validation
+  // accepted for these inputs and no guard was touched (with `inputsToo`,
+  // the inputs are compared with the set in full as well); else what
+  // differs, in words.
+  std::string checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo);
   std::vector<HostTensor> downloadOutputs() const;
   // The outputs downloaded into host buffers this object keeps (slot 0 or 1),
   // reused from call to call: no allocation or page faulting of hundreds of
@@ -54,30 +97,48 @@ public:
   // The tensor maps `rules` ask for, encoded for this runtime's input and
   // output buffers (the same buffers for every launch, so once per kernel).
   // Throws KernelFailure (ResourceError) naming `who` when a rule cannot be encoded.
-  TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const;
+  TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who,
+                        OutputBuffers outputs = OutputBuffers::Candidate) const;
 
   // Queues `kernel` with the task's ABI (inputs, outputs, scalars, then the
   // kernel's tensor maps) and waits. Throws KernelFailure with the status the
   // failure earns; `who` names the kernel in the message ("candidate", "reference").
   void run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who,
            double timeoutSeconds);
-  // Queues the launch only (timing); throws KernelFailure if refused.
-  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who);
+  // Queues the launch only (timing); throws KernelFailure if refused. The
+  // reference writes its own output buffers, never the candidate's.
+  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who,
+               OutputBuffers outputs = OutputBuffers::Candidate);
   // Waits for queued work; throws KernelFailure on a fault or timeout.
   void finish(const std::string& who, double timeoutSeconds);
 
   std::size_t inputCount() const { return inputs_.size(); }
+  CUdeviceptr outputBuffer(std::size_t i) const { return outputs_[i]->data(); }
   const GuardedBuffer& input(std::size_t i) const { return *inputs_[i]; }
 
 private:
   void launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
                   const TensorMaps& maps, const std::string& who);
 
+  // A validated input set: device copies of the inputs (swapped in during
+  // timing) and the hashes of the outputs validation accepted for them.
+  struct InputSet {
+    std::vector<DeviceBuffer> device;
+    std::vector<std::uint64_t> outputHashes;
+  };
+  std::uint64_t outputHash(std::size_t output) const;
+  // "N of M elements still hold the fill" or "N of M elements differ", for a failed timed check.
+  std::string describeTimedMismatch(std::size_t output, const FillChoice& fillBefore);
+
   GpuContext& gpu_;
+  const HarnessKernels& harness_;
   TaskSpec spec_;
   std::unique_ptr<KernelModule> oracle_;
   LaunchGeometry oracleGeometry_;
-  std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, oracleOutputs_;
+  std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, referenceOutputs_, oracleOutputs_;
+  std::vector<InputSet> sets_;   // sets_[0, setsUsed_) are this candidate's
+  int setsUsed_ = 0;
+  int liveSet_ = -1;   // the kept set the input buffers hold, -1 for inputs drawn since
   std::vector<HostTensor> hostInputs_;
   // Reused host buffers: what the device holds for each input (inputDamage)
   // and two sets of downloaded outputs (downloadOutputs(slot)).
@@ -86,9 +147,9 @@ private:
   std::vector<std::vector<double>> reference_;
   // Kernel arguments: device pointers then scalars, and the arrays of their
   // addresses that cuLaunchKernel takes.
-  std::vector<CUdeviceptr> candidateArgs_, oracleArgs_;
+  std::vector<CUdeviceptr> candidateArgs_, referenceArgs_, oracleArgs_;
   std::vector<long long> scalars_;
-  std::vector<void*> candidateParams_, oracleParams_;
+  std::vector<void*> candidateParams_, referenceParams_, oracleParams_;
   // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
   std::vector<void*> launchParams_;
 };

@@ -51,8 +51,8 @@ std::string ValidationCosts::describe() const {
   return text;
 }
 
-ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   const TensorMaps& maps, std::uint64_t seed, double timeout, bool followsTrial, bool mustRerandomise,
+ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& candidate, LaunchPlan& plan,
+                                   std::uint64_t seed, double timeout, bool followsTrial, bool mustRerandomise,
                                    ValidationCosts& costs) {
   ValidationTrial trial;
   trial.seed = seed;
@@ -63,18 +63,21 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
     timed(costs.inputs, [&] { task.randomizeInputs(inputSeed); });
     timed(costs.oracle, [&] { task.computeReference(timeout); });
   };
-  // Outputs poisoned with pattern `poison`, one launch, its outputs downloaded into `slot`.
-  auto launch = [&](int poison, int slot) -> const std::vector<HostTensor>& {
+  // Outputs filled as `fill` says, one launch, its outputs downloaded into `slot`.
+  auto launch = [&](const FillChoice& fill, int slot) -> const std::vector<HostTensor>& {
     timed(costs.candidate, [&] {
-      task.poisonOutputs(poison);
-      task.run(kernel, geometry, maps, "the candidate", timeout);
+      candidate.globals.restore(task.stream());
+      task.fillOutputs(fill, /*rewriteGuards=*/true);
+      task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
     });
     return timed(costs.checks, [&]() -> const std::vector<HostTensor>& { return task.downloadOutputs(slot); });
   };
 
   drawInputs(seed);
-  const std::vector<HostTensor>& first = launch(0, 0);
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, first, 0, trial); }); !why.empty()) {
+  const FillChoice firstFill = plan.nextFill(/*mustBePoison=*/true);
+  const std::vector<HostTensor>& first = launch(firstFill, 0);
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, first, firstFill.poisonIndex(), trial); });
+      !why.empty()) {
     trial.reason = followsTrial ? why + "; the inputs were re-randomised in place since the previous trial passed "
                                         "(a kernel that caches results between launches fails this way, as does one "
                                         "that is wrong only for some inputs)"
@@ -82,7 +85,9 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
     return trial;
   }
 
-  const std::vector<HostTensor>& second = launch(1, 1);
+  timed(costs.checks, [&] { task.keepValidatedSet(); });
+  const FillChoice secondFill = plan.nextFill();
+  const std::vector<HostTensor>& second = launch(secondFill, 1);
   for (std::size_t i = 0; i < first.size(); ++i) {
     const BitwiseDiff d = timed(costs.checks, [&] { return compareBitwise(first[i], second[i]); });
     if (d.differing > 0) {
@@ -90,7 +95,9 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
       trial.reason = "nondeterministic: output '" + spec.outputs[i].name + "' differs in " +
                      std::to_string(d.differing) + " of " + std::to_string(first[i].count) +
                      " elements between two launches on the same inputs, first at index " + std::to_string(d.first) +
-                     " (a race, an element written only sometimes, or unordered atomics)";
+                     " (outputs filled with " + firstFill.describe() + " before the first, " + secondFill.describe() +
+                     " before the second: a race, an element written only sometimes, unordered atomics, or a kernel "
+                     "that reads its outputs before writing them)";
       return trial;
     }
   }
@@ -101,14 +108,17 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel
   }
   drawInputs(seed ^ kRerandomise);
   // Slot 1 again: the second launch's outputs are no longer needed.
-  const std::vector<HostTensor>& third = launch(0, 1);
+  const FillChoice thirdFill = plan.nextFill(/*mustBePoison=*/true);
+  const std::vector<HostTensor>& third = launch(thirdFill, 1);
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, third, 0, ignored); }); !why.empty()) {
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, third, thirdFill.poisonIndex(), ignored); });
+      !why.empty()) {
     trial.mismatches += ignored.mismatches;
     trial.reason = "after the inputs were re-randomised in place (same buffers): " + why +
                    " (a kernel that caches results between launches fails this way)";
     return trial;
   }
+  timed(costs.checks, [&] { task.keepValidatedSet(); });
   trial.passed = true;
   return trial;
 }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One validation trial of a candidate on one seed of fresh inputs:
 //  1. random inputs, the oracle's double-precision outputs;
-//  2. outputs poisoned (NaN pattern 0), guards written, one launch; inputs must
-//     be unchanged byte for byte, no guard touched, every output element
-//     written, finite, not all zero or constant where the reference is not,
-//     and within atol + rtol*|ref|;
-//  3. outputs poisoned with pattern 1, a second launch on the same inputs: the
-//     two results must agree bit for bit (a race or an unwritten element shows
-//     as a difference);
+//  2. outputs poisoned (a NaN pattern the launch plan picks), guards written,
+//     one launch; inputs must be unchanged byte for byte, no guard touched,
+//     every output element written, finite, not all zero or constant where
+//     the reference is not, and within atol + rtol*|ref|; the inputs and these
+//     outputs are kept as a validated set (timed launches are checked
+//     against them);
+//  3. outputs filled afresh (the other poison or random finite values, as the
+//     plan says: never what the first launch saw), a second launch on the same
+//     inputs: the two results must agree bit for bit (a race, an unwritten
+//     element or a kernel that reads its outputs before writing them shows as
+//     a difference);
 //  4. a kernel that caches results between launches must meet inputs replaced
 //     in place (same buffers): the next seed's trial does that, so only the
 //     last trial of a request re-randomises the inputs itself and checks a
@@ -18,6 +22,8 @@
 #include <cstdint>
 #include <string>
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/module_globals_reset.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "core/model/candidate.h"
 
@@ -34,9 +40,19 @@ struct ValidationCosts {
   std::string describe() const;
 };
 
-// `maps` are the kernel's tensor maps (TaskRuntime::tensorMaps), passed to every launch.
-ValidationTrial runValidationTrial(TaskRuntime& task, const KernelModule& kernel, const LaunchGeometry& geometry,
-                                   const TensorMaps& maps, std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
+// The candidate as every one of its launches needs it: the kernel, its
+// geometry, its tensor maps (TaskRuntime::tensorMaps) and the reset of its
+// module variables that precedes each launch.
+struct CandidateUnderTest {
+  const KernelModule& kernel;
+  const LaunchGeometry& geometry;
+  const TensorMaps& maps;
+  const ModuleGlobalsReset& globals;
+};
+
+// `plan` decides every launch's output fill.
+ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& candidate, LaunchPlan& plan,
+                                   std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
                                    bool mustRerandomise, ValidationCosts& costs);
 
 }  // namespace crucible::cuda

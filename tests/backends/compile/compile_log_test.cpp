@@ -104,5 +104,22 @@ TEST(LinkerLog, ErrorLinesBecomeDiagnostics) {
   EXPECT_NE(d[0].message.find("too much shared data"), std::string::npos);
 }
 
+// A log echoes source lines: a megabyte-long line, or absurd figures, are read
+// without recursion (std::regex overflowed the stack) and without throwing.
+TEST(CompileLog, HostileLinesAreReadInLinearTime) {
+  const std::string longLine(1 << 20, '(');
+  const std::string log = "candidate.cu(3): error: expected a \";\"\n  " + longLine + "\n  ^\n" + longLine + "1): error: x\n";
+  const auto d = parseNvrtcLog(log, "candidate.cu");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].line, 3);
+  EXPECT_EQ(d[1].line, 0);  // the file name is the line of '(' itself
+  EXPECT_TRUE(parseLinkerErrors(std::string(1 << 20, ' ') + "error").empty());
+  const auto stats = parsePtxasInfo("ptxas info    : Function properties for k\n"
+                                    "ptxas info    : Used 99999999999999999999 registers, " + std::string(1 << 20, '7') + " bytes smem\n");
+  ASSERT_EQ(stats.count("k"), 1u);
+  EXPECT_EQ(stats.at("k").registers, 2147483647);
+  EXPECT_EQ(stats.at("k").sharedBytes, 2147483647);
+}
+
 }  // namespace
 }  // namespace crucible

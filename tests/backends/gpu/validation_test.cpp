@@ -76,13 +76,17 @@ TEST_F(Validation, WritingPastTheOutputDamagesTheGuard) { expectInvalid(run(kWri
 
 TEST_F(Validation, ModifyingAnInputIsRejected) { expectInvalid(run(kModifiesInput), "modified input 'x'"); }
 
-TEST_F(Validation, CachingResultsBetweenLaunchesIsCaught) {
-  expectInvalid(run(kCachesResults), "re-randomised in place");
+// The cache lives in module variables, which are reset before every launch:
+// the kernel computes every element every time, and is right.
+TEST_F(Validation, CachingResultsInModuleVariablesIsNeutralised) {
+  const Evaluation e = run(kCachesResults);
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_NE(e.detail.find("2 module variable(s) reset before every launch"), std::string::npos) << e.detail;
 }
 
-// With one seed there is no next trial to replace the inputs: the trial does it itself.
-TEST_F(Validation, CachingResultsIsCaughtWithASingleSeed) {
-  expectInvalid(run(kCachesResults, kGeluGrid, "256", "0", {7}), "after the inputs were re-randomised in place");
+TEST_F(Validation, CachingResultsIsNeutralisedWithASingleSeed) {
+  const Evaluation e = run(kCachesResults, kGeluGrid, "256", "0", {7});
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
 }
 
 TEST_F(Validation, HalfPrecisionIsOutsideTolerance) {

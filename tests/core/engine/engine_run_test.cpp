@@ -6,6 +6,7 @@
 #include "core/engine/engine.h"
 #include "tests/core/engine/doubles/fake_backends.h"
 #include "tests/core/engine/doubles/fake_proposer.h"
+#include "tests/core/engine/doubles/fake_sanitizer.h"
 #include "tests/core/engine/engine_fixture.h"
 
 namespace crucible {
@@ -25,7 +26,8 @@ struct Bench {
   FakeCompiler compiler;
   FakeDispatcher dispatcher;
   RecordingObserver observer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer};
+  testing::FakeSanitizer sanitizer;
+  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
 };
 
 std::vector<std::string> runOnce(std::uint64_t seed, int evaluators, RunSettings settings, int budget = 48) {

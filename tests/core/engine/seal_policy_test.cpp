@@ -5,6 +5,7 @@
 #include "core/engine/seal_policy.h"
 #include "tests/core/engine/doubles/fake_backends.h"
 #include "tests/core/engine/doubles/fake_proposer.h"
+#include "tests/core/engine/doubles/fake_sanitizer.h"
 #include "tests/core/engine/engine_fixture.h"
 
 namespace crucible {
@@ -13,6 +14,7 @@ namespace {
 using testing::FakeCompiler;
 using testing::FakeDispatcher;
 using testing::FakeProposer;
+using testing::FakeSanitizer;
 using testing::RecordingObserver;
 using testing::TempProject;
 
@@ -68,6 +70,100 @@ TEST(SealPolicy, SealCarriesReportsAndFingerprint) {
   EXPECT_EQ(validation["trials"].size(), 4u);
   auto performance = nlohmann::json::parse(s.performanceReportJson);
   EXPECT_DOUBLE_EQ(performance["referenceMedianUs"].get<double>(), 100.0);
+  EXPECT_FALSE(validation.contains("sanitizer"));
+
+  SanitizerReport clean = FakeSanitizer::clean();
+  clean.seconds = 42.5;
+  auto sanitized = nlohmann::json::parse(makeSeal(3, 4, c, passing(1.25, 4), f, 100.0, 99, &clean).validationReportJson);
+  EXPECT_TRUE(sanitized["sanitizer"]["clean"].get<bool>());
+  EXPECT_EQ(sanitized["sanitizer"]["tools"].size(), 4u);
+  EXPECT_DOUBLE_EQ(sanitized["sanitizer"]["seconds"].get<double>(), 42.5);
+}
+
+TEST(SealPolicy, OnlyAWrongResultDemotesASlowOrUntimedOneIsMerelyNotSealed) {
+  EXPECT_FALSE(demotionFor(passing(1.2, 8)));
+  EXPECT_FALSE(demotionFor(passing(1.01, 8))) << "under the seal margin: not sealed, still correct";
+  Evaluation untimed = passing(1.2, 8);
+  untimed.timing.reset();
+  EXPECT_FALSE(demotionFor(untimed));
+}
+
+TEST(SealPolicy, AFailedExtendedValidationDemotesToItsStatusWithTheReason) {
+  Evaluation invalid = passing(1.2, 8);
+  invalid.status = CandidateStatus::Invalid;
+  invalid.detail = "validation failed";
+  invalid.trials[6].passed = false;
+  invalid.trials[6].reason = "mismatches: 17";
+  auto d = demotionFor(invalid);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->status, CandidateStatus::Invalid);
+  EXPECT_EQ(d->detail, "extended validation at seal time failed: validation failed (seed 6: mismatches: 17)");
+
+  for (CandidateStatus s : {CandidateStatus::Faulted, CandidateStatus::TimedOut}) {
+    Evaluation e;
+    e.status = s;
+    e.detail = "illegal address";
+    auto f = demotionFor(e);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->status, s);
+    EXPECT_EQ(f->detail, "extended validation at seal time failed: illegal address");
+  }
+
+  Evaluation inconsistent = passing(1.2, 4);   // says Valid, but a trial failed
+  inconsistent.trials[2].passed = false;
+  inconsistent.trials[2].reason = "NaN in output";
+  auto g = demotionFor(inconsistent);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->status, CandidateStatus::Invalid);
+  EXPECT_NE(g->detail.find("seed 2: NaN in output"), std::string::npos) << g->detail;
+}
+
+TEST(SealPolicy, DemotingClearsTheFitnessAndKeepsTheFailingTrials) {
+  Candidate c;
+  c.status = CandidateStatus::Valid;
+  c.fitness = 9.5;
+  c.validation = passing(9.5, 2).trials;
+  Evaluation failed = passing(9.5, 4);
+  failed.status = CandidateStatus::Invalid;
+  failed.trials[3].passed = false;
+  demote(c, *demotionFor(failed), failed);
+  EXPECT_EQ(c.status, CandidateStatus::Invalid);
+  EXPECT_EQ(c.fitness, 0);
+  EXPECT_EQ(c.validation.size(), 6u);
+  EXPECT_FALSE(c.validation.back().passed);
+  EXPECT_NE(c.statusDetail.find("extended validation at seal time failed"), std::string::npos);
+}
+
+TEST(SealPolicy, TheSealNeedsACleanSanitizerRunAndSaysPlainlyWhyNot) {
+  SanitizerReport clean = FakeSanitizer::clean();
+  EXPECT_FALSE(sanitizerRefusal(&clean));
+
+  auto none = sanitizerRefusal(nullptr);
+  ASSERT_TRUE(none);
+  EXPECT_NE(none->find("no sanitizer is configured"), std::string::npos) << *none;
+
+  SanitizerReport missing = FakeSanitizer::unavailable("compute-sanitizer is not installed (not on PATH)");
+  EXPECT_EQ(sanitizerRefusal(&missing), "the sanitizers did not run: compute-sanitizer is not installed (not on PATH)");
+
+  SanitizerReport races = FakeSanitizer::withFindings("racecheck", 3, "Error: Potential RAW hazard detected at __shared__ 0x10");
+  EXPECT_EQ(sanitizerRefusal(&races), "racecheck found 3 hazards: Error: Potential RAW hazard detected at __shared__ 0x10");
+
+  // --print-limit: the summary counts more than the report lists.
+  SanitizerReport reads = FakeSanitizer::withFindings("memcheck", 1, "Invalid __global__ read of size 4 bytes");
+  reads.reportedErrors["memcheck"] = 1024;
+  EXPECT_EQ(sanitizerRefusal(&reads), "memcheck found 1024 errors: Invalid __global__ read of size 4 bytes");
+
+  SanitizerReport slow = FakeSanitizer::clean();
+  slow.clean = false;
+  slow.findings.push_back({"racecheck", "did not finish within 300 s"});
+  slow.findings.push_back({"initcheck", "Uninitialized __global__ memory read of size 4 bytes"});
+  slow.reportedErrors["initcheck"] = 1;
+  EXPECT_EQ(sanitizerRefusal(&slow),
+            "racecheck: did not finish within 300 s; initcheck found 1 error: Uninitialized __global__ memory read of size 4 bytes");
+
+  SanitizerReport mute = FakeSanitizer::clean();
+  mute.clean = false;
+  EXPECT_TRUE(sanitizerRefusal(&mute)) << "not clean refuses even without a finding";
 }
 
 struct SealedRun {
@@ -76,8 +172,15 @@ struct SealedRun {
   FakeCompiler compiler;
   FakeDispatcher dispatcher{1};
   RecordingObserver observer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer};
+  FakeSanitizer sanitizer;
+  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
 };
+
+bool logSays(const ProjectStore& store, RunId run, const std::string& text) {
+  for (const auto& line : store.log(run))
+    if (line.text.find(text) != std::string::npos) return true;
+  return false;
+}
 
 TEST(SealedRun, FastValidCandidatesAreSealedAndTheNextRunStartsFromTheSeal) {
   SealedRun f;
@@ -97,7 +200,9 @@ TEST(SealedRun, FastValidCandidatesAreSealedAndTheNextRunStartsFromTheSeal) {
     auto c = store->candidate(it->candidateId);
     EXPECT_EQ(c->status, CandidateStatus::Valid);
     EXPECT_EQ(nlohmann::json::parse(it->validationReportJson)["trials"].size(), 4u);
+    EXPECT_TRUE(nlohmann::json::parse(it->validationReportJson)["sanitizer"]["clean"].get<bool>());
   }
+  EXPECT_GE(f.sanitizer.calls.load(), static_cast<int>(seals.size()));
   Seal latest = *store->latestSeal(f.project.task());
 
   RunId second = f.engine.createRun(f.project.task(), "second", 8, Budget{10, 0, 0}, false, testing::smallSettings());
@@ -144,9 +249,116 @@ TEST(SealedRun, FailedExtendedValidationSealsNothing) {
   EXPECT_GT(f.dispatcher.evaluator(0).extendedEvaluations.load(), 0);
   EXPECT_TRUE(store->seals(f.project.task()).empty());
   EXPECT_EQ(f.observer.count(EngineEvent::Kind::Sealed), 0);
-  bool explained = false;
-  for (const auto& line : store->log(run)) explained |= line.text.find("not sealed") != std::string::npos;
-  EXPECT_TRUE(explained) << "the log says why nothing was sealed";
+  EXPECT_EQ(f.sanitizer.calls.load(), 0) << "the sanitizers run only after an extended validation that passed";
+  EXPECT_TRUE(logSays(*store, run, "demoted")) << "the log says why nothing was sealed";
+}
+
+// What the tests of a demotion check: the candidate is on record as failed,
+// and nothing of the run's search ever saw it as a good kernel.
+void expectDemotedEverywhere(SealedRun& f, RunId run, CandidateStatus demotedTo) {
+  auto store = f.project.open();
+  std::vector<Candidate> demoted;
+  double bestValid = 0;
+  for (const auto& s : store->candidateSummaries(run)) {
+    auto c = store->candidate(s.id);
+    if (c->status == CandidateStatus::Valid) bestValid = std::max(bestValid, c->fitness);
+    if (c->statusDetail.find("extended validation at seal time failed") != std::string::npos) demoted.push_back(*c);
+  }
+  ASSERT_EQ(demoted.size(), 1u);
+  const Candidate& d = demoted.front();
+  EXPECT_EQ(d.status, demotedTo);
+  EXPECT_EQ(d.fitness, 0);
+  ASSERT_TRUE(d.timing);
+  EXPECT_GE(d.timing->speedup, 1.05) << "it looked fast enough to seal before the extended validation";
+  EXPECT_FALSE(d.validation.empty());
+  EXPECT_FALSE(d.validation.back().passed) << "the failing extended trial is on record";
+
+  for (const auto& cell : store->archive(run)) EXPECT_NE(cell.elite, d.id) << "never in the archive";
+  EXPECT_DOUBLE_EQ(store->run(run)->bestSpeedup, bestValid) << "the run's best counts valid candidates only";
+  for (const auto& s : store->candidateSummaries(run))
+    for (CandidateId p : s.parents) EXPECT_NE(p, d.id) << "candidate " << s.id << " was bred from the demoted one";
+  for (const auto& seal : store->seals(f.project.task())) EXPECT_NE(seal.candidateId, d.id);
+
+  bool evaluated = false;
+  for (const auto& e : f.observer.events()) {
+    if (e.kind != EngineEvent::Kind::CandidateEvaluated || e.candidate != d.id) continue;
+    evaluated = true;
+    EXPECT_EQ(e.status, demotedTo) << "the views learn the demoted status";
+    EXPECT_EQ(e.fitness, 0);
+  }
+  EXPECT_TRUE(evaluated);
+  EXPECT_TRUE(logSays(*store, run, "candidate " + std::to_string(d.id) + " demoted to " + toString(demotedTo)));
+}
+
+TEST(SealedRun, ACandidateThatFailsExtendedValidationIsDemotedNotJustUnsealed) {
+  SealedRun f;
+  f.dispatcher.evaluator(0).failExtendedFirst = 1;
+  RunId run = f.engine.createRun(f.project.task(), "demote", 7, Budget{40, 0, 0}, false, testing::smallSettings());
+  f.engine.run(run);
+  expectDemotedEverywhere(f, run, CandidateStatus::Invalid);
+  EXPECT_FALSE(f.project.open()->seals(f.project.task()).empty()) << "later candidates are still sealed";
+}
+
+TEST(SealedRun, AFaultAtSealTimeDemotesToFaulted) {
+  SealedRun f;
+  f.dispatcher.evaluator(0).failExtendedFirst = 1;
+  f.dispatcher.evaluator(0).extendedFailure = CandidateStatus::Faulted;
+  RunId run = f.engine.createRun(f.project.task(), "fault", 7, Budget{40, 0, 0}, false, testing::smallSettings());
+  f.engine.run(run);
+  expectDemotedEverywhere(f, run, CandidateStatus::Faulted);
+}
+
+TEST(SealedRun, WithoutASanitizerNothingIsSealedAndTheLogSaysSo) {
+  TempProject project;
+  FakeProposer proposer;
+  FakeCompiler compiler;
+  FakeDispatcher dispatcher{1};
+  Engine engine{project.path(), proposer, compiler, dispatcher};
+  RunId run = engine.createRun(project.task(), "bare", 7, Budget{30, 0, 0}, false, testing::smallSettings());
+  engine.run(run);
+  auto store = project.open();
+  EXPECT_GT(dispatcher.evaluator(0).extendedEvaluations.load(), 0);
+  EXPECT_TRUE(store->seals(project.task()).empty());
+  EXPECT_TRUE(logSays(*store, run, "no sanitizer is configured: candidates are validated, but none can be sealed"));
+  EXPECT_TRUE(logSays(*store, run, "not sealed: no sanitizer is configured"));
+  bool stored = false;
+  for (const auto& s : store->candidateSummaries(run)) {
+    auto c = store->candidate(s.id);
+    stored |= c->status == CandidateStatus::Valid && c->statusDetail.find("not sealed: no sanitizer") != std::string::npos;
+  }
+  EXPECT_TRUE(stored) << "the refusal is stored with the candidate";
+}
+
+TEST(SealedRun, SanitizerFindingsRefuseTheSealWithTheToolsReport) {
+  SealedRun f;
+  f.sanitizer.report = FakeSanitizer::withFindings("racecheck", 3, "Error: Potential RAW hazard detected at __shared__ 0x10");
+  RunId run = f.engine.createRun(f.project.task(), "racy", 7, Budget{30, 0, 0}, false, testing::smallSettings());
+  f.engine.run(run);
+  auto store = f.project.open();
+  EXPECT_GT(f.sanitizer.calls.load(), 0);
+  EXPECT_EQ(f.sanitizer.devices().front(), 0) << "the GPU of the evaluator that validated it";
+  EXPECT_TRUE(store->seals(f.project.task()).empty());
+  EXPECT_EQ(f.observer.count(EngineEvent::Kind::Sealed), 0);
+  EXPECT_TRUE(logSays(*store, run, "not sealed: racecheck found 3 hazards: Error: Potential RAW hazard detected"));
+  EXPECT_TRUE(logSays(*store, run, "sanitizer report of candidate")) << "the tool's own report is shown";
+  int refused = 0;
+  for (const auto& s : store->candidateSummaries(run)) {
+    auto c = store->candidate(s.id);
+    if (c->statusDetail.find("not sealed: racecheck found 3 hazards") == std::string::npos) continue;
+    ++refused;
+    EXPECT_EQ(c->status, CandidateStatus::Valid) << "a finding refuses the seal; the results were still correct";
+  }
+  EXPECT_EQ(refused, f.sanitizer.calls.load());
+}
+
+TEST(SealedRun, AMissingComputeSanitizerRefusesTheSealPlainly) {
+  SealedRun f;
+  f.sanitizer.report = FakeSanitizer::unavailable("compute-sanitizer is not installed (not on PATH)");
+  RunId run = f.engine.createRun(f.project.task(), "bare", 7, Budget{30, 0, 0}, false, testing::smallSettings());
+  f.engine.run(run);
+  auto store = f.project.open();
+  EXPECT_TRUE(store->seals(f.project.task()).empty());
+  EXPECT_TRUE(logSays(*store, run, "not sealed: the sanitizers did not run: compute-sanitizer is not installed (not on PATH)"));
 }
 
 }  // namespace

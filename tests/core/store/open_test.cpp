@@ -150,7 +150,8 @@ TEST(StoreOpen, ReadOnlyStoreReadsButRefusesWrites) {
       FAIL() << "a read-only store wrote";
     } catch (const StoreError& e) {
       EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("read-only"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("the project is open read-only (opened for reading)"), std::string::npos)
+          << e.what();
     }
     EXPECT_THROW(store->appendLog(0, "info", "x"), StoreError);
     EXPECT_THROW(store->putCeiling({"gpu", "dram_bw", 1, 1, "B/s", 1}), StoreError);

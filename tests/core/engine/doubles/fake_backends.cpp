@@ -64,7 +64,11 @@ Evaluation FakeEvaluator::evaluate(const EvaluationRequest& request) {
     record("begin " + id);
     if (hangAfter >= 0 && n >= hangAfter) std::this_thread::sleep_for(std::chrono::hours(1));
   }
-  if (g && request.extended) ++extendedEvaluations;
+  bool failThis = false;
+  if (g && request.extended) {
+    const int k = extendedEvaluations++;
+    failThis = failExtended || k < failExtendedFirst;
+  }
   if (delayMicroseconds) std::this_thread::sleep_for(std::chrono::microseconds(delayMicroseconds));
 
   Evaluation e;
@@ -74,7 +78,7 @@ Evaluation FakeEvaluator::evaluate(const EvaluationRequest& request) {
   for (std::size_t i = 0; i < request.seeds.size(); ++i) {
     ValidationTrial trial;
     trial.seed = request.seeds[i];
-    trial.passed = correct && !(request.extended && failExtended && i + 1 == request.seeds.size());
+    trial.passed = correct && !(failThis && i + 1 == request.seeds.size());
     if (!trial.passed) {
       trial.reason = "mismatches: 17";
       trial.mismatches = 17;
@@ -82,7 +86,7 @@ Evaluation FakeEvaluator::evaluate(const EvaluationRequest& request) {
     e.trials.push_back(trial);
   }
   bool allPassed = std::all_of(e.trials.begin(), e.trials.end(), [](auto& tr) { return tr.passed; });
-  e.status = allPassed ? CandidateStatus::Valid : CandidateStatus::Invalid;
+  e.status = allPassed ? CandidateStatus::Valid : failThis ? extendedFailure : CandidateStatus::Invalid;
   e.detail = allPassed ? "" : "validation failed";
   if (allPassed) {
     Timing timing;

@@ -41,6 +41,8 @@ public:
   std::string recordPath;               // "" = no record
   int hangAfter = -1;                   // >= 0: the (hangAfter+1)-th candidate evaluation never returns
   bool failExtended = false;            // extended validation finds a failing seed
+  int failExtendedFirst = 0;            // ... in the first N extended validations only
+  CandidateStatus extendedFailure = CandidateStatus::Invalid;   // the status a failed one reports
 
 private:
   void record(const std::string& line);

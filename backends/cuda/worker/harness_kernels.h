@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The worker's own kernels, queued on the context's stream so that they sit
+// between two timed launches without a host round trip:
+//  - output fills: a repeated poison pattern, or random finite values of the
+//    tensor's dtype from a counter-based RNG (a new seed for every launch, so
+//    a kernel never sees the values an earlier launch left);
+//  - an order-independent 64-bit hash of a buffer, so a timed launch's
+//    outputs are compared with what validation accepted for the same inputs
+//    without downloading them and without keeping a validated result
+//    anywhere a candidate could reach (only the hash is kept, on the host);
+//  - a count of the words in which two buffers differ (inputs against the
+//    validated input set they were copied from).
+// They are compiled once with NVRTC for the GPU at hand; candidate code never
+// shares their module.
+#pragma once
+#include <cuda.h>
+#include <cstdint>
+#include <memory>
+#include <vector>
+#include "backends/cuda/worker/gpu_context.h"
+#include "backends/cuda/worker/launch_plan.h"
+#include "core/engine/interfaces.h"
+#include "core/task/task_spec.h"
+
+namespace crucible::cuda {
+
+class KernelModule;
+
+class HarnessKernels {
+public:
+  // Compiles the kernels for `arch`; throws std::runtime_error with the
+  // compiler's log if they do not compile (a worker bug).
+  HarnessKernels(Compiler& compiler, const std::string& arch);
+  ~HarnessKernels();
+
+  // Queues a fill of `count` elements of `dtype` at `data` on `stream`.
+  void fill(CUdeviceptr data, DType dtype, std::int64_t count, const FillChoice& choice, CUstream stream) const;
+  // The hash of `count` elements of `width` bytes at `data` (waits for the stream).
+  std::uint64_t hash(CUdeviceptr data, int width, std::int64_t count, CUstream stream) const;
+  // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
+  std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
+
+  // The CUDA C++ source of the kernels (compiled by tests without a GPU).
+  static const char* source();
+
+private:
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_;
+  DeviceBuffer result_;   // one 64-bit result for hash and countDifferences
+};
+
+// The bits of element `i` of a RandomFinite fill, exactly as the device
+// computes them (host mirror for tests): a finite value of magnitude in
+// [2^-4, 2^4) with a random sign and mantissa for floating dtypes, any value
+// for integers. Returned in the low sizeOf(dtype) bytes.
+std::uint64_t randomFiniteBits(DType dtype, std::uint64_t seed, std::uint64_t i);
+
+// The hash the device computes, on the host (tests): the wrapping sum over
+// elements of mix64(element bits + (i + 1) * golden ratio).
+std::uint64_t hostHash(const void* data, int width, std::int64_t count);
+
+}  // namespace crucible::cuda

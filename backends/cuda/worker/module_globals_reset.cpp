@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "backends/cuda/worker/module_globals_reset.h"
+#include "backends/cuda/worker/cubin_globals.h"
+#include "backends/cuda/worker/driver_api.h"
+#include "backends/cuda/worker/kernel_failure.h"
+
+namespace crucible::cuda {
+
+ModuleGlobalsReset::ModuleGlobalsReset(CUmodule module, const std::string& cubin) {
+  std::vector<CubinGlobal> globals;
+  try {
+    globals = writableGlobals(cubin);
+  } catch (const CubinFormatError& e) {
+    throw KernelFailure(CandidateStatus::CompileFailed, std::string("cannot read the kernel's binary: ") + e.what());
+  }
+  const DriverApi& d = driver();
+  std::uint64_t total = 0;
+  for (const CubinGlobal& g : globals) {
+    Entry e;
+    CUresult rc = d.cuModuleGetGlobal(&e.where, &e.bytes, module, g.name.c_str());
+    if (rc != CUDA_SUCCESS)
+      throw KernelFailure(CandidateStatus::Invalid,
+                          "the module-scope variable '" + g.name + "' cannot be reset between launches (" +
+                              describe(rc) + "); state that outlives a launch is not allowed");
+    total += e.bytes;
+    if (total > kMaxBytes)
+      throw KernelFailure(CandidateStatus::Invalid, "module-scope variables of more than " +
+                                                        std::to_string(kMaxBytes >> 20) +
+                                                        " MiB (they are reset before every launch)");
+    e.image = DeviceBuffer(e.bytes);
+    if (e.bytes > 0) check(d.cuMemcpyDtoD(e.image.get(), e.where, e.bytes), "keeping a module variable's image");
+    entries_.push_back(std::move(e));
+  }
+}
+
+void ModuleGlobalsReset::restore(CUstream stream) const {
+  const DriverApi& d = driver();
+  for (const Entry& e : entries_)
+    if (e.bytes > 0) check(d.cuMemcpyDtoDAsync(e.where, e.image.get(), e.bytes, stream), "resetting a module variable");
+}
+
+}  // namespace crucible::cuda

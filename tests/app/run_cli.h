@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs the built crucible-cli (CRUCIBLE_CLI_PATH) through the shell, the way
+// scripts do, and keeps its exit status and output.
+#pragma once
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace crucible::cli_test {
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// args are shell words: quote paths with quoted().
+inline Outcome cli(const std::string& args) {
+  const std::string command = std::string("'") + CRUCIBLE_CLI_PATH + "' " + args + " 2>&1";
+  Outcome o;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return o;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+}  // namespace crucible::cli_test

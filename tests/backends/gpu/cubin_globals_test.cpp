@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Finding a cubin's writable module variables without a GPU: NVRTC builds the
+// cubin, the ELF reader lists what the worker resets before every launch.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/cubin_globals.h"
+
+namespace crucible::cuda {
+namespace {
+
+std::string cubinOf(const std::string& source) {
+  NvrtcCompiler compiler;
+  CompileRequest req;
+  req.source = source;
+  req.entry = "k";
+  req.arch = "sm_90";
+  const CompileResult r = compiler.compile(req);
+  EXPECT_TRUE(r.report.ok) << r.report.log;
+  return r.cubin;
+}
+
+const CubinGlobal* find(const std::vector<CubinGlobal>& all, const std::string& name) {
+  auto it = std::find_if(all.begin(), all.end(), [&](const CubinGlobal& g) { return g.name.find(name) != std::string::npos; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+TEST(CubinGlobals, ListsEveryWritableModuleVariableAndNothingElse) {
+  const std::string cubin = cubinOf(R"(
+__device__ unsigned long long launches;
+__device__ float table[4] = {1, 2, 3, 4};
+static __device__ int hidden;
+__constant__ float coefficients[8];
+extern "C" __global__ void k(float* y) {
+  __shared__ float s[32];
+  s[threadIdx.x % 32] = table[threadIdx.x % 4] + coefficients[threadIdx.x % 8];
+  atomicAdd(&launches, 1ull);
+  hidden += 1;
+  y[threadIdx.x] = s[(threadIdx.x + 1) % 32] + hidden;
+})");
+  const std::vector<CubinGlobal> globals = writableGlobals(cubin);
+  const CubinGlobal* launches = find(globals, "launches");
+  const CubinGlobal* table = find(globals, "table");
+  const CubinGlobal* hidden = find(globals, "hidden");
+  ASSERT_NE(launches, nullptr);
+  ASSERT_NE(table, nullptr);
+  ASSERT_NE(hidden, nullptr) << "file-local (static) variables are state too";
+  EXPECT_EQ(launches->bytes, 8u);
+  EXPECT_FALSE(launches->initialised);
+  EXPECT_EQ(table->bytes, 16u);
+  EXPECT_TRUE(table->initialised);
+  EXPECT_EQ(find(globals, "coefficients"), nullptr) << "constant memory is read-only on the device";
+  EXPECT_EQ(globals.size(), 3u);
+}
+
+TEST(CubinGlobals, AKernelWithoutModuleVariablesHasNone) {
+  EXPECT_TRUE(writableGlobals(cubinOf("extern \"C\" __global__ void k(float* y) { y[threadIdx.x] = 1.0f; }")).empty());
+}
+
+TEST(CubinGlobals, DamagedImagesAreRefusedNotRead) {
+  const std::string cubin = cubinOf("__device__ int n;\nextern \"C\" __global__ void k(int* y) { y[0] = ++n; }");
+  EXPECT_THROW(writableGlobals(""), CubinFormatError);
+  EXPECT_THROW(writableGlobals("not an elf image at all, just text"), CubinFormatError);
+  for (std::size_t cut : {std::size_t{16}, std::size_t{64}, cubin.size() / 2, cubin.size() - 1}) {
+    try {
+      writableGlobals(cubin.substr(0, cut));  // may succeed when the cut misses the tables it reads
+    } catch (const CubinFormatError&) {
+    }
+  }
+  std::string scrambled = cubin;
+  for (std::size_t i = 64; i < scrambled.size(); i += 7) scrambled[i] = static_cast<char>(scrambled[i] ^ 0x5A);
+  try {
+    writableGlobals(scrambled);
+  } catch (const CubinFormatError&) {
+  }
+}
+
+}  // namespace
+}  // namespace crucible::cuda

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The harness against kernels that try to tell a checked launch from a timed
+// one, on a real GPU, in process (the full corpus is tests/gpu/adversarial):
+// timed launches are checked, outputs are refilled before every launch, the
+// oracle's device outputs are gone before a candidate runs.
+#include <gtest/gtest.h>
+#include <cmath>
+#include <cstring>
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/harness_kernels.h"
+#include "backends/cuda/worker/task_runtime.h"
+#include "gelu_kernels.h"
+#include "gpu_test_support.h"
+
+namespace crucible::gputest {
+namespace {
+
+// Computes an element only while the output still holds a NaN (the poison
+// validation used to fill before every checked launch, and only then).
+constexpr const char* kPeeksAtOutput = CRUCIBLE_GELU_PRELUDE R"(
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N && isnan(y[i])) y[i] = gelu(x[i]);
+})";
+
+// Counts its launches in a module variable and stops working after the 8th.
+constexpr const char* kCountsLaunches = CRUCIBLE_GELU_PRELUDE R"(
+__device__ unsigned long long blocksRun;
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  __shared__ unsigned long long launch;
+  if (threadIdx.x == 0) launch = atomicAdd(&blocksRun, 1ull) / gridDim.x;
+  __syncthreads();
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (launch < 8 && i < N) y[i] = gelu(x[i]);
+})";
+
+// Counts its launches with state no module reset clears, the device heap:
+// every block takes 16 bytes per launch and never frees them, and a block
+// whose malloc fails (the heap is spent) does nothing.
+constexpr const char* kExhaustsTheHeap = CRUCIBLE_GELU_PRELUDE R"(
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  __shared__ bool lazy;
+  if (threadIdx.x == 0) lazy = malloc(16) == nullptr;
+  __syncthreads();
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (!lazy && i < N) y[i] = gelu(x[i]);
+})";
+
+class Harness : public ::testing::Test {
+protected:
+  void SetUp() override {
+    CRUCIBLE_REQUIRE_GPU();
+    task_ = builtinTask(kGeluTask);
+  }
+  Evaluation timed(const char* source) {
+    EvaluationRequest r;
+    r.task = &task_;
+    r.candidate = compileKernel(source, kGeluEntry, kGeluGrid);
+    r.reference = compileBaseline(task_);
+    r.seeds = {1, 2, 3};
+    r.time = true;
+    Evaluation e = sharedEvaluator().evaluate(r);
+    EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
+    std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
+    return e;
+  }
+  Task task_;
+};
+
+TEST_F(Harness, AnHonestKernelIsTimedAndItsTimedLaunchesChecked) {
+  const Evaluation e = timed(kCorrect);
+  ASSERT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  ASSERT_TRUE(e.timing.has_value());
+  EXPECT_GT(e.timing->speedup, 0);
+  EXPECT_NE(e.detail.find(" checked"), std::string::npos) << e.detail;
+  EXPECT_EQ(e.trials.size(), 3u);
+}
+
+TEST_F(Harness, AKernelThatPeeksAtItsOutputIsRejected) {
+  const Evaluation e = timed(kPeeksAtOutput);
+  EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
+  EXPECT_FALSE(e.timing.has_value()) << "no fake speedup is kept";
+}
+
+// Its counter is reset before every launch: every launch is its first, it
+// does all its work every time, and its timing is honest.
+TEST_F(Harness, AKernelThatCountsItsLaunchesInAModuleVariableWorksEveryTime) {
+  const Evaluation e = timed(kCountsLaunches);
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_NE(e.detail.find("1 module variable(s) reset before every launch"), std::string::npos) << e.detail;
+}
+
+TEST_F(Harness, AKernelThatCountsLaunchesOnTheHeapIsRejectedAtATimedLaunch) {
+  const Evaluation e = timed(kExhaustsTheHeap);
+  EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
+  EXPECT_NE(e.detail.find("output of timed launch"), std::string::npos) << e.detail;
+  EXPECT_FALSE(e.timing.has_value());
+}
+
+TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  TaskSpec spec = parseTaskSpec(task.specJson);
+  cuda::GpuContext gpu(0);
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, gpu.info().arch());
+  CompileRequest req;
+  req.source = spec.oracle.source;
+  req.entry = spec.oracle.launch.entry;
+  req.arch = gpu.info().arch();
+  const CompileResult oracle = compiler.compile(req);
+  ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
+  cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  rt.randomizeInputs(1);
+  rt.computeReference(10);
+  EXPECT_TRUE(rt.oracleOutputsCleared()) << "the oracle's fp64 results stayed in device memory";
+  ASSERT_FALSE(rt.reference().empty());
+  double sum = 0;
+  for (double v : rt.reference()[0]) sum += std::fabs(v);
+  EXPECT_GT(sum, 0) << "the host copy of the reference is kept";
+
+  cuda::FillChoice random{cuda::OutputFill::RandomFinite, 0x1234567ull};
+  rt.fillOutputs(random, true);
+  const std::vector<cuda::HostTensor> got = rt.downloadOutputs();
+  ASSERT_EQ(got.size(), 1u);
+  for (std::int64_t i : {std::int64_t{0}, std::int64_t{1}, got[0].count / 2, got[0].count - 1}) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, got[0].bytes.data() + i * 4, 4);
+    EXPECT_EQ(bits, static_cast<std::uint32_t>(cuda::randomFiniteBits(DType::F32, random.seed, static_cast<std::uint64_t>(i))))
+        << "element " << i;
+  }
+  // The device hash is the host's (timed launches are checked with it).
+  EXPECT_EQ(harness.hash(rt.outputBuffer(0), 4, got[0].count, gpu.stream()), cuda::hostHash(got[0].bytes.data(), 4, got[0].count));
+  rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison1, 0}, true);
+  const std::vector<cuda::HostTensor> poisoned = rt.downloadOutputs();
+  const auto pattern = cuda::poisonPattern(DType::F32, 1);
+  EXPECT_EQ(std::memcmp(poisoned[0].bytes.data() + 4 * 77, pattern.data(), 4), 0);
+}
+
+}  // namespace
+}  // namespace crucible::gputest

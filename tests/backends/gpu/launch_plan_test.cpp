@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The launch plan without a GPU: output fills that never repeat and never
+// tell a checked launch from a timed one, input swaps during timing, and the
+// schedule of checked timed launches. And the fill kernels: they compile with
+// NVRTC (no GPU needed) and their host mirror draws finite values.
+#include <gtest/gtest.h>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/host_tensor.h"
+#include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/harness_kernels.h"
+
+namespace crucible::cuda {
+namespace {
+
+TEST(LaunchPlan, ConsecutiveFillsAlwaysDiffer) {
+  LaunchPlan plan(42);
+  FillChoice previous = plan.nextFill();
+  std::set<std::uint64_t> randomSeeds;
+  int kinds[3] = {0, 0, 0};
+  for (int i = 0; i < 20000; ++i) {
+    const FillChoice f = plan.nextFill(/*mustBePoison=*/i % 7 == 0);
+    ASSERT_FALSE(f == previous) << "launch " << i << " got the same fill as the one before: " << f.describe();
+    if (f.kind == OutputFill::RandomFinite) EXPECT_TRUE(randomSeeds.insert(f.seed).second) << "a random fill's seed repeated";
+    ++kinds[static_cast<int>(f.kind)];
+    previous = f;
+  }
+  // All three kinds are used, none rarely: their mix must not tell anything.
+  for (int k : kinds) EXPECT_GT(k, 4000);
+}
+
+TEST(LaunchPlan, PoisonIsForcedOnlyWhereAsked) {
+  LaunchPlan plan(7);
+  int poison0 = 0, poison1 = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const FillChoice f = plan.nextFill(true);
+    ASSERT_TRUE(f.isPoison());
+    (f.poisonIndex() == 0 ? poison0 : poison1)++;
+  }
+  EXPECT_GT(poison0, 300);  // both poisons: the first launch's pattern is not always the same either
+  EXPECT_GT(poison1, 300);
+}
+
+TEST(LaunchPlan, PlansWithDifferentSeedsDiffer) {
+  LaunchPlan a(1), b(2);
+  int same = 0;
+  for (int i = 0; i < 100; ++i) same += a.nextFill() == b.nextFill();
+  EXPECT_LT(same, 60);
+  EXPECT_NE(unpredictableSeed(5), unpredictableSeed(5)) << "the system's entropy is mixed in";
+}
+
+TEST(LaunchPlan, LastTimedLaunchIsAlwaysCheckedAndSamplesSpreadOverTheRun) {
+  for (int pairs : {1, 2, 5, 30, 100, 1000, 20000}) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      LaunchPlan plan(seed);
+      std::vector<int> checked;
+      for (int p = 0; p < pairs; ++p)
+        if (plan.checkAfter(p, p + 1 == pairs)) checked.push_back(p);
+      ASSERT_FALSE(checked.empty());
+      EXPECT_EQ(checked.back(), pairs - 1) << "the last timed launch is always checked";
+      EXPECT_LE(checked.front(), 3) << "an early launch is checked";
+      // About log2(pairs) sampled checks: enough to see a change of behaviour
+      // at any point, few enough to keep timing cheap.
+      const double expected = std::log2(std::max(pairs, 2));
+      EXPECT_LE(static_cast<double>(checked.size()), expected + 3) << pairs << " pairs";
+      if (pairs >= 100) EXPECT_GE(static_cast<double>(checked.size()), expected / 2) << pairs << " pairs";
+      // No stretch longer than half the run (plus the first gap) goes unchecked.
+      int previous = -1;
+      for (int c : checked) {
+        EXPECT_LE(c - previous, std::max(8, pairs / 2 + 8)) << "unchecked stretch before launch " << c;
+        previous = c;
+      }
+    }
+  }
+}
+
+TEST(LaunchPlan, InputsAreSwappedAtRandomPointsNeverBeforeTheFirstPair) {
+  LaunchPlan plan(9);
+  int current = 0, swaps = 0;
+  std::set<int> seen{0};
+  for (int p = 0; p < 4000; ++p) {
+    const int next = plan.inputSetBefore(p, current, 3);
+    ASSERT_GE(next, 0);
+    ASSERT_LT(next, 3);
+    if (p == 0) EXPECT_EQ(next, current);
+    if (next != current) ++swaps;
+    seen.insert(next);
+    current = next;
+  }
+  EXPECT_GT(swaps, 300);   // about one pair in eight
+  EXPECT_LT(swaps, 700);
+  EXPECT_EQ(seen.size(), 3u);
+  // With one set there is nothing to swap to.
+  for (int p = 0; p < 100; ++p) EXPECT_EQ(plan.inputSetBefore(p, 0, 1), 0);
+}
+
+TEST(OutputFill, RandomFiniteValuesAreFiniteVariedAndOfModerateSize) {
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::F64}) {
+    std::set<std::uint64_t> distinct;
+    for (std::uint64_t i = 0; i < 4096; ++i) {
+      const std::uint64_t bits = randomFiniteBits(d, 1234, i);
+      HostTensor t(d, 1);
+      std::memcpy(t.bytes.data(), &bits, sizeOf(d));
+      const double v = t.valueAt(0);
+      ASSERT_TRUE(std::isfinite(v)) << toString(d) << " element " << i;
+      EXPECT_GE(std::fabs(v), 0.0625);
+      EXPECT_LT(std::fabs(v), 16.0);
+      distinct.insert(bits);
+    }
+    EXPECT_GT(distinct.size(), 1000u) << toString(d);
+    // Never one of the poisons, so a random fill is not mistaken for one.
+    for (int which : {0, 1}) {
+      std::uint64_t poison = 0;
+      const auto p = poisonPattern(d, which);
+      std::memcpy(&poison, p.data(), p.size());
+      EXPECT_EQ(distinct.count(poison), 0u);
+    }
+  }
+  EXPECT_NE(randomFiniteBits(DType::F32, 1, 0), randomFiniteBits(DType::F32, 2, 0)) << "a new seed, new values";
+}
+
+TEST(HarnessKernels, HostHashSeesEveryElementAndItsPlace) {
+  std::vector<float> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) * 0.5f;
+  const std::uint64_t h = hostHash(v.data(), 4, 1000);
+  std::vector<float> w = v;
+  w[999] = std::nextafter(w[999], 1e9f);  // one ulp
+  EXPECT_NE(hostHash(w.data(), 4, 1000), h);
+  w = v;
+  std::swap(w[3], w[4]);  // same values, other places
+  EXPECT_NE(hostHash(w.data(), 4, 1000), h);
+  EXPECT_EQ(hostHash(v.data(), 4, 1000), h);
+}
+
+TEST(HarnessKernels, CompileWithNvrtc) {
+  NvrtcCompiler compiler;
+  CompileRequest req;
+  req.source = HarnessKernels::source();
+  req.entry = "crucible_fill_random";
+  req.arch = "sm_90";
+  const CompileResult r = compiler.compile(req);
+  ASSERT_TRUE(r.report.ok) << r.report.log;
+  EXPECT_FALSE(r.cubin.empty());
+}
+
+}  // namespace
+}  // namespace crucible::cuda

@@ -1,0 +1,1 @@
+extern "C" __global__ void __launch_bounds__(256, 2) __cluster_dims__(2, 1, 1) copy_kernel(const float* __restrict__ x, float* __restrict__ y, long long M, long long N, const __grid_constant__ CUtensorMap tmap_x) {}

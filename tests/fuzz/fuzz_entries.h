@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fuzz targets' entry functions, shared by the libFuzzer executables
+// (libfuzzer_main.cpp, clang with CRUCIBLE_FUZZ=ON) and the corpus replay
+// test (corpus_replay_test.cpp, every build). Each takes one input's bytes,
+// refuses bad input the way the product does (a caught TaskSpecError,
+// ExpressionError or StoreError), and lets anything else escape: an
+// unexpected exception, like a crash or a hang, is a finding. A broken
+// property (a spec whose toJson does not parse again) throws
+// FuzzPropertyError.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace crucible::fuzz {
+
+class FuzzPropertyError : public std::logic_error {
+public:
+  using std::logic_error::logic_error;
+};
+
+using FuzzEntry = void (*)(const std::uint8_t* data, std::size_t size);
+
+// parseTaskSpec on the bytes; a spec that parses is used as the CLI and the
+// roofline use it, and must survive toJson -> parseTaskSpec unchanged.
+void taskSpecEntry(const std::uint8_t* data, std::size_t size);
+// evaluateAxisExpression on the bytes over a few axes.
+void expressionEntry(const std::uint8_t* data, std::size_t size);
+// sourceHasSignature and tensorMapProblems: the bytes are a kernel source,
+// or "<spec JSON>\n====\n<kernel source>" to fuzz the spec side too.
+void kernelAbiEntry(const std::uint8_t* data, std::size_t size);
+// ProjectStore::open(ReadOnly) on the bytes written to a temporary file,
+// then every read a reviewer's session makes.
+void projectOpenEntry(const std::uint8_t* data, std::size_t size);
+
+struct NamedFuzzEntry {
+  const char* name;  // the target's name: tests/fuzz/corpus/<name>/ holds its seeds
+  FuzzEntry entry;
+};
+const std::vector<NamedFuzzEntry>& fuzzEntries();
+FuzzEntry findFuzzEntry(const std::string& name);  // nullptr when unknown
+
+}  // namespace crucible::fuzz

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes the text seeds of the fuzz corpus (task_spec, expression,
+kernel_abi): a few built-in task specs and kernels, and the hostile inputs of
+issue 13 (20,000 nested parentheses, a long run of unary minus, a 30,000+
+character name, 50 KB of '[', "format": 1e999, a 2^32 + 8 box, keyword
+names, a mean of 1.8e308). Seeds the fuzzers found are added by hand as
+crash-<what>.* files and are not touched here. Deterministic.
+
+    python3 tests/fuzz/make_text_corpus.py   # from the repository root
+"""
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TASKS = os.path.join(ROOT, "resources", "tasks")
+CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
+BUILTINS = ["softmax_f32_1024x1024", "cross_entropy_f32_1024x32000", "matmul_bf16_1024x1024x1024",
+            "layernorm_f32_1024x1024", "transpose_f32_2048x1024"]
+
+
+def builtin(name):
+    with open(os.path.join(TASKS, name + ".json")) as f:
+        return json.load(f)
+
+
+def changed(name, change):
+    spec = builtin(name)
+    change(spec)
+    return json.dumps(spec, indent=1)
+
+
+def set_path(spec, path, value):
+    node = spec
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+def task_spec_seeds():
+    seeds = {f"builtin_{n}.json": json.dumps(builtin(n), indent=1) for n in BUILTINS}
+    sm = "softmax_f32_1024x1024"
+    parens = "(" * 20000 + "M" + ")" * 20000
+    seeds["issue13_20000_parens.json"] = changed(sm, lambda s: set_path(s, ["inputs", 0, "shape", 0], parens))
+    seeds["issue13_unary_minus.json"] = changed(sm, lambda s: set_path(s, ["flops"], "-" * 20000 + "M"))
+    seeds["issue13_long_tensor_name.json"] = changed(sm, lambda s: set_path(s, ["inputs", 0, "name"], "x" * 30001))
+    seeds["issue13_long_task_name.json"] = changed(sm, lambda s: set_path(s, ["name"], "n" * 30001))
+    seeds["issue13_long_axis_name.json"] = changed(sm, lambda s: s["axes"].update({"A" * 30001: 4}))
+    seeds["issue13_50k_brackets.json"] = "[" * (50 * 1024)
+    seeds["issue13_format_1e999.json"] = '{"format": 1e999, "name": "x"}'
+    seeds["issue13_format_1e999_full.json"] = changed(sm, lambda s: None).replace('"format": 1', '"format": 1e999', 1)
+    tma = [{"tensor": "A", "boxRows": 4294967304, "boxCols": 64, "swizzle": "128B"}]
+    seeds["issue13_box_2p32_plus_8.json"] = changed(
+        "matmul_bf16_1024x1024x1024", lambda s: set_path(s, ["baseline", "launch", "tensorMaps"], tma))
+    for keyword in ["int", "return", "const", "__restrict__", "threadIdx"]:
+        seeds[f"issue13_keyword_{keyword}.json"] = changed(sm, lambda s, k=keyword: set_path(s, ["outputs", 0, "name"], k))
+    # 1.8e308 is past double: Python would write it as Infinity, so the text is put in by hand.
+    seeds["issue13_mean_1.8e308.json"] = changed(
+        sm, lambda s: set_path(s, ["inputs", 0, "distribution"], {"kind": "normal", "mean": 12345.5, "stddev": 1})
+    ).replace("12345.5", "1.8e308", 1)
+    seeds["mean_3.4e38_f32.json"] = changed(
+        sm, lambda s: set_path(s, ["inputs", 0, "distribution"], {"kind": "normal", "mean": 3.4e38, "stddev": 1e37}))
+    seeds["uniform_past_f32.json"] = changed(
+        sm, lambda s: set_path(s, ["inputs", 0, "distribution"], {"kind": "uniform", "low": -1e39, "high": 1e39}))
+    seeds["randint_past_2p53.json"] = changed(
+        "cross_entropy_f32_1024x32000",
+        lambda s: set_path(s, ["inputs", 1, "distribution"], {"kind": "randint", "low": 0, "high": 2**60}))
+    seeds["deep_objects.json"] = '{"a":' * 100 + "1" + "}" * 100
+    seeds["huge_integer.json"] = changed(sm, lambda s: s["axes"].update({"M": 2**64 - 1}))
+    return seeds
+
+
+def expression_seeds():
+    seeds = {
+        "ceil_div.txt": "ceil_div(M, 128)",
+        "flops.txt": "2*M*N*K",
+        "nested_calls.txt": "min(max(M, N), ceil_div(V, 7)) % 5",
+        "precedence.txt": "-(3 + 5) * --4 / +2 - 17 % 5",
+        "overflow.txt": "BIG * BIG",
+        "min_int.txt": "-9223372036854775807 - 1",
+        "min_int_div.txt": "(-9223372036854775807 - 1) / -1",
+        "division_by_zero.txt": "M / (N - N)",
+        "literal_too_large.txt": "99999999999999999999",
+        "unknown_name.txt": "M * Q",
+        "issue13_20000_parens.txt": "(" * 20000 + "M" + ")" * 20000,
+        "issue13_unary_minus.txt": "-" * 20000 + "1",
+        "unary_plus_minus.txt": "+-" * 5000 + "1",
+        "deep_calls.txt": "min(" * 2000 + "M" + ", N)" * 2000,
+        "long_flat_sum.txt": "+".join(["M"] * 2000),
+    }
+    return seeds
+
+
+def kernel_abi_seeds():
+    seeds = {}
+    for name in BUILTINS:
+        spec = builtin(name)
+        source = spec["baseline"]["source"]
+        source = "\n".join(source) if isinstance(source, list) else source
+        seeds[f"builtin_{name}.cu"] = source
+        seeds[f"builtin_{name}_with_spec.txt"] = json.dumps(spec) + "\n====\n" + source
+    signature = ('extern "C" __global__ void copy_kernel(const float* __restrict__ x, float* __restrict__ y, '
+                 'long long M, long long N, const __grid_constant__ CUtensorMap tmap_x)')
+    seeds["signature_with_attributes.cu"] = signature.replace(
+        "void copy_kernel", "void __launch_bounds__(256, 2) __cluster_dims__(2, 1, 1) copy_kernel") + " {}"
+    seeds["open_parens_before_calls.cu"] = "(" * 10000 + (") copy_kernel(const float* __restrict__ x, " * 200)
+    seeds["attribute_chain.cu"] = "__a__() " * 2000 + "copy_kernel(const float* __restrict__ x, float* __restrict__ y"
+    seeds["repeated_prefix.cu"] = (signature[:-10] + "\n") * 80
+    return seeds
+
+
+def write(target, seeds):
+    folder = os.path.join(CORPUS, target)
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if not name.startswith("crash-"):
+            os.remove(os.path.join(folder, name))
+    for name, text in sorted(seeds.items()):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    print(f"{target}: {len(seeds)} seeds, {sum(len(t) for t in seeds.values())} bytes")
+
+
+def main():
+    write("task_spec", task_spec_seeds())
+    write("expression", expression_seeds())
+    write("kernel_abi", kernel_abi_seeds())
+
+
+if __name__ == "__main__":
+    main()
