@@ -78,6 +78,9 @@ void EngineController::startNew(const NewRunRequest& request) {
 
 void EngineController::launch(std::function<RunId()> prepare) {
   joinWorker();
+  // From here on a stop() reaches this run, even while it is still being
+  // created on the worker thread (the engine keeps it for run()).
+  engine_->forgetStopRequest();
   running_ = true;
   worker_ = std::thread([this, prepare = std::move(prepare)] {
     QString error;

@@ -70,7 +70,8 @@ void Engine::run(RunId runId) {
     control.running = true;
     control.activeRun = runId;
     control.paused = false;
-    control.stopRequested = false;
+    // stopRequested is left as it is: a stop() that came while the run was
+    // being created applies to it (it is cleared when run() returns).
     control.newBudget.reset();
     control.verdicts.clear();
   }
@@ -80,6 +81,7 @@ void Engine::run(RunId runId) {
       std::lock_guard lock(c.mutex);
       c.running = false;
       c.activeRun = 0;
+      c.stopRequested = false;   // consumed by this run
       c.changed.notify_all();
     }
   } finally{control};
@@ -120,6 +122,11 @@ void Engine::stop() {
   std::lock_guard lock(shared_->control.mutex);
   shared_->control.stopRequested = true;
   shared_->control.changed.notify_all();
+}
+
+void Engine::forgetStopRequest() {
+  std::lock_guard lock(shared_->control.mutex);
+  if (!shared_->control.running) shared_->control.stopRequested = false;
 }
 
 void Engine::setBudget(Budget budget) {

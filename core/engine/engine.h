@@ -93,10 +93,16 @@ public:
 
   // Thread-safe controls for the run in progress. pause() lets the candidates
   // in flight finish, then waits; stop() does the same and returns from run()
-  // with the run Stopped and resumable.
+  // with the run Stopped and resumable. A stop() that arrives before run()
+  // has begun (while a front end is still creating the run) is kept for that
+  // run() and stops it at once: it is consumed when a run() returns.
   void pause();
   void resume();
   void stop();
+  // Drops a stop() that no run() has consumed: for a front end that starts a
+  // new run from scratch, so a stop aimed at an earlier attempt that never
+  // reached run() does not stop this one.
+  void forgetStopRequest();
   // Applies to the run in progress (and is stored). An evaluation is one
   // candidate brought to a final status (a compile failure counts too).
   void setBudget(Budget budget);

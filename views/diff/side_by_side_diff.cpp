@@ -52,6 +52,10 @@ void SideBySideDiff::syncScrolling(QsciScintilla* from, QsciScintilla* to) {
 void SideBySideDiff::clear() { setTexts({}, {}); }
 
 void SideBySideDiff::setTexts(const std::string& left, const std::string& right) {
+  if (shown_ && left == leftText_ && right == rightText_) return;
+  shown_ = true;
+  leftText_ = left;
+  rightText_ = right;
   diff_ = computeAlignedDiff(left, right);
   currentRow_ = -1;
   left_->setText(QString::fromStdString(diff_.paddedLeft()));

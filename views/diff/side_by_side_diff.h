@@ -17,6 +17,9 @@ class SideBySideDiff : public QWidget {
 public:
   explicit SideBySideDiff(QWidget* parent = nullptr);
 
+  // Shows the diff of two texts. The same texts again change nothing: the
+  // current change, the cursor and the scroll position stay (views refresh
+  // during a run without their reader losing their place).
   void setTexts(const std::string& left, const std::string& right);
   void clear();
   const AlignedDiff& diff() const { return diff_; }
@@ -42,6 +45,8 @@ private:
   QsciScintilla* left_ = nullptr;
   QsciScintilla* right_ = nullptr;
   AlignedDiff diff_;
+  std::string leftText_, rightText_;   // what is shown
+  bool shown_ = false;
   int currentRow_ = -1;
   bool syncing_ = false;  // recursion guard of the scroll synchronization
   int markerChanged_ = 0, markerOneSide_ = 0, markerPadding_ = 0;

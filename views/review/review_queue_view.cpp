@@ -134,10 +134,14 @@ void ReviewQueueView::showRow(int row) {
                          .arg(candidateHeadline(*c).toHtmlEscaped(),
                               tr("architecture: %1").arg(QString::fromStdString(c->architectureKey)).toHtmlEscaped(),
                               candidateFigures(*c).toHtmlEscaped()));
-  proposal_->setPlainText(tr("Genome\n%1\nDescriptor\n%2\n\nProposer: %3\nMutation: %4\n")
-                              .arg(prettyJson(c->genomeJson), formatDescriptor(c->descriptor),
-                                   QString::fromStdString(c->proposer), QString::fromStdString(c->mutation)));
-  source_->setText(QString::fromStdString(c->source));
+  // A refresh during a run shows the same candidate again: texts that did not
+  // change are not set again, so the reader keeps their scroll and cursor.
+  const QString proposal = tr("Genome\n%1\nDescriptor\n%2\n\nProposer: %3\nMutation: %4\n")
+                               .arg(prettyJson(c->genomeJson), formatDescriptor(c->descriptor),
+                                    QString::fromStdString(c->proposer), QString::fromStdString(c->mutation));
+  if (proposal_->toPlainText() != proposal) proposal_->setPlainText(proposal);
+  const QString source = QString::fromStdString(c->source);
+  if (source_->text() != source) source_->setText(source);
   std::string parentSource;
   if (!c->parents.empty() && session_->store()) {
     if (auto p = session_->store()->candidate(c->parents.front())) parentSource = p->source;

@@ -182,6 +182,33 @@ TEST(EngineRun, StopLeavesAResumableRunAndResumeEvaluatesNothingTwice) {
       << "every candidate that reached the evaluator was evaluated once";
 }
 
+// The GUI creates a run on its worker thread before run() starts: a Stop
+// pressed in between used to be wiped by run() and the run went on for its
+// whole budget (and the window waited for it on close).
+TEST(EngineRun, AStopThatArrivesBeforeRunStartsStopsThatRun) {
+  Bench b;
+  RunId run = b.engine.createRun(b.project.task(), "early stop", 4, Budget{30, 0, 0}, false, testing::smallSettings());
+  b.engine.stop();
+  b.engine.run(run);
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Stopped);
+  EXPECT_LT(store->run(run)->evaluationsDone, 30);
+  EXPECT_EQ(b.observer.count(Kind::RunStopped), 1);
+  // Consumed by that run: the next run() goes on to the end.
+  b.engine.run(run);
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(store->run(run)->evaluationsDone, 30);
+}
+
+TEST(EngineRun, AForgottenStopDoesNotStopTheNextRun) {
+  Bench b;
+  RunId run = b.engine.createRun(b.project.task(), "fresh", 4, Budget{12, 0, 0}, false, testing::smallSettings());
+  b.engine.stop();               // aimed at an attempt that never reached run()
+  b.engine.forgetStopRequest();  // what a front end does before it starts anew
+  b.engine.run(run);
+  EXPECT_EQ(b.project.open()->run(run)->status, RunStatus::Finished);
+}
+
 TEST(EngineRun, SetBudgetExtendsAFinishedRun) {
   Bench b;
   RunId run = b.engine.createRun(b.project.task(), "grow", 2, Budget{10, 0, 0}, false, testing::smallSettings());

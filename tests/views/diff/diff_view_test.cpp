@@ -67,6 +67,27 @@ TEST(SideBySideDiff, PaddedEditorsAndNextPrevious) {
   EXPECT_EQ(line, 40);
 }
 
+// Views refresh on every engine event during a run: showing the same texts
+// again must not throw the reader back to the top.
+TEST(SideBySideDiff, TheSameTextsAgainKeepTheCurrentChange) {
+  app();
+  SideBySideDiff w;
+  const std::string left = numbered(60, 0), right = numbered(60, 20);
+  w.setTexts(left, right);
+  ASSERT_TRUE(w.goToNextChange());
+  ASSERT_TRUE(w.goToNextChange());
+  ASSERT_EQ(w.currentChangeRow(), 20);
+  QSignalSpy spy(&w, &SideBySideDiff::currentChangeChanged);
+  w.setTexts(left, right);
+  EXPECT_EQ(w.currentChangeRow(), 20);
+  EXPECT_TRUE(spy.isEmpty());
+  int line = -1, index = -1;
+  w.rightEditor()->getCursorPosition(&line, &index);
+  EXPECT_EQ(line, 20);
+  w.setTexts(left, numbered(60, 30));  // other texts: a new diff
+  EXPECT_EQ(w.currentChangeRow(), -1);
+}
+
 TEST(SideBySideDiff, ScrollingIsSynchronized) {
   app();
   SideBySideDiff w;
@@ -101,6 +122,22 @@ TEST(DiffView, FollowsSelectionAgainstFirstParent) {
 
   view.compare(child, 9999);
   EXPECT_TRUE(view.message().contains(QStringLiteral("#9999"))) << view.message().toStdString();
+}
+
+TEST(DiffView, ARefreshDuringARunKeepsTheCurrentChange) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId seed = p.add(0, {}, CandidateStatus::Valid, 1.0, "a\nb\nc\nd\ne\n");
+  const CandidateId child = p.add(1, {seed}, CandidateStatus::Valid, 1.5, "A\nb\nc\nD\ne\n");
+  auto session = p.openSession();
+  DiffView view(session.get());
+  session->selectCandidate(child);
+  ASSERT_EQ(view.diffWidget()->changeCount(), 2);
+  ASSERT_TRUE(view.diffWidget()->goToNextChange());
+  ASSERT_TRUE(view.diffWidget()->goToNextChange());
+  const int row = view.diffWidget()->currentChangeRow();
+  emit session->dataChanged();   // what every engine event leads to
+  EXPECT_EQ(view.diffWidget()->currentChangeRow(), row);
 }
 
 namespace {
