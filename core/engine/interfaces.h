@@ -140,6 +140,7 @@ struct SanitizerReport {
   std::vector<SanitizerFinding> findings;
   std::string log;                            // the tools' own reports, capped
   double seconds = 0;                         // wall time of all tools
+  std::string shape;                          // the axes the kernel ran at ("M=256, N=4096"), when known
 };
 
 // Runs a kernel under memory, race, initialisation and synchronisation

@@ -98,6 +98,7 @@ std::optional<std::string> sanitizerRefusal(const SanitizerReport* report) {
     text += (text.empty() ? "" : "; ") + clause;
   }
   if (text.empty()) text = "the sanitizers did not run clean, and named no finding";
+  if (!report->shape.empty()) text += " (at " + report->shape + ")";
   return text;
 }
 

@@ -71,7 +71,18 @@ struct TaskSpec {
   SpecKernel baseline;             // a correct, straightforward kernel: the first reference
   SpecKernel oracle;               // double-precision reference for validation
   std::string libraryReference;    // optional: "cublas_sgemm", "cublaslt_bf16_gemm", "cublaslt_bf16_gemm_bias_relu", ""
+  // Optional: smaller values of some axes at which the sanitizers run a
+  // candidate before a seal (compute-sanitizer slows kernels down by orders
+  // of magnitude). Each names an axis of `axes`, with a value in [1, its
+  // value]; a task author keeps the divisibility its kernels need.
+  std::map<std::string, std::int64_t> sanitizeAxes;
 };
+
+// The spec with its axes replaced by sanitizeAxes where it names them: the
+// shape at which the sanitizers run (the spec itself when it names none).
+TaskSpec atSanitizeShape(TaskSpec spec);
+// "M=256, N=4096": the axes of a spec, for messages.
+std::string describeAxes(const std::map<std::string, std::int64_t>& axes);
 
 class TaskSpecError : public std::runtime_error {
 public:

@@ -67,6 +67,17 @@ ojson kernel(const SpecKernel& k) {
 
 }  // namespace
 
+TaskSpec atSanitizeShape(TaskSpec spec) {
+  for (const auto& [name, value] : spec.sanitizeAxes) spec.axes[name] = value;
+  return spec;
+}
+
+std::string describeAxes(const std::map<std::string, std::int64_t>& axes) {
+  std::string s;
+  for (const auto& [name, value] : axes) s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return s;
+}
+
 std::string toJson(const TaskSpec& spec) {
   ojson j;
   j["format"] = spec.formatVersion;
@@ -86,6 +97,10 @@ std::string toJson(const TaskSpec& spec) {
   j["minBytes"] = spec.minBytes;
   j["entry"] = spec.entry;
   j["libraryReference"] = spec.libraryReference;
+  if (!spec.sanitizeAxes.empty()) {
+    j["sanitizeAxes"] = ojson::object();
+    for (const auto& [name, value] : spec.sanitizeAxes) j["sanitizeAxes"][name] = value;
+  }
   j["baseline"] = kernel(spec.baseline);
   j["oracle"] = kernel(spec.oracle);
   return j.dump(2) + "\n";

@@ -108,6 +108,25 @@ int parseFormat(const Fields& root) {
   return int(v);
 }
 
+// "sanitizeAxes": {"M": 256}: each an axis of the task, at most its value.
+std::map<std::string, std::int64_t> parseSanitizeAxes(const Fields& root, const std::map<std::string, std::int64_t>& axes) {
+  std::map<std::string, std::int64_t> reduced;
+  const json* j = root.optional("sanitizeAxes");
+  if (!j) return reduced;
+  if (!j->is_object()) throw TaskSpecError("sanitizeAxes", "must be an object of axis name -> positive integer");
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    const std::string path = child("sanitizeAxes", it.key());
+    const auto axis = axes.find(it.key());
+    if (axis == axes.end()) throw TaskSpecError(path, "names no axis of the task");
+    if (!it->is_number_integer() || asInteger(*it, path) <= 0) throw TaskSpecError(path, "must be a positive integer");
+    const std::int64_t v = it->get<std::int64_t>();
+    if (v > axis->second)
+      throw TaskSpecError(path, std::to_string(v) + " is larger than the axis (" + std::to_string(axis->second) + ")");
+    reduced[it.key()] = v;
+  }
+  return reduced;
+}
+
 std::map<std::string, std::int64_t> parseAxes(const Fields& root) {
   const json& j = root.required("axes");
   if (!j.is_object()) throw TaskSpecError("axes", "must be an object of name -> positive integer");
@@ -370,7 +389,7 @@ json parseDocument(const std::string& text) {
 TaskSpec parseFields(const json& doc) {
   const Fields root(doc, "");
   root.rejectUnknown({"format", "name", "family", "description", "axes", "inputs", "outputs", "scalars", "tolerances",
-                      "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference"});
+                      "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference", "sanitizeAxes"});
   TaskSpec spec;
   spec.formatVersion = parseFormat(root);
   spec.name = asNonEmptyString(root.required("name"), "name");
@@ -378,6 +397,7 @@ TaskSpec parseFields(const json& doc) {
   spec.family = identifier(root.required("family"), "family");
   if (const json* d = root.optional("description")) spec.description = asString(*d, "description");
   spec.axes = parseAxes(root);
+  spec.sanitizeAxes = parseSanitizeAxes(root, spec.axes);
   spec.inputs = parseTensors(root, "inputs", true, spec.axes);
   spec.outputs = parseTensors(root, "outputs", false, spec.axes);
   spec.scalars = parseScalars(root, spec.axes);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/sanitize/compute_sanitizer.h"
+#include "core/task/task_spec.h"
 
 #include <unistd.h>
 
@@ -111,6 +112,11 @@ std::vector<std::string> ComputeSanitizer::commandFor(const std::string& sanitiz
 
 SanitizerReport ComputeSanitizer::sanitize(const Task& task, const KernelBinary& kernel, int device) {
   SanitizerReport report;
+  try {
+    report.shape = describeAxes(atSanitizeShape(parseTaskSpec(task.specJson)).axes);   // where the worker runs it
+  } catch (const std::exception&) {
+    // The worker refuses the job with the spec's own error.
+  }
   std::string whyNot;
   const std::string sanitizer = locate(whyNot);
   if (sanitizer.empty()) {

@@ -116,7 +116,9 @@ TEST(ComputeSanitizer, FindingsRefuseTheSealAndTheRestOfTheToolsAreSkipped) {
   ASSERT_EQ(r.findings.size(), 3u);
   EXPECT_EQ(r.findings[0].tool, "racecheck");
   EXPECT_EQ(sanitizerRefusal(&r),
-            "racecheck found 3 hazards: Error: Potential RAW hazard detected at __shared__ 0x3fc in block (0,0,0) :");
+            "racecheck found 3 hazards: Error: Potential RAW hazard detected at __shared__ 0x3fc in block (0,0,0) : "
+            "(at " + r.shape + ")");
+  EXPECT_FALSE(r.shape.empty()) << "the refusal says at which shape the kernel ran";
   EXPECT_NE(r.log.find("Current Value"), std::string::npos) << "the tool's own report comes with it";
 
   ComputeSanitizerOptions all;
@@ -139,7 +141,7 @@ TEST(ComputeSanitizer, AToolThatDoesNotFinishIsKilledWithItsChildrenAndRefusesTh
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings[0].tool, "memcheck");
   EXPECT_EQ(r.findings[0].message, "did not finish within 0.5 s");
-  EXPECT_EQ(sanitizerRefusal(&r), "memcheck: did not finish within 0.5 s");
+  EXPECT_EQ(sanitizerRefusal(&r), "memcheck: did not finish within 0.5 s (at " + r.shape + ")");
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   EXPECT_FALSE(std::filesystem::exists(survivor)) << "the tool's whole process group was killed";
 }

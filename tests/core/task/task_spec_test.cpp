@@ -157,6 +157,12 @@ const std::vector<Malformed>& malformedSpecs() {
       {"tensor map field misspelt",
        [](json& j) { j["baseline"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRow": 8, "boxCols": 32}])"); },
        "baseline.launch.tensorMaps[0].boxRow", "unknown field"},
+      {"sanitizeAxes naming no axis", [](json& j) { j["sanitizeAxes"] = {{"K", 8}}; }, "sanitizeAxes.K",
+       "names no axis"},
+      {"sanitizeAxes larger than the axis", [](json& j) { j["sanitizeAxes"] = {{"M", 65}}; }, "sanitizeAxes.M",
+       "larger than the axis"},
+      {"sanitizeAxes of zero", [](json& j) { j["sanitizeAxes"] = {{"M", 0}}; }, "sanitizeAxes.M", "positive integer"},
+      {"sanitizeAxes not an object", [](json& j) { j["sanitizeAxes"] = 8; }, "sanitizeAxes", "must be an object"},
       {"tensor maps for the oracle",
        [](json& j) { j["oracle"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRows": 8, "boxCols": 32}])"); },
        "oracle.launch.tensorMaps", "the oracle takes no tensor maps"},
@@ -190,6 +196,22 @@ TEST(TaskSpec, BaselineTensorMapsParseAndRoundTrip) {
   EXPECT_EQ(s.baseline.launch.tensorMaps[0], (TensorMapRule{"x", 8, 32, "128B"}));
   EXPECT_EQ(parseTaskSpec(toJson(s)).baseline.launch.tensorMaps, s.baseline.launch.tensorMaps);
   EXPECT_TRUE(parseTaskSpec(validSpecJson().dump()).baseline.launch.tensorMaps.empty());
+}
+
+// The sanitizers run a candidate at the smaller shape a task names (they slow
+// kernels down by orders of magnitude); tasks without one run at full size.
+TEST(TaskSpec, SanitizeAxesReduceTheShapeTheSanitizersRunAt) {
+  json j = validSpecJson();
+  EXPECT_EQ(atSanitizeShape(parseTaskSpec(j.dump())).axes, parseTaskSpec(j.dump()).axes);
+  j["sanitizeAxes"] = {{"M", 8}};
+  const TaskSpec s = parseTaskSpec(j.dump());
+  EXPECT_EQ(s.sanitizeAxes.at("M"), 8);
+  const TaskSpec small = atSanitizeShape(s);
+  EXPECT_EQ(small.axes.at("M"), 8);
+  EXPECT_EQ(small.axes.at("N"), 32);
+  EXPECT_EQ(elementCount(small, small.inputs[0]), 8 * 32);
+  EXPECT_EQ(describeAxes(small.axes), "M=8, N=32");
+  EXPECT_EQ(parseTaskSpec(toJson(s)).sanitizeAxes, s.sanitizeAxes);
 }
 
 TEST(TaskSpec, TheFixtureItselfIsValid) {
