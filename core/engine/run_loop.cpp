@@ -2,14 +2,16 @@
 #include "core/engine/run_loop.h"
 
 #include <algorithm>
-#include <cmath>
 #include <ctime>
-#include <limits>
 #include "core/engine/binning.h"
+#include "core/engine/commit_outcome.h"
+#include "core/engine/island_migration.h"
 #include "core/engine/parent_selection.h"
-#include "core/engine/reference.h"
-#include "core/engine/seal_policy.h"
+#include "core/engine/pipeline_items.h"
+#include "core/engine/review_verdicts.h"
+#include "core/engine/run_events.h"
 #include "core/engine/seeding.h"
+#include "core/engine/slot_plan.h"
 #include "core/engine/strategy_selection.h"
 #include "core/engine/tuning_cache.h"
 
@@ -21,18 +23,6 @@ constexpr std::size_t kTuningCandidatesPerSlot = 8;
 constexpr std::size_t kCacheLimit = 20000;
 
 std::int64_t unixSeconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
-
-bool isFinal(CandidateStatus s) {
-  return s != CandidateStatus::Proposed && s != CandidateStatus::Compiled && s != CandidateStatus::AwaitingReview;
-}
-
-std::string firstError(const CompileReport& report) {
-  for (const auto& d : report.diagnostics)
-    if (d.severity == "error")
-      return "line " + std::to_string(d.line) + ": " + d.message;
-  if (!report.log.empty()) return report.log.substr(0, 400);
-  return "compilation failed without a diagnostic";
-}
 
 }  // namespace
 
@@ -54,8 +44,11 @@ RunLoop::RunLoop(ProjectStore& store, Proposer& proposer, Compiler& compiler, Di
   }
   gate_ = ReviewGate(run_.gated);
   archive_ = std::make_unique<Archive>(run_.id, settings_.islands);
-  sessionStart_ = std::chrono::steady_clock::now();
-  wallAtStart_ = run_.wallSecondsUsed;
+  admission_ = std::make_unique<GenerationAdmission>(store_, task_.id);
+  tuning_ = std::make_unique<TuningTracker>(
+      proposer_, [this](CandidateId id) { return store_.candidate(id); },
+      TuningLimits{settings_.tuningStrategy, settings_.tuningBudgetPerArchitecture, kTuningCandidatesPerSlot});
+  clock_ = RunClock(run_.wallSecondsUsed);
 }
 
 // ------------------------------------------------------------------ setup
@@ -71,232 +64,61 @@ void RunLoop::setupEvaluators() {
   if (!sanitizer_) log("warning", "no sanitizer is configured: candidates are validated, but none can be sealed");
 }
 
-// The roofline's roofs are measured once per device and kept in the project,
-// so every later run (and the GUI) reads them instead of measuring again.
-void RunLoop::ensureCeilings() {
-  if (device_.gpu.empty() || !store_.ceilings(device_.gpu).empty()) return;
-  try {
-    const auto ceilings = evaluators_.front()->measureCeilings();
-    store_.transaction([&] {
-      for (Ceiling c : ceilings) {
-        c.device = device_.gpu;  // keyed by the name every later run looks them up by
-        store_.putCeiling(c);
-      }
-    });
-    if (!ceilings.empty()) log("info", "measured " + std::to_string(ceilings.size()) + " ceilings of " + device_.gpu);
-  } catch (const std::exception& e) {
-    // Ceilings only feed the roofline: a failure to measure them is reported, not fatal.
-    log("warning", std::string("could not measure the device ceilings: ") + e.what());
-  }
+std::vector<Candidate> RunLoop::restore() {
+  LogFn logFn = [this](const std::string& level, const std::string& text) { log(level, text); };
+  ensureCeilings(store_, *evaluators_.front(), device_.gpu, logFn);
+  strategies_ = restoreStrategies(store_, run_.id, proposer_);
+  knowledge_ = std::make_unique<RunKnowledge>(store_, settings_);
+  RestoredIndex index = restoreIndex(store_, run_.id, task_.id, settings_.islands, gate_);
+  storedPerGeneration_ = std::move(index.storedPerGeneration);
+  lastGeneration_ = index.lastGeneration;
+  for (const auto& [architecture, ids] : index.candidatesByArchitecture)
+    for (CandidateId id : ids) tuning_->addCandidate(architecture, id);
+  islandOf_ = std::move(index.islandOf);
+  bestSealed_ = index.bestSealed;
+  setupReference(logFn);
+  restoreArchive(store_, *archive_, reference_, settings_, logFn);
+  return std::move(index.recovery);
 }
 
-void RunLoop::loadStrategies() {
-  for (auto& m : store_.metaPrompts(run_.id))
-    if (m.runId == run_.id) strategies_.push_back(m);
-  if (!strategies_.empty()) return;
-  store_.transaction([&] {
-    for (MetaPrompt m : proposer_.initialStrategies()) {
-      m.id = 0;
-      m.runId = run_.id;
-      m.uses = m.improvements = 0;
-      m.id = store_.addMetaPrompt(m);
-      strategies_.push_back(m);
-    }
-  });
-}
-
-void RunLoop::loadKnowledge() {
-  KnowledgeRules rules;
-  rules.minObservations = settings_.knowledgeMinObservations;
-  rules.effectThreshold = settings_.knowledgeEffectThreshold;
-  // Rebuilds an observation from its evidence: the child, its one parent, and
-  // the fitness ratio in the entry's canonical orientation.
-  auto loader = [this](const KnowledgeEntry& entry, CandidateId childId) -> std::optional<double> {
-    auto child = store_.candidate(childId);
-    if (!child || child->parents.size() != 1 || child->fitness <= 0) return std::nullopt;
-    auto parent = store_.candidate(child->parents.front());
-    if (!parent) return std::nullopt;
-    double parentFitness = parent->status == CandidateStatus::Reference ? 1.0 : parent->fitness;
-    if (parentFitness <= 0) return std::nullopt;
-    auto change = singleDifference(*parent, *child);
-    if (!change) return std::nullopt;
-    bool inverted = false;
-    if (KnowledgeBook::canonicalDecision(*change, inverted) != entry.decision) return std::nullopt;
-    double l = std::log(child->fitness / parentFitness);
-    return inverted ? -l : l;
-  };
-  knowledge_ = std::make_unique<KnowledgeBook>(rules, loader);
-  knowledge_->load(store_.knowledge());
-}
-
-std::vector<Candidate> RunLoop::loadIndex() {
-  std::vector<Candidate> recovery;
-  std::vector<std::pair<CandidateId, int>> awaiting;
-  for (const auto& s : store_.candidateSummaries(run_.id)) {
-    if (s.status == CandidateStatus::Reference) continue;
-    int position = storedPerGeneration_[s.generation]++;
-    int island = position % settings_.islands;
-    lastGeneration_ = std::max(lastGeneration_, s.generation);
-    candidatesByArchitecture_[s.architectureKey].push_back(s.id);
-    if (s.status == CandidateStatus::Proposed || s.status == CandidateStatus::Compiled) {
-      islandOf_[s.id] = island;
-      if (auto c = store_.candidate(s.id)) recovery.push_back(*c);
-    } else if (s.status == CandidateStatus::AwaitingReview) {
-      islandOf_[s.id] = island;
-      awaiting.emplace_back(s.id, island);
-    } else if (s.status != CandidateStatus::Rejected) {
-      gate_.markAccepted(s.architectureKey);   // it passed the gate once
-    }
-  }
-  for (const auto& v : store_.verdicts(run_.id)) {
-    if (v.accepted)
-      gate_.markAccepted(v.architectureKey);
-    else
-      gate_.markRejected(v.architectureKey);
-  }
-  for (const auto& [id, island] : awaiting) {
-    auto c = store_.candidate(id);
-    if (!c) continue;
-    switch (gate_.decide(c->architectureKey)) {
-      case ReviewGate::Decision::Wait: gate_.enqueue(c->architectureKey, id); break;
-      case ReviewGate::Decision::Proceed:   // a verdict arrived while the engine was down
-        c->status = CandidateStatus::Proposed;
-        store_.updateCandidate(*c);
-        recovery.push_back(*c);
-        break;
-      case ReviewGate::Decision::Discard:
-        c->status = CandidateStatus::Rejected;
-        c->statusDetail = "its architecture was rejected in review";
-        store_.updateCandidate(*c);
-        break;
-    }
-  }
-  std::sort(recovery.begin(), recovery.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
-  for (const auto& seal : store_.seals(task_.id))
-    if (seal.runId == run_.id) bestSealed_ = std::max(bestSealed_, seal.speedup);
-  return recovery;
-}
-
-void RunLoop::setupReference() {
-  std::optional<Seal> seal;
-  if (run_.referenceCandidate != 0) {
-    auto ref = store_.candidate(run_.referenceCandidate);
-    if (!ref) throw EngineError("the run's reference candidate " + std::to_string(run_.referenceCandidate) +
-                                " is missing from the project");
-    reference_ = *ref;
-  } else {
-    seal = store_.latestSeal(task_.id);
-    if (seal) {
-      auto sealed = store_.candidate(seal->candidateId);
-      if (!sealed) throw EngineError("the task's seal " + std::to_string(seal->id) + " refers to candidate " +
-                                     std::to_string(seal->candidateId) + ", which is missing");
-      reference_ = referenceFromSeal(*sealed, run_.id);
-    } else {
-      reference_ = referenceFromBaseline(task_, run_.id);
-    }
-    reference_.createdAt = unixSeconds();
-    store_.transaction([&] {
-      reference_.id = store_.addCandidate(reference_);
-      run_.referenceCandidate = reference_.id;
-      store_.updateRun(run_);
-    });
-  }
+void RunLoop::setupReference(const LogFn& logFn) {
+  reference_ = establishReference(store_, run_, task_);
   if (reference_.proposer == "seal") {
     gate_.markAccepted(reference_.architectureKey);
     if (settings_.sealStart == SealStart::AwayFromSeal) avoidArchitecture_ = reference_.architectureKey;
   }
-
-  // Cubins are not stored: the reference is compiled in every session.
-  CompileResult compiled = compiler_.compile({reference_.source, reference_.launch.entry, compileArch_, {}});
-  if (!compiled.report.ok)
-    throw EngineError("the reference kernel does not compile for " + compileArch_ + ": " +
-                      firstError(compiled.report));
-  referenceCubin_ = compiled.cubin;
-
-  if (!reference_.timing) {
-    EvaluationRequest request;
-    request.task = &task_;
-    request.candidate = KernelBinary{referenceCubin_, reference_.launch};
-    request.reference = request.candidate;
-    for (int k = 0; k < settings_.validationSeeds; ++k)
-      request.seeds.push_back(deriveSeed(run_.seed, -1, k, SeedPurpose::Validation));
-    Evaluation e = evaluators_.front()->evaluate(request);
-    if (e.status != CandidateStatus::Valid || !e.timing || e.timing->medianUs <= 0)
-      throw EngineError(std::string("the reference kernel does not pass validation on ") + device_.gpu + ": " +
-                        toString(e.status) + (e.detail.empty() ? "" : " (" + e.detail + ")"));
-    reference_.compile = compiled.report;
-    reference_.validation = e.trials;
-    reference_.timing = e.timing;
-    reference_.fitness = 1.0;
-    store_.transaction([&] {
-      store_.updateCandidate(reference_);
-      run_.gpuSecondsUsed += e.gpuSeconds;
-      store_.updateRun(run_);
-    });
-    log("info", "reference timed: median " + std::to_string(e.timing->medianUs) + " us on " + device_.gpu);
-  }
-  referenceMedianUs_ = reference_.timing->medianUs;
-}
-
-void RunLoop::loadArchive() {
-  archive_->load(store_.archive(run_.id));
-  bool seedFromSeal = reference_.proposer == "seal" && settings_.sealStart == SealStart::FromSeal;
-  if (archive_->size() == 0 && seedFromSeal) {
-    std::string key = keyOf(reference_);
-    store_.transaction([&] {
-      for (int island = 0; island < archive_->islands(); ++island) {
-        archive_->insert(island, key, reference_.id, 1.0);
-        store_.putArchiveCell(*archive_->cell(island, key));
-      }
-    });
-    log("info", "the archive starts from the seal's architecture " + reference_.architectureKey);
-  }
+  ReferenceTiming timing =
+      prepareReference(store_, run_, reference_, task_, compiler_, *evaluators_.front(), compileArch_, device_.gpu,
+                       settings_.validationSeeds, logFn);
+  referenceCubin_ = std::move(timing.cubin);
+  referenceMedianUs_ = timing.medianUs;
 }
 
 // ------------------------------------------------------------------ control
 
-double RunLoop::wallUsed() const {
-  auto now = std::chrono::steady_clock::now();
-  double session = std::chrono::duration<double>(now - sessionStart_).count() - pausedSeconds_;
-  if (pausedRecorded_) session -= std::chrono::duration<double>(now - pauseStart_).count();
-  return wallAtStart_ + std::max(0.0, session);
-}
-
-Usage RunLoop::usage() const { return Usage{run_.evaluationsDone, wallUsed(), run_.gpuSecondsUsed}; }
+Usage RunLoop::usage() const { return Usage{run_.evaluationsDone, clock_.wallUsed(), run_.gpuSecondsUsed}; }
 
 EngineEvent RunLoop::event(EngineEvent::Kind kind) const {
-  EngineEvent e;
-  e.kind = kind;
-  e.run = run_.id;
-  e.evaluationsDone = run_.evaluationsDone;
-  e.budget = run_.budget;
-  e.bestSpeedup = run_.bestSpeedup;
-  e.elapsedSeconds = wallUsed();
-  e.gpuSeconds = run_.gpuSecondsUsed;
-  e.generation = std::max(0, lastGeneration_);
-  return e;
+  return runEvent(kind, run_, clock_.wallUsed(), lastGeneration_);
 }
+
+EngineEvent RunLoop::counters() const { return event(EngineEvent::Kind::Progress); }
 
 void RunLoop::log(const std::string& level, const std::string& text) {
   store_.appendLog(run_.id, level, text);
-  EngineEvent e = event(EngineEvent::Kind::Log);
-  e.level = level;
-  e.message = text;
-  emit_(e);
+  emit_(logEvent(counters(), level, text));
 }
 
 void RunLoop::recordPaused() {
-  pausedRecorded_ = true;
-  pauseStart_ = std::chrono::steady_clock::now();
+  clock_.pause();
   run_.status = RunStatus::Paused;
-  run_.wallSecondsUsed = wallUsed();
+  run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
   emit_(event(EngineEvent::Kind::RunPaused));
 }
 
 void RunLoop::recordResumed() {
-  pausedSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - pauseStart_).count();
-  pausedRecorded_ = false;
+  clock_.resume();
   run_.status = RunStatus::Running;
   store_.updateRun(run_);
   emit_(event(EngineEvent::Kind::RunResumed));
@@ -318,36 +140,19 @@ void RunLoop::applyControlChanges() {
     emit_(event(EngineEvent::Kind::Progress));
   }
   for (const auto& v : verdicts) applyVerdict(v);
-  if (paused && !pausedRecorded_) recordPaused();
-  if (!paused && pausedRecorded_) recordResumed();
+  if (paused && !clock_.paused()) recordPaused();
+  if (!paused && clock_.paused()) recordResumed();
 }
 
 void RunLoop::applyVerdict(const ReviewVerdict& verdict) {
   ReviewVerdict v = verdict;
   v.runId = run_.id;
   v.decidedAt = unixSeconds();
-  std::vector<CandidateId> waiting = gate_.applyVerdict(v.architectureKey, v.accepted);
-  store_.transaction([&] {
-    store_.recordVerdict(v);
-    for (CandidateId id : waiting) {
-      auto c = store_.candidate(id);
-      if (!c) continue;
-      if (v.accepted) {
-        c->status = CandidateStatus::Proposed;
-        c->statusDetail = "architecture accepted in review";
-        released_.push_back(*c);
-      } else {
-        c->status = CandidateStatus::Rejected;
-        c->statusDetail = "architecture rejected in review" + (v.note.empty() ? "" : ": " + v.note);
-        islandOf_.erase(id);
-      }
-      store_.updateCandidate(*c);
-    }
-  });
+  VerdictOutcome outcome = engine_detail::applyVerdict(store_, gate_, v);
+  released_.insert(released_.end(), outcome.released.begin(), outcome.released.end());
+  for (CandidateId id : outcome.rejected) islandOf_.erase(id);
   blockedOnReview_ = false;
-  log("info", std::string("architecture ") + v.architectureKey + (v.accepted ? " accepted" : " rejected") +
-                  " in review; " + std::to_string(waiting.size()) + " waiting candidate(s) " +
-                  (v.accepted ? "released" : "rejected"));
+  log("info", outcome.summary);
 }
 
 bool RunLoop::checkpoint() {
@@ -373,17 +178,15 @@ void RunLoop::waitForVerdict() {
 
 void RunLoop::finish(const std::string& reason) {
   run_.status = RunStatus::Finished;
-  run_.wallSecondsUsed = wallUsed();
+  run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
   log("info", "run finished: " + reason);
-  EngineEvent e = event(EngineEvent::Kind::RunFinished);
-  e.message = reason;
-  emit_(e);
+  emit_(withMessage(counters(), EngineEvent::Kind::RunFinished, reason));
 }
 
 void RunLoop::stopped() {
   run_.status = RunStatus::Stopped;
-  run_.wallSecondsUsed = wallUsed();
+  run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
   log("info", "run stopped; it can be resumed");
   emit_(event(EngineEvent::Kind::RunStopped));
@@ -391,16 +194,14 @@ void RunLoop::stopped() {
 
 void RunLoop::fail(const std::string& reason) {
   run_.status = RunStatus::Failed;
-  run_.wallSecondsUsed = wallUsed();
+  run_.wallSecondsUsed = clock_.wallUsed();
   try {
     store_.updateRun(run_);
     store_.appendLog(run_.id, "error", "run failed: " + reason);
   } catch (const std::exception&) {
     // The store itself may be what failed; the event below still tells the user.
   }
-  EngineEvent e = event(EngineEvent::Kind::RunFailed);
-  e.message = reason;
-  emit_(e);
+  emit_(withMessage(counters(), EngineEvent::Kind::RunFailed, reason));
 }
 
 // ------------------------------------------------------------------ the loop
@@ -410,12 +211,7 @@ void RunLoop::execute() {
   store_.updateRun(run_);
   emit_(event(EngineEvent::Kind::RunStarted));
   setupEvaluators();
-  ensureCeilings();
-  loadStrategies();
-  loadKnowledge();
-  std::vector<Candidate> recovery = loadIndex();
-  setupReference();
-  loadArchive();
+  std::vector<Candidate> recovery = restore();
   if (!recovery.empty()) {
     log("info", "resuming: " + std::to_string(recovery.size()) + " candidate(s) were in flight");
     processBatch(std::move(recovery));
@@ -469,6 +265,11 @@ void RunLoop::execute() {
 
 std::string RunLoop::keyOf(const Candidate& c) const { return cellKey(c.descriptor, settings_.binning); }
 
+int RunLoop::islandOf(CandidateId id) const {
+  auto it = islandOf_.find(id);
+  return it == islandOf_.end() ? 0 : it->second;
+}
+
 MetaPrompt* RunLoop::strategyById(MetaPromptId id) {
   for (auto& s : strategies_)
     if (s.id == id) return &s;
@@ -518,114 +319,43 @@ std::vector<Candidate> RunLoop::proposeGeneration(int generation, std::int64_t s
 
 void RunLoop::proposeSlot(int generation, int slot, int island) {
   std::mt19937_64 rng(deriveSeed(run_.seed, generation, slot, SeedPurpose::Selection));
-  auto cells = archive_->cells(island);
-  if (cells.empty() && archive_->size() > 0) cells = archive_->cells(archive_->best()->island);
+  SlotPlan plan = planSlot(*archive_, island, strategies_, settings_, rng);
+  std::string parentKey = plan.parent ? plan.parent->key : "";
 
   ProposalContext ctx;
   ctx.task = &task_;
   ctx.generation = generation;
   ctx.seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Proposal);
   ctx.knowledge = knowledge_->validatedInScope(device_.arch, task_.family);
-
-  const ArchiveCell* parentCell = selectParentCell(cells, settings_.explorationWeight, rng);
-  std::string parentKey = parentCell ? parentCell->key : "";
-  double r = uniform01(rng);
-  std::string kind = "fresh";
-  if (parentCell) {
-    const Candidate& parent = candidateById(parentCell->elite);
-    if (r < settings_.tuningShare) {
-      if (auto tuned = proposeTuning(generation, slot, parent)) {
+  if (plan.parent) {
+    const Candidate& parent = candidateById(plan.parent->elite);
+    if (plan.tuneFirst) {
+      // Tuning skips only what the project measured: admit() also discards what this generation proposed.
+      auto measured = [this](const std::string& key) { return store_.lookupTuning(task_.id, key).has_value(); };
+      std::uint64_t seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Tuning);
+      if (auto tuned = tuning_->propose(task_, parent, seed, measured)) {
+        tuned->generation = generation;
         admit(*tuned, island, parentKey);
         return;
       }
     }
     ctx.parents.push_back(&parent);
-    kind = "mutate";
-    if (r >= settings_.tuningShare && r < settings_.tuningShare + settings_.crossoverRate) {
-      if (const ArchiveCell* mate = selectMate(cells, parentCell, settings_.explorationWeight, rng)) {
-        ctx.parents.push_back(&candidateById(mate->elite));
-        kind = "crossover";
-      }
-    }
+    if (plan.mate) ctx.parents.push_back(&candidateById(plan.mate->elite));
   }
-  MetaPrompt* strategy = nullptr;
-  if (!strategies_.empty()) {
-    strategy = &strategies_[chooseStrategy(strategies_)];
-    // A crossover strategy needs two parents: find a mate for it, or, when the
-    // archive has no second cell, let the proposer apply its default for one
-    // parent rather than fail (and credit no strategy for the child).
-    if (strategy->name == "crossover" && ctx.parents.size() == 1 && parentCell) {
-      if (const ArchiveCell* mate = selectMate(cells, parentCell, settings_.explorationWeight, rng)) {
-        ctx.parents.push_back(&candidateById(mate->elite));
-        kind = "crossover";
-      } else {
-        strategy = nullptr;
-      }
-    }
-    ctx.strategy = strategy;
-  }
+  const MetaPrompt* strategy = plan.strategy ? &strategies_[*plan.strategy] : nullptr;
+  ctx.strategy = strategy;
   Proposal p = proposer_.propose(ctx);
   if (!p.ok) {
-    log("warning", "proposer '" + proposer_.name() + "' made no candidate (" + kind + "): " + p.error);
+    log("warning", "proposer '" + proposer_.name() + "' made no candidate (" + plan.kind + "): " + p.error);
     return;
   }
   Candidate c = std::move(p.candidate);
   c.generation = generation;
   if (c.parents.empty())
     for (const Candidate* parent : ctx.parents) c.parents.push_back(parent->id);
-  if (c.mutation.empty()) c.mutation = kind;
+  if (c.mutation.empty()) c.mutation = plan.kind;
   if (strategy) c.metaPrompt = strategy->id;
   admit(c, island, parentKey);
-}
-
-RunLoop::TuningState& RunLoop::tuningState(const std::string& architectureKey) {
-  TuningState& state = tuning_[architectureKey];
-  if (state.loaded) return state;
-  state.loaded = true;
-  for (CandidateId id : candidatesByArchitecture_[architectureKey]) {
-    auto c = store_.candidate(id);
-    if (!c) continue;
-    ParameterPoint point = proposer_.parametersOf(*c);
-    state.tried.insert(point);
-    if (c->mutation == "tune") ++state.tuned;
-    if (isFinal(c->status))
-      observe(state, point, c->status == CandidateStatus::Valid && c->timing ? c->timing->medianUs : 0);
-  }
-  return state;
-}
-
-void RunLoop::observe(TuningState& state, const ParameterPoint& point, double timeUs) {
-  // Free rewrites share an architecture and parameters with their parent, so
-  // one configuration can have many candidates: keep its fastest.
-  auto [it, inserted] = state.fastest.try_emplace(point, timeUs);
-  if (!inserted && timeUs > 0 && (it->second <= 0 || timeUs < it->second)) it->second = timeUs;
-}
-
-std::optional<Candidate> RunLoop::proposeTuning(int generation, int slot, const Candidate& parent) {
-  std::vector<TunableParameter> space = proposer_.tunables(parent);
-  if (space.empty()) return std::nullopt;
-  TuningState& state = tuningState(parent.architectureKey);
-  if (state.tuned >= settings_.tuningBudgetPerArchitecture) return std::nullopt;
-  if (state.tried.size() >= spaceSize(space)) return std::nullopt;   // every configuration seen
-  std::mt19937_64 rng(deriveSeed(run_.seed, generation, slot, SeedPurpose::Tuning));
-  std::vector<TuningObservation> observations;
-  for (const auto& [point, timeUs] : state.fastest) observations.push_back({point, timeUs});
-  auto points = rankTuningPoints(settings_.tuningStrategy, space, proposer_.parametersOf(parent), observations,
-                                 state.tried, rng, kTuningCandidatesPerSlot);
-  for (const ParameterPoint& point : points) {
-    state.tried.insert(point);
-    Proposal p = proposer_.withParameters(task_, parent, point);
-    if (!p.ok) continue;   // an illegal combination: never measured, never retried
-    Candidate c = std::move(p.candidate);
-    if (store_.lookupTuning(task_.id, configKey(c.architectureKey, point, c.source))) continue;
-    c.generation = generation;
-    c.parents = {parent.id};
-    c.mutation = "tune";
-    c.metaPrompt = 0;
-    ++state.tuned;
-    return c;
-  }
-  return std::nullopt;
 }
 
 bool RunLoop::admit(Candidate& c, int island, const std::string& parentCellKey) {
@@ -637,8 +367,7 @@ bool RunLoop::admit(Candidate& c, int island, const std::string& parentCellKey) 
     return false;
   }
   std::string config = configKey(c.architectureKey, proposer_.parametersOf(c), c.source);
-  // Measured before in this project, or proposed earlier in this generation.
-  if (admittedKeys_.count(config) || store_.lookupTuning(task_.id, config)) return false;
+  if (admission_->known(config)) return false;
   ReviewGate::Decision decision = gate_.decide(c.architectureKey);
   if (decision == ReviewGate::Decision::Discard) return false;
 
@@ -651,81 +380,39 @@ bool RunLoop::admit(Candidate& c, int island, const std::string& parentCellKey) 
   // gets them with the candidates in storeAdmitted().
   if (MetaPrompt* strategy = c.metaPrompt ? strategyById(c.metaPrompt) : nullptr) {
     ++strategy->uses;
-    touchedStrategies_.insert(strategy->id);
+    admission_->touchStrategy(strategy->id);
   }
   if (ArchiveCell* parentCell = parentCellKey.empty() ? nullptr : archive_->cell(island, parentCellKey)) {
     ++parentCell->selections;
-    touchedCells_.insert({island, parentCellKey});
+    admission_->touchCell(island, parentCellKey);
   }
   ++storedPerGeneration_[c.generation];
-  if (auto it = tuning_.find(c.architectureKey); it != tuning_.end() && it->second.loaded)
-    it->second.tried.insert(proposer_.parametersOf(c));
-  admittedKeys_.insert(config);
-  admitted_.push_back({c, island, config});
+  tuning_->noteAdmitted(c);
+  admission_->add(c, island, std::move(config));
   return true;
 }
 
 std::vector<Candidate> RunLoop::storeAdmitted() {
-  // One transaction for the generation's proposals: each is stored (Proposed
-  // or AwaitingReview) before anything of it is compiled.
-  store_.transaction([&] {
-    for (Admission& a : admitted_) {
-      a.candidate.id = store_.addCandidate(a.candidate);
-      store_.recordTuning(task_.id, a.configKey, a.candidate.id);
-    }
-    for (MetaPromptId id : touchedStrategies_) store_.updateMetaPrompt(*strategyById(id));
-    for (const auto& [island, key] : touchedCells_) store_.putArchiveCell(*archive_->cell(island, key));
-  });
   std::vector<Candidate> ready;
-  for (Admission& a : admitted_) {
+  for (Admitted& a : admission_->store(strategies_, *archive_)) {
     Candidate& c = a.candidate;
-    candidatesByArchitecture_[c.architectureKey].push_back(c.id);
+    tuning_->addCandidate(c.architectureKey, c.id);
     islandOf_[c.id] = a.island;
-    EngineEvent e = event(EngineEvent::Kind::CandidateProposed);
-    e.candidate = c.id;
-    e.architectureKey = c.architectureKey;
-    e.status = c.status;
-    e.generation = c.generation;
-    e.message = c.mutation;
-    emit_(e);
+    emit_(proposedEvent(counters(), c));
     if (c.status == CandidateStatus::AwaitingReview) {
       gate_.enqueue(c.architectureKey, c.id);
-      EngineEvent w = event(EngineEvent::Kind::AwaitingReview);
-      w.candidate = c.id;
-      w.architectureKey = c.architectureKey;
-      w.status = c.status;
-      w.generation = c.generation;
-      w.message = "new architecture " + c.architectureKey + " waits for review";
-      emit_(w);
+      emit_(awaitingReviewEvent(counters(), c));
     } else {
       ready.push_back(std::move(c));
     }
   }
-  admitted_.clear();
-  admittedKeys_.clear();
-  touchedStrategies_.clear();
-  touchedCells_.clear();
   return ready;
 }
 
 void RunLoop::migrate(int generation) {
-  // Each island sends its best elite to the next one (a ring); computed
-  // before any insertion so one migration never travels two hops.
-  std::vector<ArchiveCell> migrants;
-  for (int i = 0; i < archive_->islands(); ++i)
-    if (const ArchiveCell* best = archive_->best(i)) migrants.push_back(*best);
-  int moved = 0;
-  store_.transaction([&] {
-    for (const ArchiveCell& m : migrants) {
-      int target = (m.island + 1) % archive_->islands();
-      if (archive_->insert(target, m.key, m.elite, m.fitness) != Placement::Rejected) {
-        store_.putArchiveCell(*archive_->cell(target, m.key));
-        ++moved;
-      }
-    }
-  });
-  if (moved) log("info", "generation " + std::to_string(generation) + ": " + std::to_string(moved) +
-                             " elite(s) migrated between islands");
+  if (int moved = migrateElites(*archive_, store_))
+    log("info", "generation " + std::to_string(generation) + ": " + std::to_string(moved) +
+                    " elite(s) migrated between islands");
 }
 
 void RunLoop::varyStrategy(int generation) {
@@ -752,23 +439,8 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   if (batch.empty()) return;
   std::vector<PipelineItem> items;
   for (Candidate& c : batch) {
-    PipelineItem item;
-    int island = islandOf_.count(c.id) ? islandOf_[c.id] : 0;
-    const ArchiveCell* cell = archive_->cell(island, keyOf(c));
-    switch (settings_.profile) {
-      case ProfileMode::All: item.profileAbove = -std::numeric_limits<double>::infinity(); break;
-      case ProfileMode::None: item.profileAbove = std::numeric_limits<double>::infinity(); break;
-      case ProfileMode::Elites: item.profileAbove = cell ? cell->fitness : 0.0; break;
-    }
-    // Validation inputs depend on the configuration, not on row ids or timing.
-    std::int64_t salt = static_cast<std::int64_t>(fnv1a64(c.source));
-    for (int k = 0; k < settings_.validationSeeds; ++k)
-      item.seeds.push_back(deriveSeed(run_.seed, salt, k, SeedPurpose::Validation));
-    for (int k = 0; k < settings_.extendedValidationSeeds; ++k)
-      item.extendedSeeds.push_back(deriveSeed(run_.seed, salt, 1000 + k, SeedPurpose::Validation));
-    item.bestSealedSpeedup = bestSealed_;
-    item.candidate = std::move(c);
-    items.push_back(std::move(item));
+    const ArchiveCell* cell = archive_->cell(islandOf(c.id), keyOf(c));
+    items.push_back(pipelineItemFor(std::move(c), cell, settings_, run_.seed, bestSealed_));
   }
 
   PipelineConfig config;
@@ -782,17 +454,8 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   config.referenceMedianUs = referenceMedianUs_;
   config.sealMargin = settings_.sealMargin;
   config.control = &control_;
-  // Runs on compile threads: it must not read run_'s counters, which the
-  // committing thread updates meanwhile; the run id never changes.
   config.onCompiled = [this, runId = run_.id](const Candidate& c, const CompileResult& r) {
-    EngineEvent e;
-    e.kind = EngineEvent::Kind::CandidateCompiled;
-    e.run = runId;
-    e.candidate = c.id;
-    e.generation = c.generation;
-    e.architectureKey = c.architectureKey;
-    e.status = r.report.ok ? CandidateStatus::Compiled : CandidateStatus::CompileFailed;
-    emit_(e);
+    emit_(compiledEvent(runId, c, r));
   };
 
   BatchPipeline pipeline(std::move(config), std::move(items));
@@ -813,52 +476,12 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   if (!failure.empty()) throw EngineError(failure);
 }
 
-void RunLoop::commit(const PipelineItem& item, PipelineResult& r) {
-  Candidate c = item.candidate;
-  int island = islandOf_.count(c.id) ? islandOf_[c.id] : 0;
-  c.compile = r.compile.report;
-  double gpuSeconds = 0;
-  if (!r.compile.report.ok || !r.evaluation) {
-    c.status = CandidateStatus::CompileFailed;
-    c.statusDetail = firstError(r.compile.report);
-    c.fitness = 0;
-  } else {
-    const Evaluation& e = *r.evaluation;
-    gpuSeconds += e.gpuSeconds;
-    c.status = e.status;
-    c.statusDetail = e.detail;
-    c.validation = e.trials;
-    c.timing = e.timing;
-    c.fitness = r.fitness;
-    if (c.status == CandidateStatus::Valid && r.fitness <= 0) c.statusDetail += " (valid but not timed: fitness 0)";
-    if (r.profile && r.profile->permitted) c.profile = r.profile->metrics;
-  }
-  if (r.extended) gpuSeconds += r.extended->gpuSeconds;
-  if (r.sanitizer) gpuSeconds += r.sanitizer->seconds;   // the GPU was held for the tools
-
-  // Extended validation runs in this candidate's own pipeline item, before its
-  // first commit: a demoted candidate never reached the archive, the run's best
-  // or parent selection, so demoting it here is all there is to undo.
-  std::optional<Seal> seal;
-  std::string sealNote;
-  std::optional<Demotion> demotion = r.extended ? demotionFor(*r.extended) : std::nullopt;
-  if (demotion) {
-    demote(c, *demotion, *r.extended);
-  } else if (r.extended) {
-    if (auto why = extendedValidationFailure(*r.extended, settings_.sealMargin)) {
-      sealNote = *why;
-    } else if (auto refused = sanitizerRefusal(r.sanitizer ? &*r.sanitizer : nullptr)) {
-      sealNote = *refused;
-      c.statusDetail += (c.statusDetail.empty() ? "not sealed: " : "; not sealed: ") + sealNote;
-    } else {
-      Seal s = makeSeal(task_.id, run_.id, c, *r.extended, r.device, referenceMedianUs_, unixSeconds(),
-                        &*r.sanitizer);
-      if (s.speedup >= (1.0 + settings_.sealMargin) * std::max(1.0, bestSealed_))
-        seal = s;
-      else
-        sealNote = "a better seal was made earlier in this batch";
-    }
-  }
+void RunLoop::commit(const PipelineItem& item, const PipelineResult& r) {
+  int island = islandOf(item.candidate.id);
+  CommitOutcome outcome = outcomeOf(
+      item.candidate, r,
+      OutcomeRules{task_.id, run_.id, settings_.sealMargin, referenceMedianUs_, bestSealed_, unixSeconds()});
+  Candidate& c = outcome.candidate;
 
   Placement placement = Placement::Rejected;
   bool improved = false;
@@ -866,8 +489,8 @@ void RunLoop::commit(const PipelineItem& item, PipelineResult& r) {
   store_.transaction([&] {
     store_.updateCandidate(c);
     run_.evaluationsDone += 1;
-    run_.gpuSecondsUsed += gpuSeconds;
-    run_.wallSecondsUsed = wallUsed();
+    run_.gpuSecondsUsed += outcome.gpuSeconds;
+    run_.wallSecondsUsed = clock_.wallUsed();
     if (c.status == CandidateStatus::Valid && c.fitness > 0) {
       run_.bestSpeedup = std::max(run_.bestSpeedup, c.fitness);
       placement = archive_->insert(island, keyOf(c), c.id, c.fitness);
@@ -889,89 +512,33 @@ void RunLoop::commit(const PipelineItem& item, PipelineResult& r) {
       }
       knowledgeEvent = observeKnowledge(c, r.device.arch.empty() ? device_.arch : r.device.arch);
     }
-    if (seal) {
-      seal->id = store_.addSeal(*seal);
-      bestSealed_ = seal->speedup;
+    if (outcome.seal) {
+      outcome.seal->id = store_.addSeal(*outcome.seal);
+      bestSealed_ = outcome.seal->speedup;
     }
     store_.updateRun(run_);
   });
   islandOf_.erase(c.id);
   gate_.markAccepted(c.architectureKey);
-  recordTuningResult(c);
+  tuning_->recordResult(c);
   if (improved) cache_[c.id] = c;
 
-  EngineEvent e = event(EngineEvent::Kind::CandidateEvaluated);
-  e.candidate = c.id;
-  e.architectureKey = c.architectureKey;
-  e.status = c.status;
-  e.fitness = c.fitness;
-  e.generation = c.generation;
-  e.message = c.statusDetail;
-  emit_(e);
-  if (improved) {
-    EngineEvent ev = event(EngineEvent::Kind::EliteImproved);
-    ev.candidate = c.id;
-    ev.fitness = c.fitness;
-    ev.architectureKey = c.architectureKey;
-    ev.message = placement == Placement::NewCell ? "new cell " + keyOf(c) : "better elite for " + keyOf(c);
-    emit_(ev);
-  }
+  emit_(evaluatedEvent(counters(), c));
+  if (improved) emit_(eliteImprovedEvent(counters(), c, placement, keyOf(c)));
   if (knowledgeEvent) emit_(*knowledgeEvent);
-  if (seal) {
-    log("info", "sealed candidate " + std::to_string(c.id) + ": " + std::to_string(seal->speedup) +
-                    "x faster than the reference, extended validation passed");
-    EngineEvent ev = event(EngineEvent::Kind::Sealed);
-    ev.candidate = c.id;
-    ev.fitness = seal->speedup;
-    emit_(ev);
-  } else if (demotion) {
-    log("warning", "candidate " + std::to_string(c.id) + " demoted to " + toString(c.status) + ": " + c.statusDetail);
-  } else if (!sealNote.empty()) {
-    log(r.sanitizer && !r.sanitizer->clean ? "warning" : "info",
-        "candidate " + std::to_string(c.id) + " not sealed: " + sealNote);
-    if (r.sanitizer && !r.sanitizer->clean && !r.sanitizer->log.empty())
-      log("info", "sanitizer report of candidate " + std::to_string(c.id) + ":\n" + r.sanitizer->log.substr(0, 8192));
-  }
+  std::vector<LogMessage> lines = sealLog(outcome, r);
+  // The seal's line comes before its event, as a reader of the log expects.
+  for (const LogMessage& line : lines) log(line.level, line.text);
+  if (outcome.seal) emit_(sealedEvent(counters(), c.id, outcome.seal->speedup));
   emit_(event(EngineEvent::Kind::Progress));
 }
 
 std::optional<EngineEvent> RunLoop::observeKnowledge(const Candidate& child, const std::string& deviceArch) {
   if (child.parents.size() != 1 || child.fitness <= 0) return std::nullopt;
   const Candidate& parent = candidateById(child.parents.front());
-  double parentFitness = parent.status == CandidateStatus::Reference ? 1.0 : parent.fitness;
-  if (parentFitness <= 0 || (parent.status != CandidateStatus::Valid && parent.status != CandidateStatus::Reference))
-    return std::nullopt;
-  auto change = singleDifference(parent, child);
-  if (!change) return std::nullopt;
-  KnowledgeObservation o;
-  o.arch = deviceArch;
-  o.family = task_.family;
-  o.change = *change;
-  // Both fitnesses are speedups against the reference timed beside them, so
-  // their ratio is robust to clock drift between the two measurements.
-  o.effect = child.fitness / parentFitness;
-  o.child = child.id;
-  const KnowledgeEntry& entry = knowledge_->observe(o);
-  if (entry.id == 0) {
-    KnowledgeEntry stored = entry;
-    stored.updatedAt = unixSeconds();
-    knowledge_->setId(entry, store_.addKnowledge(stored));
-  } else {
-    KnowledgeEntry stored = entry;
-    stored.updatedAt = unixSeconds();
-    store_.updateKnowledge(stored);
-  }
-  EngineEvent e = event(EngineEvent::Kind::KnowledgeUpdated);
-  e.candidate = child.id;
-  e.message = std::string(toString(entry.status)) + ": " + entry.claim;
-  return e;
-}
-
-void RunLoop::recordTuningResult(const Candidate& c) {
-  auto it = tuning_.find(c.architectureKey);
-  if (it == tuning_.end() || !it->second.loaded) return;
-  observe(it->second, proposer_.parametersOf(c),
-          c.status == CandidateStatus::Valid && c.timing ? c.timing->medianUs : 0);
+  const KnowledgeEntry* entry = knowledge_->observe(child, parent, deviceArch, task_.family);
+  if (!entry) return std::nullopt;
+  return knowledgeEvent(counters(), child.id, *entry);
 }
 
 }  // namespace crucible::engine_detail

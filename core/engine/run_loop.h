@@ -2,15 +2,21 @@
 // One run() of the engine on one run: restores the run's state from the
 // store, then loops generation by generation (propose a batch, compile and
 // evaluate it, commit results in proposal order) until the budget is spent,
-// a stop is requested, or the search is exhausted. Internal to core/engine.
+// a stop is requested, or the search is exhausted. It orchestrates units
+// that each do one thing: session restore (run_restore.h), wall time
+// (run_clock.h), admission of a generation's proposals
+// (generation_admission.h), a slot's parents and strategy (slot_plan.h),
+// tuning (tuning_tracker.h), knowledge
+// (run_knowledge.h), review verdicts (review_verdicts.h), island migration
+// (island_migration.h), pipeline inputs (pipeline_items.h), what a result
+// makes of its candidate (commit_outcome.h) and events (run_events.h).
+// Internal to core/engine.
 #pragma once
-#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 #include "core/engine/archive.h"
@@ -18,10 +24,13 @@
 #include "core/engine/budget.h"
 #include "core/engine/engine.h"
 #include "core/engine/engine_control.h"
+#include "core/engine/generation_admission.h"
 #include "core/engine/review_gate.h"
+#include "core/engine/run_clock.h"
+#include "core/engine/run_knowledge.h"
+#include "core/engine/run_restore.h"
 #include "core/engine/run_settings.h"
-#include "core/engine/tuning_strategy.h"
-#include "core/knowledge/knowledge_statistics.h"
+#include "core/engine/tuning_tracker.h"
 #include "core/store/project_store.h"
 
 namespace crucible::engine_detail {
@@ -42,21 +51,10 @@ public:
   void fail(const std::string& reason);
 
 private:
-  struct TuningState {
-    bool loaded = false;
-    std::map<ParameterPoint, double> fastest;   // per configuration: best median (0 = it failed)
-    std::set<ParameterPoint> tried;   // measured, in flight, illegal or in the project's tuning cache
-    int tuned = 0;                    // candidates made by tuning this architecture
-  };
-
   // setup
   void setupEvaluators();
-  void ensureCeilings();
-  void loadStrategies();
-  void loadKnowledge();
-  std::vector<Candidate> loadIndex();   // returns the candidates to evaluate again (in flight when interrupted)
-  void setupReference();
-  void loadArchive();
+  std::vector<Candidate> restore();   // returns the candidates to evaluate again (in flight when interrupted)
+  void setupReference(const LogFn& logFn);
 
   // control
   bool checkpoint();                    // applies control changes; blocks while paused; false = stop
@@ -65,14 +63,12 @@ private:
   void recordPaused();
   void recordResumed();
   void waitForVerdict();
-  double wallUsed() const;
   Usage usage() const;
 
   // proposing
   void proposeSeeds();
   std::vector<Candidate> proposeGeneration(int generation, std::int64_t slots);
   void proposeSlot(int generation, int slot, int island);   // admits at most one candidate
-  std::optional<Candidate> proposeTuning(int generation, int slot, const Candidate& parent);
   // Accepts a proposal into this generation (in memory); false when it is
   // discarded (measured before, rejected architecture, avoided seal
   // architecture, bad descriptor). storeAdmitted() writes the generation's
@@ -84,19 +80,18 @@ private:
 
   // evaluating
   void processBatch(std::vector<Candidate> batch);
-  void commit(const PipelineItem& item, PipelineResult& r);
-  // Updates the knowledge statistics (inside the commit's transaction); the
-  // event to send once the transaction committed, if an entry changed.
+  void commit(const PipelineItem& item, const PipelineResult& r);
+  // Updates the knowledge (inside the commit's transaction); the event to
+  // send once the transaction committed, if an entry changed.
   std::optional<EngineEvent> observeKnowledge(const Candidate& child, const std::string& deviceArch);
-  void recordTuningResult(const Candidate& c);
-  static void observe(TuningState& state, const ParameterPoint& point, double timeUs);
 
   // helpers
   const Candidate& candidateById(CandidateId id);
-  TuningState& tuningState(const std::string& architectureKey);
+  int islandOf(CandidateId id) const;
   std::string keyOf(const Candidate& c) const;
   MetaPrompt* strategyById(MetaPromptId id);
   EngineEvent event(EngineEvent::Kind kind) const;
+  EngineEvent counters() const;   // the run's counters, for the event builders of run_events.h
   void log(const std::string& level, const std::string& text);
   void finish(const std::string& reason);
   void stopped();
@@ -119,7 +114,10 @@ private:
   std::unique_ptr<Archive> archive_;
   ReviewGate gate_;
   std::vector<MetaPrompt> strategies_;
-  std::unique_ptr<KnowledgeBook> knowledge_;
+  std::unique_ptr<RunKnowledge> knowledge_;
+  std::unique_ptr<TuningTracker> tuning_;
+  std::unique_ptr<GenerationAdmission> admission_;
+  RunClock clock_{0};
 
   Candidate reference_;
   std::string referenceCubin_;
@@ -129,28 +127,11 @@ private:
 
   std::map<int, int> storedPerGeneration_;   // non-reference candidates per generation (island positions)
   int lastGeneration_ = -1;
-  std::map<std::string, std::vector<CandidateId>> candidatesByArchitecture_;
-  std::map<std::string, TuningState> tuning_;
   std::map<CandidateId, int> islandOf_;       // candidates not final yet
   std::deque<Candidate> released_;            // accepted by review, evaluated next generation
-  struct Admission {
-    Candidate candidate;
-    int island = 0;
-    std::string configKey;
-  };
-  std::vector<Admission> admitted_;           // this generation's proposals, not stored yet
-  std::set<std::string> admittedKeys_;
-  std::set<MetaPromptId> touchedStrategies_;
-  std::set<std::pair<int, std::string>> touchedCells_;
   std::map<CandidateId, Candidate> cache_;    // parents and elites, loaded on demand
   bool blockedOnReview_ = false;
   int idleGenerations_ = 0;
-
-  std::chrono::steady_clock::time_point sessionStart_;
-  double wallAtStart_ = 0;
-  double pausedSeconds_ = 0;
-  bool pausedRecorded_ = false;
-  std::chrono::steady_clock::time_point pauseStart_;
 };
 
 }  // namespace crucible::engine_detail
