@@ -27,6 +27,7 @@ case "${1:-}" in
   test)
     export QT_QPA_PLATFORM=offscreen
     bash packaging/asan-corpus.sh  # the fuzz seed corpus under ASan/UBSan (tests/fuzz/README.md)
+    bash packaging/tsan-tests.sh   # the engine and GUI-bridge tests under ThreadSanitizer (issue 14)
     ctest --preset default -j "$jobs"
     ;;
   *)

@@ -12,7 +12,7 @@ class EngineController::Forwarder : public EngineObserver {
 public:
   explicit Forwarder(EngineController* target) : target_(target) {}
   void onEvent(const EngineEvent& event) override {
-    QMetaObject::invokeMethod(target_, [target = target_, event] { target->deliver(event); }, Qt::QueuedConnection);
+    target_->post([target = target_, event] { target->deliver(event); });
   }
 
 private:
@@ -71,7 +71,7 @@ void EngineController::startNew(const NewRunRequest& request) {
       name = taskName;
     }
     const RunId run = engine_->createRun(task, name, request.seed, request.budget, request.gated, request.settings);
-    QMetaObject::invokeMethod(this, [this, run] { emit started(run); }, Qt::QueuedConnection);
+    post([this, run] { emit started(run); });
     return run;
   });
 }
@@ -91,18 +91,45 @@ void EngineController::launch(std::function<RunId()> prepare) {
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
-    QMetaObject::invokeMethod(
-        this,
-        [this, run, error] {
-          running_ = false;
-          joinWorker();
-          refresh_.stop();
-          emit dataChanged();
-          if (!error.isEmpty()) emit failed(error);
-          emit finished(run);
-        },
-        Qt::QueuedConnection);
+    post([this, run, error] {
+      running_ = false;
+      joinWorker();
+      refresh_.stop();
+      emit dataChanged();
+      if (!error.isEmpty()) emit failed(error);
+      emit finished(run);
+    });
   });
+}
+
+void EngineController::post(std::function<void()> call) {
+  bool wake;
+  {
+    std::lock_guard lock(postedMutex_);
+    wake = posted_.empty();
+    posted_.push_back(std::move(call));
+  }
+  // Only the wake-up goes through Qt's event queue, and it carries no data:
+  // a functor posted there would be written on this thread and read on the
+  // GUI thread with nothing ThreadSanitizer can see in between (Qt's queue
+  // and its reference counts are not instrumented). One wake-up serves every
+  // call queued until runPosted() empties the queue.
+  if (wake) QMetaObject::invokeMethod(this, "runPosted", Qt::QueuedConnection);
+}
+
+void EngineController::runPosted() {
+  // One call at a time: when a call spins a nested event loop (a dialog), the
+  // calls after it still run in order, from the nested loop's runPosted().
+  for (;;) {
+    std::function<void()> call;
+    {
+      std::lock_guard lock(postedMutex_);
+      if (posted_.empty()) return;
+      call = std::move(posted_.front());
+      posted_.pop_front();
+    }
+    call();
+  }
 }
 
 void EngineController::pause() { engine_->pause(); }

@@ -8,8 +8,10 @@
 #include <QString>
 #include <QTimer>
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include "core/engine/engine.h"
@@ -76,6 +78,11 @@ private:
   class Forwarder;
   static constexpr int kRefreshMs = 250;
   void deliver(const EngineEvent& event);
+  // Runs call on the GUI thread, after every call posted before it. Called
+  // from the worker and engine threads.
+  void post(std::function<void()> call);
+  // The GUI thread's half of post(): runs the posted calls in order.
+  Q_INVOKABLE void runPosted();
   // Runs prepare (which returns the run to start) and the run on the worker thread.
   void launch(std::function<RunId()> prepare);
   void joinWorker();
@@ -85,6 +92,11 @@ private:
   std::unique_ptr<Engine> engine_;
   std::thread worker_;
   bool running_ = false;  // GUI thread only
+  // Calls from other threads wait here for the GUI thread (post()). The data
+  // crosses threads under this std::mutex, not inside Qt's event queue, so
+  // ThreadSanitizer sees the hand-over (Qt is not built with it).
+  std::mutex postedMutex_;
+  std::deque<std::function<void()>> posted_;  // guarded by postedMutex_
   QTimer refresh_;
 };
 
