@@ -13,6 +13,7 @@
 #include "app/cli/options.h"
 #include "core/model/kernel_export.h"
 #include "core/store/project_store.h"
+#include "core/task/task_spec.h"
 
 namespace crucible::cli {
 namespace {
@@ -21,8 +22,8 @@ const char* const kUsage =
     "usage: crucible-cli best --project P.crucible [--export DIR] [--json]\n"
     "For every task of the project, the best Valid candidate over all its runs (highest speedup against\n"
     "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
-    "--export DIR writes DIR/<task>.cu (the source) and DIR/<task>.json (task spec, launch rule with its\n"
-    "tensor maps, timing).\n"
+    "--export DIR writes DIR/<task>.cu (the source under a comment header with its figures and launch, as the\n"
+    "vault exports a seal) and DIR/<task>.json (task spec, launch rule with its tensor maps, timing).\n"
     "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage,\n"
     "4 the project cannot be opened (`crucible-cli help` has the table). Reads only: works on read-only storage.\n";
 
@@ -33,6 +34,7 @@ struct TaskBest {
   std::int64_t evaluations = 0;          // over all the task's runs
   std::optional<Run> run;                // the run of the winner
   std::optional<Candidate> candidate;    // the winner, with its source
+  std::optional<Seal> seal;              // the winner's seal, when it is sealed
 };
 
 bool better(const CandidateSummary& a, const CandidateSummary& b) {
@@ -59,6 +61,11 @@ TaskBest bestOf(const ProjectStore& store, const Task& task, const std::vector<R
   if (winner) {
     result.candidate = store.candidate(winner->id);
     if (!result.candidate) throw std::runtime_error("candidate " + std::to_string(winner->id) + " is listed but cannot be read");
+    for (const Seal& seal : store.seals(task.id)) {  // newest first
+      if (seal.candidateId != winner->id) continue;
+      result.seal = seal;
+      break;
+    }
   }
   return result;
 }
@@ -82,6 +89,18 @@ nlohmann::json kernelJson(const TaskBest& b) {
   j["speedup"] = c.timing ? c.timing->speedup : 0.0;
   j["sm_clock_mhz"] = c.timing ? c.timing->smClockMHz : 0.0;
   return j;
+}
+
+// The .cu file the vault's Export writes too (core/model/kernel_export.h):
+// header comments, the launch, the source; the seal's figures when the winner is sealed.
+std::string kernelFile(const TaskBest& b) {
+  std::optional<TaskSpec> spec;
+  try {
+    spec = parseTaskSpec(b.task.specJson);
+  } catch (const TaskSpecError&) {
+    // The launch snippet then names the argument groups instead of the tensors.
+  }
+  return exportedKernelFile(*b.candidate, b.task.name, spec ? &*spec : nullptr, b.seal ? &*b.seal : nullptr);
 }
 
 nlohmann::json summaryJson(const TaskBest& b) {
@@ -140,7 +159,7 @@ int exportAll(const std::vector<TaskBest>& all, const std::string& dir, std::ost
     if (!b.candidate) continue;
     requirePlainFileName(b.task.name);
     const std::filesystem::path base = std::filesystem::path(dir) / b.task.name;
-    writeFile(base.string() + ".cu", b.candidate->source);
+    writeFile(base.string() + ".cu", kernelFile(b));
     writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
     ++written;
   }

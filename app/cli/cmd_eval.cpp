@@ -19,6 +19,7 @@
 #include "backends/gpu_probe.h"
 #include "core/io/bounded_file.h"
 #include "core/model/model_json.h"
+#include "core/model/roofline_point.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
 
@@ -53,8 +54,7 @@ std::string readFile(const std::string& path) {
 }
 
 std::string resolveSpecFile(const std::string& nameOrFile) {
-  if (std::filesystem::exists(nameOrFile)) return nameOrFile;
-  if (auto file = findBuiltinTaskFile(nameOrFile)) return *file;
+  if (auto file = findTaskSpecFile(nameOrFile)) return *file;
   throw std::invalid_argument("no file and no built-in task named '" + nameOrFile + "' (see `crucible-cli task list`)");
 }
 
@@ -224,8 +224,9 @@ int evaluate(const std::vector<std::string>& args) {
   std::optional<ProfileResult> profile;
   if (ev.status == CandidateStatus::Valid && !o.flag("no-profile")) profile = gpu.profile(task, candidate.binary);
 
-  const double flops = static_cast<double>(evalExpression(spec.flops, spec.axes));
-  const double minBytes = static_cast<double>(evalExpression(spec.minBytes, spec.axes));
+  // The roofline figures at the median time (core/model/roofline_point.h).
+  std::optional<TaskRoofline> roofline;
+  if (ev.timing) roofline = taskRoofline(spec, ev.timing->medianUs, profile ? &profile->metrics : nullptr);
 
   out["device"] = {{"gpu", device.gpu}, {"arch", device.arch}, {"driver", device.driver}, {"cuda", device.cudaRuntime},
                    {"nvrtc", device.nvrtc}, {"host", device.host}};
@@ -242,14 +243,13 @@ int evaluate(const std::vector<std::string>& args) {
     out["timing"] = {{"medianUs", t.medianUs}, {"iqrUs", t.iqrUs}, {"referenceMedianUs", t.referenceMedianUs},
                      {"referenceIqrUs", t.referenceIqrUs}, {"speedup", t.speedup}, {"samples", t.samplesUs.size()},
                      {"smClockMHz", t.smClockMHz}};
-    const double seconds = t.medianUs * 1e-6;
-    nlohmann::json roof = {{"flops", flops}, {"minBytes", minBytes}, {"flopPerSecond", flops / seconds},
-                           {"minBytesPerSecond", minBytes / seconds}};
-    if (profile && profile->metrics.count("dram__bytes_read.sum") && profile->metrics.count("dram__bytes_write.sum")) {
-      const double dram = profile->metrics.at("dram__bytes_read.sum") + profile->metrics.at("dram__bytes_write.sum");
-      roof["dramBytes"] = dram;
-      roof["dramBytesPerSecond"] = dram / seconds;
-      if (dram > 0) roof["arithmeticIntensity"] = flops / dram;
+    const TaskRoofline& r = *roofline;
+    nlohmann::json roof = {{"flops", r.flops}, {"minBytes", r.minBytes}, {"flopPerSecond", r.flopsPerSecond},
+                           {"minBytesPerSecond", r.minBytesPerSecond}};
+    if (r.dramBytes) {
+      roof["dramBytes"] = *r.dramBytes;
+      roof["dramBytesPerSecond"] = *r.dramBytesPerSecond;
+      if (r.intensity) roof["arithmeticIntensity"] = *r.intensity;
     }
     out["roofline"] = roof;
   }
@@ -282,12 +282,11 @@ int evaluate(const std::vector<std::string>& args) {
               << t.referenceIqrUs << " us); speedup " << std::setprecision(3) << t.speedup << "x; SM clock "
               << std::setprecision(0) << t.smClockMHz << " MHz\n"
               << std::defaultfloat << std::setprecision(6);
-    const double seconds = t.medianUs * 1e-6;
-    std::cout << "roofline: " << si(flops / seconds, "FLOP/s") << " (" << si(flops, "FLOP") << "), "
-              << si(minBytes / seconds, "B/s") << " counting the task's minimum " << si(minBytes, "B");
-    if (out["roofline"].contains("dramBytes"))
-      std::cout << "; DRAM " << si(out["roofline"]["dramBytes"].get<double>(), "B") << " measured = "
-                << si(out["roofline"]["dramBytesPerSecond"].get<double>(), "B/s");
+    const TaskRoofline& r = *roofline;
+    std::cout << "roofline: " << si(r.flopsPerSecond, "FLOP/s") << " (" << si(r.flops, "FLOP") << "), "
+              << si(r.minBytesPerSecond, "B/s") << " counting the task's minimum " << si(r.minBytes, "B");
+    if (r.dramBytes)
+      std::cout << "; DRAM " << si(*r.dramBytes, "B") << " measured = " << si(*r.dramBytesPerSecond, "B/s");
     std::cout << "\n";
   }
   if (profile) {

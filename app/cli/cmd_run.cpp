@@ -22,6 +22,7 @@
 #include "backends/proposers/template/template_proposer.h"
 #include "core/engine/engine.h"
 #include "core/store/project_store.h"
+#include "core/task/task_import.h"
 #include "core/task/task_library.h"
 
 namespace crucible::cli {
@@ -88,18 +89,13 @@ UsageError noSuchTask(const std::string& nameOrFile) {
   return UsageError("no task '" + nameOrFile + "' in the project, the built-in library or on disk");
 }
 
-// The task by name in the project, or imported from the built-in library or a file.
+// The task by name in the project, or imported from the built-in library or a
+// file by core's import policy (core/task/task_import.h).
 TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
   if (auto t = store.taskByName(nameOrFile)) return t->id;
-  std::string file = nameOrFile;
-  if (!std::filesystem::exists(file)) {
-    auto builtin = findBuiltinTaskFile(nameOrFile);
-    if (!builtin) throw noSuchTask(nameOrFile);
-    file = *builtin;
-  }
-  const Task task = taskRecord(readTaskSpecText(file));
-  if (auto t = store.taskByName(task.name)) return t->id;
-  return store.addTask(task);
+  const auto file = findTaskSpecFile(nameOrFile);
+  if (!file) throw noSuchTask(nameOrFile);
+  return importTaskFile(store, *file).id;
 }
 
 struct Backends {
@@ -185,7 +181,7 @@ int cmdRun(const std::vector<std::string>& args) {
   // A project that is not one (damaged, newer) and a task that names nothing are refused before the GPU is probed.
   bool taskInProject = false;
   if (std::filesystem::exists(project)) taskInProject = ProjectStore::open(project)->taskByName(taskName).has_value();
-  if (!taskInProject && !std::filesystem::exists(taskName) && !findBuiltinTaskFile(taskName)) throw noSuchTask(taskName);
+  if (!taskInProject && !findTaskSpecFile(taskName)) throw noSuchTask(taskName);
 
   Backends b(sanitizerOptions(o));
   if (!b.dispatcher.canEvaluate()) {

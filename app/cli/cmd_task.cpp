@@ -8,6 +8,7 @@
 #include "app/cli/options.h"
 #include "core/store/project_store.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/task_import.h"
 #include "core/task/task_library.h"
 
 namespace crucible::cli {
@@ -21,8 +22,7 @@ const char* const kUsage =
 
 // A path that exists is a file; anything else is looked up by name in the built-in suite.
 std::string resolveSpecFile(const std::string& nameOrFile) {
-  if (std::filesystem::exists(nameOrFile)) return nameOrFile;
-  if (auto file = findBuiltinTaskFile(nameOrFile)) return *file;
+  if (auto file = findTaskSpecFile(nameOrFile)) return *file;
   throw std::runtime_error("no file and no built-in task named '" + nameOrFile + "' (see `crucible-cli task list`)");
 }
 
@@ -128,19 +128,20 @@ int import(const std::vector<std::string>& args) {
   const std::string project = opts.required("project");
   const std::string file = resolveSpecFile(opts.positional()[0]);
   const std::string text = readTaskSpecText(file);
-  TaskSpec spec;
   try {
-    spec = parseTaskSpec(text);
+    parseTaskSpecText(text, file);  // an invalid spec is refused before the project is opened or created
   } catch (const TaskSpecError& e) {
-    std::cerr << file << ": " << e.what() << "\n";
+    std::cerr << e.what() << "\n";
     return 1;
   }
   const bool created = !std::filesystem::exists(project);
   auto store = ProjectStore::openOrCreate(project);  // a concurrent creator's project is as good
-  if (store->taskByName(spec.name)) throw std::runtime_error("the project already has a task named '" + spec.name + "'");
-  const TaskId id = store->addTask(taskRecord(text));
-  std::cout << (created ? "created " + project + "; " : "") << "imported " << spec.name << " as task " << id
-            << " into " << project << "\n";
+  const TaskImport imported = importTaskSpec(*store, text, file);  // a different spec of the same name: TaskNameClash
+  std::cout << (created ? "created " + project + "; " : "");
+  if (imported.outcome == TaskImport::Outcome::Added)
+    std::cout << "imported " << imported.name << " as task " << imported.id << " into " << project << "\n";
+  else
+    std::cout << imported.name << " is already task " << imported.id << " of " << project << " (the same spec)\n";
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/task_import.h"
 #include "core/store/project_store.h"
+#include "core/task/task_import.h"
 #include "core/task/task_library.h"
 
 namespace crucible::app {
@@ -17,11 +18,6 @@ std::vector<BuiltinTask> builtinTasks(std::vector<std::string>& problems) {
   return tasks;
 }
 
-TaskId importTaskFile(ProjectStore& store, const std::string& file) {
-  loadTaskSpecFile(file);  // validates with errors that name the file
-  const Task task = taskRecord(readTaskSpecText(file));
-  if (const auto existing = store.taskByName(task.name)) return existing->id;
-  return store.addTask(task);
-}
+TaskId importTaskFile(ProjectStore& store, const std::string& file) { return crucible::importTaskFile(store, file).id; }
 
 }  // namespace crucible::app

@@ -21,9 +21,10 @@ struct BuiltinTask {
 // parse is left out and its error (naming the file) goes to problems.
 std::vector<BuiltinTask> builtinTasks(std::vector<std::string>& problems);
 
-// The project's task of the spec's name, added from the spec file first if the
-// project has none. Throws TaskSpecError (unreadable or invalid spec) or
-// StoreError.
+// The task of the spec file in the project, by core's import policy
+// (core/task/task_import.h): added, or the same spec already there. Throws
+// TaskSpecError (unreadable or invalid spec, naming the file), TaskNameClash
+// (the name is taken by a different spec) or StoreError.
 TaskId importTaskFile(ProjectStore& store, const std::string& file);
 
 }  // namespace crucible::app

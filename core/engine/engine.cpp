@@ -6,6 +6,7 @@
 #include <utility>
 #include "core/engine/engine_control.h"
 #include "core/engine/run_loop.h"
+#include "core/model/enum_names.h"
 #include "core/store/project_store.h"
 
 namespace crucible {
@@ -15,16 +16,14 @@ using engine_detail::RunLoop;
 
 const char* toString(EngineEvent::Kind k) {
   using K = EngineEvent::Kind;
-  static constexpr std::array<std::pair<K, const char*>, 15> names{{
+  static constexpr EnumNames<K, 15> names{{
       {K::RunStarted, "run-started"}, {K::CandidateProposed, "candidate-proposed"},
       {K::AwaitingReview, "awaiting-review"}, {K::CandidateCompiled, "candidate-compiled"},
       {K::CandidateEvaluated, "candidate-evaluated"}, {K::EliteImproved, "elite-improved"},
       {K::Sealed, "sealed"}, {K::KnowledgeUpdated, "knowledge-updated"}, {K::Log, "log"},
       {K::Progress, "progress"}, {K::RunPaused, "run-paused"}, {K::RunResumed, "run-resumed"},
       {K::RunStopped, "run-stopped"}, {K::RunFinished, "run-finished"}, {K::RunFailed, "run-failed"}}};
-  for (const auto& [kind, name] : names)
-    if (kind == k) return name;
-  return "?";
+  return nameOf(names, k);
 }
 
 struct Engine::Shared {

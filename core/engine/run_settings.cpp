@@ -6,31 +6,17 @@
 #include <stdexcept>
 #include <utility>
 #include <nlohmann/json.hpp>
+#include "core/model/enum_names.h"
 
 namespace crucible {
 namespace {
 
-template <typename E, std::size_t N>
-E parseName(const std::array<std::pair<E, const char*>, N>& table, const std::string& s, const char* what) {
-  for (const auto& [value, name] : table)
-    if (s == name) return value;
-  std::string known;
-  for (const auto& entry : table) known += std::string(known.empty() ? "" : ", ") + entry.second;
-  throw std::invalid_argument(std::string("unknown ") + what + " '" + s + "' (expected one of: " + known + ")");
-}
-template <typename E, std::size_t N>
-const char* nameOf(const std::array<std::pair<E, const char*>, N>& table, E e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
-  return "?";
-}
-
-constexpr std::array<std::pair<TuningStrategy, const char*>, 3> kTuning{{
+constexpr EnumNames<TuningStrategy, 3> kTuning{{
     {TuningStrategy::Random, "random"}, {TuningStrategy::GreedyLocal, "greedy"},
     {TuningStrategy::ModelBased, "model"}}};
-constexpr std::array<std::pair<ProfileMode, const char*>, 3> kProfile{{
+constexpr EnumNames<ProfileMode, 3> kProfile{{
     {ProfileMode::None, "none"}, {ProfileMode::Elites, "elites"}, {ProfileMode::All, "all"}}};
-constexpr std::array<std::pair<SealStart, const char*>, 2> kSealStart{{
+constexpr EnumNames<SealStart, 2> kSealStart{{
     {SealStart::FromSeal, "from-seal"}, {SealStart::AwayFromSeal, "away-from-seal"}}};
 
 // Reads j[key] into out when present; a value of the wrong type names the field.

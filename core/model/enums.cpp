@@ -1,33 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Names of the domain's enums as stored in the project file and shown to users.
-#include <array>
-#include <stdexcept>
 #include <string>
-#include <utility>
 #include "core/model/candidate.h"
+#include "core/model/enum_names.h"
 #include "core/model/knowledge.h"
 #include "core/model/run.h"
 
 namespace crucible {
 namespace {
-template <typename E, std::size_t N>
-E parseName(const std::array<std::pair<E, const char*>, N>& table, const std::string& s, const char* what) {
-  for (const auto& [value, name] : table)
-    if (s == name) return value;
-  throw std::invalid_argument(std::string("unknown ") + what + ": '" + s + "'");
-}
-template <typename E, std::size_t N>
-const char* nameOf(const std::array<std::pair<E, const char*>, N>& table, E e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
-  return "?";
-}
 
-constexpr std::array<std::pair<RunStatus, const char*>, 6> kRun{{
+constexpr EnumNames<RunStatus, 6> kRun{{
     {RunStatus::Created, "created"}, {RunStatus::Running, "running"}, {RunStatus::Paused, "paused"},
     {RunStatus::Stopped, "stopped"}, {RunStatus::Finished, "finished"}, {RunStatus::Failed, "failed"}}};
 
-constexpr std::array<std::pair<CandidateStatus, const char*>, 11> kCandidate{{
+constexpr EnumNames<CandidateStatus, 11> kCandidate{{
     {CandidateStatus::Proposed, "proposed"}, {CandidateStatus::AwaitingReview, "awaiting-review"},
     {CandidateStatus::Rejected, "rejected"}, {CandidateStatus::Compiled, "compiled"},
     {CandidateStatus::CompileFailed, "compile-failed"}, {CandidateStatus::Invalid, "invalid"},
@@ -35,7 +21,7 @@ constexpr std::array<std::pair<CandidateStatus, const char*>, 11> kCandidate{{
     {CandidateStatus::ResourceError, "resource-error"}, {CandidateStatus::Valid, "valid"},
     {CandidateStatus::Reference, "reference"}}};
 
-constexpr std::array<std::pair<KnowledgeStatus, const char*>, 3> kKnowledge{{
+constexpr EnumNames<KnowledgeStatus, 3> kKnowledge{{
     {KnowledgeStatus::Hypothesis, "hypothesis"}, {KnowledgeStatus::Validated, "validated"},
     {KnowledgeStatus::Refuted, "refuted"}}};
 }  // namespace

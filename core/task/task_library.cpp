@@ -63,8 +63,9 @@ std::string readTaskSpecText(const std::string& path) {
   }
 }
 
-TaskSpec loadTaskSpecFile(const std::string& path) {
-  const std::string text = readTaskSpecText(path);
+TaskSpec loadTaskSpecFile(const std::string& path) { return parseTaskSpecText(readTaskSpecText(path), path); }
+
+TaskSpec parseTaskSpecText(const std::string& text, const std::string& path) {
   try {
     return parseTaskSpec(text);
   } catch (const TaskSpecError& e) {
@@ -82,6 +83,11 @@ std::optional<std::string> findBuiltinTaskFile(const std::string& name) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> findTaskSpecFile(const std::string& nameOrFile) {
+  if (fs::exists(nameOrFile)) return nameOrFile;
+  return findBuiltinTaskFile(nameOrFile);
 }
 
 Task taskRecord(const std::string& specText) {

@@ -22,12 +22,20 @@ std::vector<std::string> builtinTaskFiles();
 // for I/O errors; a spec error keeps its field and gets the file name in front.
 TaskSpec loadTaskSpecFile(const std::string& path);
 
+// Parses a spec read from `path`: a spec error keeps its field and gets
+// " (in <path>)" after its message, as loadTaskSpecFile's.
+TaskSpec parseTaskSpecText(const std::string& text, const std::string& path);
+
 // Reads a spec file's text: a regular file of at most kMaxTaskSpecFileBytes
 // (core/io/bounded_file.h). Throws TaskSpecError naming the path otherwise.
 std::string readTaskSpecText(const std::string& path);
 
 // The built-in spec file whose "name" is `name`, or nullopt.
 std::optional<std::string> findBuiltinTaskFile(const std::string& name);
+
+// What a NAME|FILE argument names: the path when it exists, else the built-in
+// spec file of that name, else nullopt.
+std::optional<std::string> findTaskSpecFile(const std::string& nameOrFile);
 
 // The project store's record of a task: the spec text verbatim (as the store
 // keeps specs) with the fields that are queried. Validates the spec first:

@@ -97,4 +97,31 @@ TEST(CliTaskValidate, AnOversizedFileIsRefusedBeforeItIsParsed) {
   EXPECT_THAT(o.out, testing::HasSubstr("5242880 bytes, above the limit of 4 MiB"));
 }
 
+// `task import` follows core's import policy (core/task/task_import.h): the
+// same spec again is found, a different spec under a taken name is refused.
+TEST(CliTaskImport, TheSameSpecIsFoundAgainAndADifferentOneUnderItsNameIsRefused) {
+  const fs::path dir = fs::temp_directory_path() / ("crucible_cli_import_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string project = (dir / "p.crucible").string();
+  const Outcome first = cli("task import '" + kGoodSpec + "' --project '" + project + "'");
+  EXPECT_EQ(first.exitCode, 0) << first.out;
+  EXPECT_THAT(first.out, testing::HasSubstr("imported softmax_f32_1024x1024 as task 1 into"));
+  const Outcome again = cli("task import softmax_f32_1024x1024 --project '" + project + "'");
+  EXPECT_EQ(again.exitCode, 0) << again.out;
+  EXPECT_THAT(again.out, testing::HasSubstr("softmax_f32_1024x1024 is already task 1 of"));
+
+  std::ifstream in(kGoodSpec);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string description = "\"description\": \"";
+  const auto at = text.find(description);
+  ASSERT_NE(at, std::string::npos) << "the spec has no description to change";
+  text.insert(at + description.size(), "changed: ");
+  const fs::path changed = dir / "changed.json";
+  std::ofstream(changed) << text;
+  const Outcome clash = cli("task import '" + changed.string() + "' --project '" + project + "'");
+  EXPECT_EQ(clash.exitCode, 1) << clash.out;
+  EXPECT_THAT(clash.out, testing::HasSubstr("already has a task named 'softmax_f32_1024x1024' (task 1) with a different spec"));
+  fs::remove_all(dir);
+}
+
 }  // namespace

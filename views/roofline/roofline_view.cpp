@@ -124,7 +124,7 @@ void RooflineView::reload() {
       if (const auto task = store->task(run->taskId)) {
         try {
           const TaskSpec spec = parseTaskSpec(task->specJson);
-          if (!spec.flops.empty()) taskFlops = static_cast<double>(evalExpression(spec.flops, spec.axes));
+          taskFlops = crucible::taskFlops(spec);
         } catch (const std::exception& e) {
           missing_ << tr("The task's flops formula is unusable (%1).").arg(QString::fromUtf8(e.what()));
         }

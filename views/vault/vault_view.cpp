@@ -19,12 +19,12 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include "core/model/kernel_export.h"
 #include "core/task/task_spec.h"
 #include "views/diff/cuda_lexer.h"
 #include "views/common/message_stack.h"
 #include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
-#include "views/vault/seal_export.h"
 #include "views/vault/seal_model.h"
 
 namespace crucible::views {

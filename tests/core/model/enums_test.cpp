@@ -29,3 +29,16 @@ TEST(Enums, UnknownNamesAreRejectedWithTheName) {
   }
   EXPECT_THROW(knowledgeStatusFromString(""), std::invalid_argument);
 }
+
+TEST(Enums, AnUnknownNameIsRefusedWithTheNamesItCouldHaveBeen) {
+  try {
+    runStatusFromString("done");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown run status 'done' (expected one of: created, running, paused, stopped, finished, failed)");
+  }
+  EXPECT_STREQ(toString(static_cast<RunStatus>(99)), "?");
+  for (auto s : {KnowledgeStatus::Hypothesis, KnowledgeStatus::Validated, KnowledgeStatus::Refuted})
+    EXPECT_EQ(knowledgeStatusFromString(toString(s)), s);
+}
