@@ -58,13 +58,6 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 }  // namespace
 
-std::map<std::string, std::string> environmentSubset(const std::vector<std::string>& names) {
-  std::map<std::string, std::string> env;
-  for (const auto& n : names)
-    if (const char* v = std::getenv(n.c_str())) env[n] = v;
-  return env;
-}
-
 BoundedProcessResult runBounded(const BoundedProcessOptions& options) {
   BoundedProcessResult r;
   if (options.argv.empty()) {

@@ -31,7 +31,4 @@ struct BoundedProcessResult {
 
 BoundedProcessResult runBounded(const BoundedProcessOptions& options);
 
-// `names` taken from this process's environment, those that are set.
-std::map<std::string, std::string> environmentSubset(const std::vector<std::string>& names);
-
 }  // namespace crucible

@@ -15,6 +15,7 @@
 #include "backends/cuda/sanitize/sanitizer_executable.h"
 #include "backends/cuda/sanitize/sanitizer_output.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "backends/dispatch/worker_environment.h"
 
 namespace crucible {
 namespace {
@@ -138,10 +139,12 @@ SanitizerReport ComputeSanitizer::sanitize(const Task& task, const KernelBinary&
     return report;
   }
 
-  // Only what the tool and the worker need: nothing of the engine's
-  // environment (keys, tokens, preloads) reaches candidate code.
-  auto environment = environmentSubset({"PATH", "HOME", "LANG"});
-  environment["CUDA_VISIBLE_DEVICES"] = LocalGpuDispatcher::visibleDeviceFor(device);
+  // The same allow-list as every worker's (worker_environment.h): nothing of
+  // the engine's environment (keys, tokens, preloads) reaches candidate code.
+  std::map<std::string, std::string> environment;
+  for (const std::string& entry :
+       workerEnvironment(environ, {{"CUDA_VISIBLE_DEVICES", LocalGpuDispatcher::visibleDeviceFor(device)}}))
+    if (const auto eq = entry.find('='); eq != std::string::npos) environment[entry.substr(0, eq)] = entry.substr(eq + 1);
 
   report.ran = true;
   for (const std::string& name : options_.tools) {
