@@ -251,9 +251,16 @@ void RunLoop::execute() {
         blockedOnReview_ = true;
         continue;
       }
-      if (++idleGenerations_ >= kMaxIdleGenerations)
+      if (++idleGenerations_ >= kMaxIdleGenerations) {
+        // A run that never had a candidate did not exhaust a search space:
+        // its proposer cannot make kernels for this task at all.
+        if (archive_->size() == 0 && !noSeedReason_.empty())
+          return finish("no candidate could be made for this " + task_.family + " task: proposer '" +
+                        proposer_.name() + "' says: " + noSeedReason_ +
+                        " (add a tunable kernel, or use a language-model proposer)");
         return finish("the proposer made no new configuration in " + std::to_string(kMaxIdleGenerations) +
                       " generations (search space exhausted)");
+      }
       continue;
     }
     idleGenerations_ = 0;
@@ -293,6 +300,7 @@ void RunLoop::proposeSeeds() {
     if (admittedCount >= left) break;
     if (!p.ok) {
       log("warning", "proposer '" + proposer_.name() + "' gave no seed: " + p.error);
+      if (noSeedReason_.empty()) noSeedReason_ = p.error;
       continue;
     }
     Candidate c = std::move(p.candidate);
@@ -301,6 +309,8 @@ void RunLoop::proposeSeeds() {
     int island = storedPerGeneration_[0] % settings_.islands;
     if (admit(c, island, "")) ++admittedCount;
   }
+  if (admittedCount > 0) noSeedReason_.clear();
+  if (seeds.empty() && noSeedReason_.empty()) noSeedReason_ = "it gave no starting candidate";
   processBatch(storeAdmitted());
 }
 

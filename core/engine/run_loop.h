@@ -132,6 +132,9 @@ private:
   std::map<CandidateId, Candidate> cache_;    // parents and elites, loaded on demand
   bool blockedOnReview_ = false;
   int idleGenerations_ = 0;
+  // Why the proposer made no starting candidate (its first error), when it
+  // made none: the plain reason a run that never had a candidate ends with.
+  std::string noSeedReason_;
 };
 
 }  // namespace crucible::engine_detail

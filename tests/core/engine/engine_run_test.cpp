@@ -209,6 +209,32 @@ TEST(EngineRun, AForgottenStopDoesNotStopTheNextRun) {
   EXPECT_EQ(b.project.open()->run(run)->status, RunStatus::Finished);
 }
 
+// A task of an operator family the proposer has no template for: the run
+// ends saying so in plain words, not "search space exhausted".
+TEST(EngineRun, ARunNoProposerCanServeSaysWhyInPlainWords) {
+  TempProject project;
+  FakeProposer::Options o;
+  o.cannotPropose = "family: the template proposer has no design space for 'swiglu'";
+  FakeProposer proposer(o);
+  FakeCompiler compiler;
+  FakeDispatcher dispatcher(1);
+  RecordingObserver observer;
+  testing::FakeSanitizer sanitizer;
+  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
+  RunId run = engine.createRun(project.task(), "no family", 1, Budget{20, 0, 0}, false, testing::smallSettings());
+  engine.run(run);
+  auto store = project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(store->run(run)->evaluationsDone, 0);
+  std::string finished;
+  for (const auto& line : store->log(run))
+    if (line.text.rfind("run finished: ", 0) == 0) finished = line.text;
+  EXPECT_NE(finished.find("no candidate could be made"), std::string::npos) << finished;
+  EXPECT_NE(finished.find("no design space for 'swiglu'"), std::string::npos) << finished;
+  EXPECT_NE(finished.find("add a tunable kernel, or use a language-model proposer"), std::string::npos) << finished;
+  EXPECT_EQ(finished.find("search space exhausted"), std::string::npos) << finished;
+}
+
 TEST(EngineRun, SetBudgetExtendsAFinishedRun) {
   Bench b;
   RunId run = b.engine.createRun(b.project.task(), "grow", 2, Budget{10, 0, 0}, false, testing::smallSettings());

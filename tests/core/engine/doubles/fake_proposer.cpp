@@ -23,6 +23,7 @@ Candidate FakeProposer::candidateOf(const FakeGenome& g) {
 }
 
 std::vector<Proposal> FakeProposer::seeds(const Task&, std::uint64_t seed) {
+  if (!options_.cannotPropose.empty()) return {Proposal{{}, false, options_.cannotPropose}};
   std::mt19937_64 rng(seed);
   std::vector<Proposal> out;
   for (int i = 0; i < options_.seedCount; ++i) {
@@ -41,6 +42,7 @@ std::vector<Proposal> FakeProposer::seeds(const Task&, std::uint64_t seed) {
 
 Proposal FakeProposer::propose(const ProposalContext& ctx) {
   ++proposals;
+  if (!options_.cannotPropose.empty()) return Proposal{{}, false, options_.cannotPropose};
   std::mt19937_64 rng(ctx.seed);
   std::size_t k = ctx.knowledge.size();
   for (std::size_t seen = maxKnowledgeSeen.load(); k > seen && !maxKnowledgeSeen.compare_exchange_weak(seen, k);) {}

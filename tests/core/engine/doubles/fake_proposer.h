@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <vector>
 #include "core/engine/interfaces.h"
 #include "tests/core/engine/doubles/fake_genome.h"
@@ -16,6 +17,9 @@ public:
   struct Options {
     int seedCount = 3;
     bool uniqueSources = false;   // every proposal gets a nonce: no two sources repeat (benchmark)
+    // Non-empty: every seed and proposal fails with this error, as a template
+    // proposer does for an operator family it has no template for.
+    std::string cannotPropose;
   };
   FakeProposer() = default;
   explicit FakeProposer(Options o) : options_(o) {}
