@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/dispatch/worker_process.h"
+#include "backends/dispatch/spawn_signals.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -93,12 +94,7 @@ void WorkerProcess::spawn() {
   // The worker starts with default signal handling whatever the engine ignores or blocks.
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setflags(&attr, defaultSignalsOnSpawn(attr));
 
   std::vector<std::string> argv{options_.executable};
   argv.insert(argv.end(), options_.arguments.begin(), options_.arguments.end());

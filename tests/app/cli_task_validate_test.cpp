@@ -9,30 +9,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#include "tests/app/run_cli.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;  // -1: killed by a signal (a crash)
-  std::string out;    // stdout and stderr together
-};
+using crucible::cli_test::Outcome;
 
-Outcome cli(const std::string& args) {
-  // timeout(1): a hang fails the test instead of stalling ctest.
-  const std::string command = std::string("timeout 20 '") + CRUCIBLE_CLI_PATH + "' " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return o;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+// timeout(1): a hang fails the test instead of stalling ctest.
+Outcome cli(const std::string& args) { return crucible::cli_test::cli(args, true, 20); }
 
 const std::string kCorpus = std::string(CRUCIBLE_SOURCE_DIR) + "/tests/fuzz/corpus/task_spec/";
 const std::string kGoodSpec = std::string(CRUCIBLE_SOURCE_DIR) + "/resources/tasks/softmax_f32_1024x1024.json";

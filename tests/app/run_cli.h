@@ -10,13 +10,17 @@
 namespace crucible::cli_test {
 
 struct Outcome {
-  int exitCode = -1;
-  std::string out;  // stdout and stderr together
+  int exitCode = -1;  // -1: killed by a signal (a crash)
+  std::string out;    // stdout and stderr together (or stdout alone)
 };
 
-// args are shell words: quote paths with quoted().
-inline Outcome cli(const std::string& args) {
-  const std::string command = std::string("'") + CRUCIBLE_CLI_PATH + "' " + args + " 2>&1";
+// args are shell words: quote paths with quoted(). stderr joins stdout unless
+// withStderr is false (it then goes nowhere). A timeoutSeconds above 0 runs
+// the CLI under timeout(1), so a hang fails the test instead of stalling ctest
+// (exit status 124).
+inline Outcome cli(const std::string& args, bool withStderr = true, int timeoutSeconds = 0) {
+  const std::string command = (timeoutSeconds > 0 ? "timeout " + std::to_string(timeoutSeconds) + " " : std::string()) +
+                              "'" + CRUCIBLE_CLI_PATH + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
   Outcome o;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return o;

@@ -2,13 +2,13 @@
 // `crucible-cli best` end to end: a project filled through ProjectStore, the
 // real executable run on it, its table/JSON and exported files checked.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include "core/store/project_store.h"
+#include "tests/app/run_cli.h"
 
 namespace fs = std::filesystem;
 using namespace crucible;
@@ -22,24 +22,8 @@ std::string readText(const fs::path& path) {
   return s.str();
 }
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;   // stdout and stderr together
-};
-
-// Runs crucible-cli with the given arguments (already shell-quoted where needed);
-// stderr joins stdout unless the caller wants stdout alone (it then goes nowhere).
-Outcome cli(const std::string& args, bool withStderr = true) {
-  const std::string command = std::string("'") + CRUCIBLE_CLI_PATH + "' " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
-  Outcome o;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return o;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+using cli_test::cli;
+using cli_test::Outcome;
 
 class CmdBestTest : public ::testing::Test {
 protected:

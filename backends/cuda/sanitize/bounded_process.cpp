@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/sanitize/bounded_process.h"
+#include "backends/dispatch/spawn_signals.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -76,13 +77,9 @@ BoundedProcessResult runBounded(const BoundedProcessOptions& options) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
+  const short flags = defaultSignalsOnSpawn(attr);
   posix_spawnattr_setpgroup(&attr, 0);   // its own group: a timeout kills it and everything it started
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setflags(&attr, flags | POSIX_SPAWN_SETPGROUP);
 
   std::vector<std::string> argv = options.argv;
   std::vector<std::string> env;

@@ -161,9 +161,7 @@ std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore, bool in
     if (outputHash(i) != set.outputHashes[i]) return describeTimedMismatch(i, fillBefore);
   if (std::string damage = outputGuardDamage(); !damage.empty()) return damage;
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
-    if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
-      return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +
-             " guard bytes changed";
+    if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
     if (!inputsToo) continue;
     if (std::int64_t n = harness_.countDifferences(inputs_[i]->data(), set.device[i].get(), inputs_[i]->dataBytes(),
                                                    gpu_.stream());
@@ -196,10 +194,15 @@ std::string TaskRuntime::inputDamage() const {
       return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(d.differing) + " of " +
              std::to_string(now.count) + " elements changed, first at index " + std::to_string(d.first) +
              " (inputs are read-only)";
-    if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
-      return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +
-             " guard bytes changed";
+    if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
   }
+  return {};
+}
+
+std::string TaskRuntime::inputGuardDamage(std::size_t i) const {
+  if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
+    return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +
+           " guard bytes changed";
   return {};
 }
 

@@ -127,6 +127,8 @@ private:
     std::vector<std::uint64_t> outputHashes;
   };
   std::uint64_t outputHash(std::size_t output) const;
+  // Empty when input i's guards are intact; else how many bytes changed.
+  std::string inputGuardDamage(std::size_t i) const;
   // "N of M elements still hold the fill" or "N of M elements differ", for a failed timed check.
   std::string describeTimedMismatch(std::size_t output, const FillChoice& fillBefore);
 

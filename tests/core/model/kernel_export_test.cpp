@@ -4,23 +4,12 @@
 #include <gtest/gtest.h>
 #include "core/model/kernel_export.h"
 #include "core/task/task_spec.h"
+#include "tests/core/model/sample_seal.h"
 
 using namespace crucible;
 
 namespace {
-Seal sealOf(TaskId task, RunId run, CandidateId c) {
-  Seal s;
-  s.taskId = task;
-  s.runId = run;
-  s.candidateId = c;
-  s.speedup = 1.75;
-  s.medianUs = 57.125;
-  s.validationReportJson = R"({"trials":5,"passed":5})";
-  s.performanceReportJson = R"({"samples":200,"iqr_us":0.4})";
-  s.fingerprint = {"NVIDIA H200", "sm_90", "580.159.04", "13.0", "13.0", 1980, 3201, "gpu-node-7"};
-  s.sealedAt = 1700000000;
-  return s;
-}
+Seal sealOf(TaskId task, RunId run, CandidateId c) { return crucible::testing::sampleSeal(task, run, c); }
 
 // Everything before the source is comment lines (or empty), so the file compiles as the kernel alone.
 void expectOnlyCommentsBeforeTheSource(const std::string& text, const std::string& source) {

@@ -10,25 +10,14 @@
 #include "view_test_project.h"
 #include "views/vault/seal_model.h"
 #include "views/vault/vault_view.h"
+#include "tests/core/model/sample_seal.h"
 
 using namespace crucible;
 using namespace crucible::views;
 using fixture::app;
 
 namespace {
-Seal sealOf(TaskId task, RunId run, CandidateId c) {
-  Seal s;
-  s.taskId = task;
-  s.runId = run;
-  s.candidateId = c;
-  s.speedup = 1.75;
-  s.medianUs = 57.125;
-  s.validationReportJson = R"({"trials":5,"passed":5})";
-  s.performanceReportJson = R"({"samples":200,"iqr_us":0.4})";
-  s.fingerprint = {"NVIDIA H200", "sm_90", "580.159.04", "13.0", "13.0", 1980, 3201, "gpu-node-7"};
-  s.sealedAt = 1700000000;
-  return s;
-}
+Seal sealOf(TaskId task, RunId run, CandidateId c) { return crucible::testing::sampleSeal(task, run, c); }
 }  // namespace
 
 TEST(VaultView, ListsSealsAndExports) {
