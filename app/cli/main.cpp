@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // crucible-cli: Crucible's engine without a GUI, for GPU servers and clusters.
 // Exit status: app/cli/exit_codes.h, the same for every command.
+#include <unistd.h>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,9 +9,11 @@
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
 #include "backends/backends_info.h"
+#include "backends/dispatch/local_gpu_dispatcher.h"
 #include "backends/gpu_probe.h"
 #include "core/model/model_json.h"
 #include "core/store/project_store.h"
+#include "core/task/task_library.h"
 #include "crucible/version.h"
 
 namespace crucible::cli {
@@ -45,7 +48,13 @@ int main(int argc, char** argv) {
       std::cerr << "crucible-cli version: unexpected argument '" << args[1] << "'\n";
       return ExitCode::Usage;
     }
+    // Where this binary looks for its worker and tasks: what an installer or a
+    // user with a relocated build needs to see first.
+    const std::string worker = crucible::LocalGpuDispatcher::defaultWorkerExecutable();
+    const std::string tasks = crucible::builtinTasksDir();
     std::cout << "crucible-cli " << CRUCIBLE_VERSION << "\n" << crucible::backendsBuildInfo() << "\n"
+              << "worker: " << worker << (::access(worker.c_str(), X_OK) == 0 ? "" : " (not found)") << "\n"
+              << "tasks: " << (tasks.empty() ? std::string("(no built-in task folder found)") : tasks) << "\n"
               << crucible::probeGpus().message << "\n";
     return ExitCode::Success;
   }

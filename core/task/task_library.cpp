@@ -36,8 +36,10 @@ fs::path besideExecutable() {
 std::string builtinTasksDir() {
   if (const char* env = std::getenv("CRUCIBLE_TASKS_DIR"); env && *env) return isDirectory(env) ? env : "";
   const fs::path candidates[] = {
-      fs::path(CRUCIBLE_SOURCE_RESOURCES_DIR).empty() ? fs::path() : fs::path(CRUCIBLE_SOURCE_RESOURCES_DIR) / "tasks",
+      // An installed binary takes the tasks installed with it, even on a machine
+      // that also holds the source tree; a binary in a build tree has none beside it.
       besideExecutable(),
+      fs::path(CRUCIBLE_SOURCE_RESOURCES_DIR).empty() ? fs::path() : fs::path(CRUCIBLE_SOURCE_RESOURCES_DIR) / "tasks",
       fs::path(CRUCIBLE_INSTALL_RESOURCES_DIR).empty() ? fs::path() : fs::path(CRUCIBLE_INSTALL_RESOURCES_DIR) / "tasks",
   };
   for (const auto& c : candidates)

@@ -10,9 +10,9 @@
 namespace crucible {
 
 // The folder holding the built-in task specs, the first that exists of:
-//   $CRUCIBLE_TASKS_DIR; the source tree's resources/tasks (development
-//   builds); <executable>/../share/crucible/tasks (a relocated install); the
-//   configured install prefix's share/crucible/tasks. "" when none exists.
+//   $CRUCIBLE_TASKS_DIR; <executable>/../share/crucible/tasks (an install,
+//   relocated or not); the source tree's resources/tasks (development builds);
+//   the configured install prefix's share/crucible/tasks. "" when none exists.
 std::string builtinTasksDir();
 
 // The *.json files in builtinTasksDir(), sorted by path; empty if there is no folder.
