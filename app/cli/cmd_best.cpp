@@ -7,11 +7,15 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
+#include "core/model/flashinfer_solution.h"
 #include "core/model/kernel_export.h"
+#include "core/model/torch_extension_export.h"
 #include "core/store/project_store.h"
 #include "core/task/task_spec.h"
 
@@ -19,11 +23,18 @@ namespace crucible::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: crucible-cli best --project P.crucible [--export DIR] [--json]\n"
+    "usage: crucible-cli best --project P.crucible [--export DIR [--format cu|torch|flashinfer]] [--json]\n"
     "For every task of the project, the best Valid candidate over all its runs (highest speedup against\n"
     "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
     "--export DIR writes DIR/<task>.cu (the source under a comment header with its figures and launch, as the\n"
-    "vault exports a seal) and DIR/<task>.json (task spec, launch rule with its tensor maps, timing).\n"
+    "vault exports a seal, then a host launcher) and DIR/<task>.json (task spec, launch rule with its tensor\n"
+    "maps, timing).\n"
+    "--format torch writes, beside DIR/<task>.json, a PyTorch extension: DIR/<task>_kernel.cu,\n"
+    "DIR/<task>_binding.cpp and DIR/<task>.py (`import <task>; <task>.run(x=...)` builds it with\n"
+    "torch.utils.cpp_extension.load and returns {output: tensor}), and the same for the task's baseline kernel\n"
+    "(DIR/<task>_baseline*) to compare against. --format flashinfer writes DIR/<task>.solution.json, a\n"
+    "FlashInfer-Trace solution (definition = the task's name). Every export is fixed to the shape the kernel\n"
+    "was validated at.\n"
     "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage,\n"
     "4 the project cannot be opened (`crucible-cli help` has the table). Reads only: works on read-only storage.\n";
 
@@ -152,15 +163,78 @@ void requirePlainFileName(const std::string& name) {
   if (!plain) throw std::runtime_error("task name '" + name + "' cannot be used as a file name");
 }
 
-int exportAll(const std::vector<TaskBest>& all, const std::string& dir, std::ostream& log) {
+enum class ExportFormat { Cu, Torch, FlashInfer };
+
+ExportFormat exportFormat(const std::string& text) {
+  if (text == "cu") return ExportFormat::Cu;
+  if (text == "torch") return ExportFormat::Torch;
+  if (text == "flashinfer") return ExportFormat::FlashInfer;
+  throw UsageError("--format must be cu, torch or flashinfer, not '" + text + "'");
+}
+
+// One line saying what the exported kernel is and how it measured.
+std::string describe(const TaskBest& b) {
+  const Candidate& c = *b.candidate;
+  std::ostringstream out;
+  out << b.task.name << ": candidate #" << c.id << " of run #" << c.runId;
+  if (c.timing)
+    out << std::fixed << std::setprecision(3) << ", median " << c.timing->medianUs << " us, " << c.timing->speedup
+        << "x the reference it was measured against";
+  if (b.seal) out << ", sealed (seal #" << b.seal->id << ")";
+  out << ", exported by Crucible";
+  return out.str();
+}
+
+// Where the figures were measured: the seal's fingerprint, else the one GPU the
+// project measured its roofs on; "" when that is not known for certain.
+std::string measuredOn(const ProjectStore& store, const TaskBest& b) {
+  if (b.seal) return b.seal->fingerprint.gpu;
+  std::set<std::string> devices;
+  for (const Ceiling& c : store.ceilings()) devices.insert(c.device);
+  return devices.size() == 1 ? *devices.begin() : "";
+}
+
+void writeAll(const std::filesystem::path& dir, const std::vector<ExportedFile>& files) {
+  for (const ExportedFile& f : files) writeFile(dir / f.path, f.content);
+}
+
+int exportAll(const ProjectStore& store, const std::vector<TaskBest>& all, const std::string& dir, ExportFormat format,
+              std::ostream& log) {
   std::filesystem::create_directories(dir);
   int written = 0;
   for (const TaskBest& b : all) {
     if (!b.candidate) continue;
     requirePlainFileName(b.task.name);
     const std::filesystem::path base = std::filesystem::path(dir) / b.task.name;
-    writeFile(base.string() + ".cu", kernelFile(b));
-    writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
+    if (format == ExportFormat::Cu) {
+      writeFile(base.string() + ".cu", kernelFile(b));
+      writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
+      ++written;
+      continue;
+    }
+    const TaskSpec spec = parseTaskSpec(b.task.specJson);  // a damaged spec cannot make an extension
+    const auto files = torchExtensionFiles(spec, *b.candidate, kernelFile(b), b.task.name, describe(b));
+    if (format == ExportFormat::Torch) {
+      writeAll(dir, files);
+      writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
+      // The task's baseline, the reference the kernel was validated against, to compare with.
+      Candidate baseline;
+      baseline.source = spec.baseline.source;
+      baseline.launch = spec.baseline.launch;
+      baseline.compile = b.candidate->compile;  // the same GPU architecture
+      const std::string baseName = b.task.name + "_baseline";
+      writeAll(dir, torchExtensionFiles(spec, baseline, exportedKernelFile(baseline, b.task.name, &spec, nullptr),
+                                        baseName, b.task.name + ": the task's baseline kernel"));
+    } else {
+      FlashInferSolutionInfo info;
+      info.name = "crucible_" + b.task.name + "_c" + std::to_string(b.candidate->id);
+      info.definition = b.task.name;
+      info.description = describe(b);
+      info.author = "crucible (" + b.candidate->proposer + ")";
+      info.gpu = measuredOn(store, b);
+      if (b.seal) info.cudaVersion = b.seal->fingerprint.cudaRuntime;
+      writeFile(base.string() + ".solution.json", flashInferSolution(info, files).dump(2) + "\n");
+    }
     ++written;
   }
   log << "exported " << written << " kernel(s) to " << dir << "\n";
@@ -168,12 +242,14 @@ int exportAll(const std::vector<TaskBest>& all, const std::string& dir, std::ost
 }
 
 int cmdBest(const std::vector<std::string>& args) {
-  Options o(args, {"project", "export"}, {"json", "help"});
+  Options o(args, {"project", "export", "format"}, {"json", "help"});
   if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
   if (!o.has("project")) {
     std::cerr << kUsage;
     return ExitCode::Usage;
   }
+  const ExportFormat format = exportFormat(o.has("format") ? o.value("format") : "cu");
+  if (o.has("format") && !o.has("export")) throw UsageError("--format needs --export DIR");
   const std::string project = o.required("project");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
@@ -190,7 +266,7 @@ int cmdBest(const std::vector<std::string>& args) {
     printTable(all, std::cout);
   }
   // With --json, stdout stays pure JSON: the export note goes to stderr.
-  if (o.has("export")) exportAll(all, o.value("export"), json ? std::cerr : std::cout);
+  if (o.has("export")) exportAll(*store, all, o.value("export"), format, json ? std::cerr : std::cout);
 
   for (const TaskBest& b : all)
     if (!b.candidate) return ExitCode::Failed;
@@ -206,7 +282,7 @@ int run(const std::vector<std::string>& args) {
   }
 }
 
-const RegisterCommand kBest("best", {"the best valid kernel of each task: --project P [--export DIR] [--json]", run});
+const RegisterCommand kBest("best", {"the best valid kernel of each task: --project P [--export DIR [--format cu|torch|flashinfer]] [--json]", run});
 
 }  // namespace
 }  // namespace crucible::cli

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
+#include "core/model/host_launcher.h"
 #include "core/model/model_json.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
@@ -146,6 +147,14 @@ std::string exportedKernelFile(const Candidate& kernel, const std::string& taskN
   out << "//\n" << launchSnippet(kernel.launch, spec) << "\n";
   out << kernel.source;
   if (!kernel.source.empty() && kernel.source.back() != '\n') out << '\n';
+  if (spec) {
+    try {
+      out << hostLauncherSource(*spec, kernel.launch);
+    } catch (const std::invalid_argument& e) {
+      // The file stays useful as the kernel alone; the reader learns why there is no launcher.
+      out << "\n// No host launcher: " << e.what() << "\n";
+    }
+  }
   return out.str();
 }
 

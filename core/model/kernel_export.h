@@ -3,9 +3,10 @@
 // `crucible-cli best --export`, tests/bench/template_variants):
 //   - the .cu file: a header comment with its figures (and, for a sealed
 //     kernel, the seal's figures, reports and the fingerprint they were
-//     measured on), a launch snippet from its launch rule, then the source
-//     verbatim. Only comment lines come before the source, so the file
-//     compiles as the kernel alone;
+//     measured on), a launch snippet from its launch rule, the source
+//     verbatim, then (given the task's spec) a host launcher
+//     (host_launcher.h) that NVRTC skips. Only comment lines come before the
+//     source, so the file still compiles with NVRTC as the kernel alone;
 //   - the record written beside it (<name>.json next to <name>.cu):
 //     everything needed to launch it outside Crucible. tests/bench/suite_bench.py,
 //     variant_bench.py and `crucible-cli eval --launch` read it. One writer of

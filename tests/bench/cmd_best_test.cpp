@@ -173,6 +173,38 @@ TEST_F(CmdBestTest, TheExportedLaunchRuleCarriesItsTensorMaps) {
   EXPECT_EQ(plainMeta["launch"]["tensorMaps"], nlohmann::json::array());
 }
 
+TEST_F(CmdBestTest, ExportsAPyTorchExtensionWithTheBaselineAndAFlashInferSolution) {
+  CandidateId winner = 0;
+  {
+    auto store = ProjectStore::create(project_);
+    const RunId run = addRun(*store, addTask(*store, "softmax_f32_1024x1024"), 3);
+    winner = addCandidate(*store, run, CandidateStatus::Valid, 1.4, 9.0, "fast");
+  }
+  const fs::path torch = dir_ / "torch";
+  const Outcome t = cli("best --project '" + project_ + "' --export '" + torch.string() + "' --format torch");
+  ASSERT_EQ(t.exitCode, 0) << t.out;
+  for (const char* f : {"softmax_f32_1024x1024.py", "softmax_f32_1024x1024_kernel.cu", "softmax_f32_1024x1024_binding.cpp",
+                        "softmax_f32_1024x1024.json", "softmax_f32_1024x1024_baseline.py",
+                        "softmax_f32_1024x1024_baseline_kernel.cu", "softmax_f32_1024x1024_baseline_binding.cpp"})
+    EXPECT_TRUE(fs::exists(torch / f)) << f;
+  const std::string kernel = readText(torch / "softmax_f32_1024x1024_kernel.cu");
+  EXPECT_NE(kernel.find("// fast"), std::string::npos) << "the winner's source";
+  EXPECT_NE(kernel.find("extern \"C\" cudaError_t crucible_launch_softmax_kernel("), std::string::npos);
+  EXPECT_NE(readText(torch / "softmax_f32_1024x1024.py").find("candidate #" + std::to_string(winner)),
+            std::string::npos);
+
+  const fs::path fi = dir_ / "flashinfer";
+  const Outcome f = cli("best --project '" + project_ + "' --export '" + fi.string() + "' --format flashinfer");
+  ASSERT_EQ(f.exitCode, 0) << f.out;
+  const auto solution = nlohmann::json::parse(readText(fi / "softmax_f32_1024x1024.solution.json"));
+  EXPECT_EQ(solution["definition"], "softmax_f32_1024x1024");
+  EXPECT_EQ(solution["spec"]["entry_point"], "main.py::run");
+  EXPECT_EQ(solution["sources"].size(), 3u);
+
+  EXPECT_EQ(cli("best --project '" + project_ + "' --export '" + fi.string() + "' --format wheel", false).exitCode, 2);
+  EXPECT_EQ(cli("best --project '" + project_ + "' --format torch", false).exitCode, 2) << "--format needs --export";
+}
+
 TEST_F(CmdBestTest, AllTasksValidExitsZero) {
   {
     auto store = ProjectStore::create(project_);
