@@ -158,6 +158,12 @@ std::string NvrtcCompiler::nvrtcVersion() {
 }
 
 CompileResult NvrtcCompiler::compile(const CompileRequest& request) {
+  std::string ptx;
+  return compile(request, ptx);
+}
+
+CompileResult NvrtcCompiler::compile(const CompileRequest& request, std::string& ptx) {
+  ptx.clear();
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   CompileReport& report = result.report;
@@ -181,7 +187,6 @@ CompileResult NvrtcCompiler::compile(const CompileRequest& request) {
     return finish();
   }
 
-  std::string ptx;
   if (!compileToPtx(request, arch, nvrtcIncludeDirs(includeDir_), report, ptx)) {
     if (includeDir_.empty())
       appendLog(report.log, "note: no CUDA toolkit headers found (set CUDA_HOME); toolkit includes are unavailable");

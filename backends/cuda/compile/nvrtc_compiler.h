@@ -24,6 +24,9 @@ public:
   // with diagnostics. Kernels must be `extern "C" __global__` so request.entry
   // names the symbol the worker loads; a missing entry is a compile error.
   CompileResult compile(const CompileRequest& request) override;
+  // The same, also handing back the PTX NVRTC produced (with -lineinfo's .loc
+  // directives; empty when NVRTC failed): what the kernel editor shows.
+  CompileResult compile(const CompileRequest& request, std::string& ptx);
 
   // The file name the candidate's source is compiled under; diagnostics in it
   // map to candidate lines.
