@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <pthread.h>
+#include <sstream>
 #include <thread>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
@@ -21,6 +22,7 @@
 #include "backends/dispatch/local_gpu_dispatcher.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "core/engine/engine.h"
+#include "core/engine/overloaded.h"
 #include "core/store/project_store.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
@@ -28,26 +30,75 @@
 namespace crucible::cli {
 namespace {
 
+// How the console shows an event: the candidate it is about, what it says
+// of that candidate before the counters, and a message after them.
+struct EventLine {
+  bool quietToo = false;   // shown with --quiet as well
+  CandidateId candidate = 0;
+  std::string detail;
+  std::string message;
+};
+
+std::string statusAndFitness(CandidateStatus status, double fitness) {
+  std::ostringstream out;
+  out << crucible::toString(status) << " fitness " << std::fixed << std::setprecision(3) << fitness;
+  return out.str();
+}
+
+// One lambda per kind: a new kind does not compile until it is given a line.
+EventLine lineFor(const EngineEvent& e) {
+  using namespace events;
+  return std::visit(
+      Overloaded{
+          [](const RunStarted&) { return EventLine{true}; },
+          [](const CandidateProposed& p) { return EventLine{false, p.candidate, "", p.mutation}; },
+          [](const AwaitingReview& a) {
+            return EventLine{true, a.candidate, "", "new architecture " + a.architectureKey + " waits for review"};
+          },
+          [](const CandidateCompiled& c) { return EventLine{false, c.candidate, crucible::toString(c.status)}; },
+          [](const CandidateEvaluated& c) {
+            return EventLine{true, c.candidate, statusAndFitness(c.status, c.fitness), c.detail};
+          },
+          [](const EliteImproved& c) {
+            return EventLine{true, c.candidate, "", (c.newCell ? "new cell " : "better elite for ") + c.cellKey};
+          },
+          [](const Sealed& s) { return EventLine{true, s.candidate}; },
+          [](const KnowledgeUpdated& k) {
+            return EventLine{true, k.candidate, "", std::string(crucible::toString(k.status)) + ": " + k.claim};
+          },
+          [](const Log& l) { return EventLine{l.level != "info", 0, "", l.text}; },
+          [](const Progress&) { return EventLine{false}; },
+          [](const RunPaused&) { return EventLine{false}; },
+          [](const RunResumed&) { return EventLine{false}; },
+          [](const RunStopped&) { return EventLine{true}; },
+          [](const RunFinished& f) { return EventLine{true, 0, "", f.reason}; },
+          [](const RunFailed& f) { return EventLine{true, 0, "", f.reason}; },
+      },
+      e.what);
+}
+
 // Prints engine events as one line each; --quiet keeps only the important ones.
 class ConsoleObserver final : public EngineObserver {
 public:
   explicit ConsoleObserver(bool verbose) : verbose_(verbose) {}
   void onEvent(const EngineEvent& e) override {
-    using K = EngineEvent::Kind;
-    const bool important = e.kind == K::RunStarted || e.kind == K::EliteImproved || e.kind == K::Sealed ||
-                           e.kind == K::RunFinished || e.kind == K::RunStopped || e.kind == K::RunFailed ||
-                           e.kind == K::AwaitingReview || e.kind == K::KnowledgeUpdated ||
-                           (e.kind == K::Log && e.level != "info");
-    if (!verbose_ && !important && e.kind != K::CandidateEvaluated) return;
+    const EventLine line = lineFor(e);
+    if (!verbose_ && !line.quietToo) return;
+    const RunCounters* counters = countersOf(e);
     std::lock_guard lock(mutex_);
-    std::cout << "[" << std::fixed << std::setprecision(1) << std::setw(7) << e.elapsedSeconds << "s] "
-              << std::setw(16) << std::left << toString(e.kind) << std::right;
-    if (e.candidate) std::cout << " #" << e.candidate;
-    if (e.kind == K::CandidateEvaluated) std::cout << " " << crucible::toString(e.status) << " fitness " << std::setprecision(3) << e.fitness;
-    std::cout << "  evals " << e.evaluationsDone;
-    if (e.budget.evaluations) std::cout << "/" << e.budget.evaluations;
-    std::cout << "  best " << std::setprecision(3) << e.bestSpeedup << "x";
-    if (!e.message.empty()) std::cout << "  " << e.message;
+    std::cout << "[" << std::fixed << std::setprecision(1) << std::setw(7);
+    // A compile thread's event carries no counters.
+    if (counters) std::cout << counters->elapsedSeconds << "s] ";
+    else std::cout << "" << " ] ";
+    std::cout << std::setw(16) << std::left << kindName(e) << std::right;
+    if (line.candidate) std::cout << " #" << line.candidate;
+    if (!line.detail.empty()) std::cout << " " << line.detail;
+    if (counters) {
+      std::cout << "  evals " << counters->evaluationsDone;
+      if (counters->budget.evaluations) std::cout << "/" << counters->budget.evaluations;
+      std::cout << "  best " << std::setprecision(3) << counters->bestSpeedup << "x";
+    }
+    if (!line.message.empty()) std::cout << "  " << line.message;
     std::cout << std::endl;
   }
 private:

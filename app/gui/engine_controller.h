@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs crucible::Engine on a worker thread for the GUI. The engine's events
-// (raised on engine threads) reach the GUI thread as queued calls on this
-// object and come out as Qt signals there; the controls are forwarded to the
-// engine, whose control calls are thread-safe.
+// (engine_events.h, raised on engine threads) reach the GUI thread as queued
+// calls on this object and come out as Qt signals there; the controls are
+// forwarded to the engine, whose control calls are thread-safe.
 #pragma once
 #include <QObject>
 #include <QString>
@@ -62,7 +62,8 @@ public slots:
   void submitVerdict(crucible::RunId run, const QString& architectureKey, bool accept, const QString& note);
 
 signals:
-  // Every engine event, on the GUI thread, in the order the engine raised them.
+  // Every engine event, on the GUI thread, in the order the engine raised
+  // them. Visit event.what (one struct per kind) to read it.
   void engineEvent(const crucible::EngineEvent& event);
   // The store changed: coalesced to at most one every kRefreshMs, so views
   // re-reading 10,000 candidates do not fall behind a fast engine.

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <thread>
+#include "core/engine/overloaded.h"
 #include "core/store/project_store.h"
 #include "views/mainwindow/main_window.h"
 #include "views/review/review_queue_view.h"
@@ -221,35 +222,45 @@ void RunCoordinator::onFinished(RunId run) {
 }
 
 void RunCoordinator::onEvent(const EngineEvent& e) {
-  using K = EngineEvent::Kind;
+  using namespace events;
   const bool shown = runControl_ && window_.session()->currentRun() == e.run;
   auto state = [&](RunStatus s) {
     if (shown) runControl_->setRunState(s);
   };
-  switch (e.kind) {
-    case K::RunStarted:
-    case K::RunResumed: state(RunStatus::Running); break;
-    case K::RunPaused: state(RunStatus::Paused); break;
-    case K::RunStopped: state(RunStatus::Stopped); break;
-    case K::RunFinished: state(RunStatus::Finished); break;
-    case K::RunFailed:
-      state(RunStatus::Failed);
-      report(tr("Run %1 failed: %2").arg(e.run).arg(QString::fromStdString(e.message)));
-      break;
-    case K::AwaitingReview:
-      report(tr("Architecture %1 waits for your review.").arg(QString::fromStdString(e.architectureKey)));
-      break;
-    default: break;
-  }
-  if (!shown) return;
-  if (e.kind == K::Progress || e.kind == K::CandidateEvaluated || e.kind == K::EliteImproved) {
-    const double left = e.budget.wallSeconds > 0 ? std::max(0.0, e.budget.wallSeconds - e.elapsedSeconds) : -1;
-    runControl_->setProgress(e.evaluationsDone, e.budget.evaluations, e.bestSpeedup, left);
-    if (e.bestSpeedup > bestShown_) {
-      bestShown_ = e.bestSpeedup;
-      runControl_->addBestSpeedupPoint(e.evaluationsDone, e.bestSpeedup);
+  auto progress = [&](const RunCounters& c) {
+    if (!shown) return;
+    const double left = c.budget.wallSeconds > 0 ? std::max(0.0, c.budget.wallSeconds - c.elapsedSeconds) : -1;
+    runControl_->setProgress(c.evaluationsDone, c.budget.evaluations, c.bestSpeedup, left);
+    if (c.bestSpeedup > bestShown_) {
+      bestShown_ = c.bestSpeedup;
+      runControl_->addBestSpeedupPoint(c.evaluationsDone, c.bestSpeedup);
     }
-  }
+  };
+  // One lambda per kind: a new kind does not compile until Run control is told what it means.
+  std::visit(Overloaded{
+                 [&](const RunStarted&) { state(RunStatus::Running); },
+                 [&](const RunResumed&) { state(RunStatus::Running); },
+                 [&](const RunPaused&) { state(RunStatus::Paused); },
+                 [&](const RunStopped&) { state(RunStatus::Stopped); },
+                 [&](const RunFinished&) { state(RunStatus::Finished); },
+                 [&](const RunFailed& f) {
+                   state(RunStatus::Failed);
+                   report(tr("Run %1 failed: %2").arg(e.run).arg(QString::fromStdString(f.reason)));
+                 },
+                 [&](const AwaitingReview& a) {
+                   report(tr("Architecture %1 waits for your review.").arg(QString::fromStdString(a.architectureKey)));
+                 },
+                 [&](const Progress& p) { progress(p.counters); },
+                 [&](const CandidateEvaluated& c) { progress(c.counters); },
+                 [&](const EliteImproved& c) { progress(c.counters); },
+                 // The views learn of these from the store (dataChanged).
+                 [](const CandidateProposed&) {},
+                 [](const CandidateCompiled&) {},
+                 [](const Sealed&) {},
+                 [](const KnowledgeUpdated&) {},
+                 [](const Log&) {},
+             },
+             e.what);
 }
 
 QString RunCoordinator::importTask(const QString& file) {

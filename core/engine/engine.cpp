@@ -1,30 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/engine/engine.h"
 
-#include <array>
 #include <ctime>
 #include <utility>
 #include "core/engine/engine_control.h"
 #include "core/engine/run_loop.h"
-#include "core/model/enum_names.h"
 #include "core/store/project_store.h"
 
 namespace crucible {
 
 using engine_detail::EngineControl;
 using engine_detail::RunLoop;
-
-const char* toString(EngineEvent::Kind k) {
-  using K = EngineEvent::Kind;
-  static constexpr EnumNames<K, 15> names{{
-      {K::RunStarted, "run-started"}, {K::CandidateProposed, "candidate-proposed"},
-      {K::AwaitingReview, "awaiting-review"}, {K::CandidateCompiled, "candidate-compiled"},
-      {K::CandidateEvaluated, "candidate-evaluated"}, {K::EliteImproved, "elite-improved"},
-      {K::Sealed, "sealed"}, {K::KnowledgeUpdated, "knowledge-updated"}, {K::Log, "log"},
-      {K::Progress, "progress"}, {K::RunPaused, "run-paused"}, {K::RunResumed, "run-resumed"},
-      {K::RunStopped, "run-stopped"}, {K::RunFinished, "run-finished"}, {K::RunFailed, "run-failed"}}};
-  return nameOf(names, k);
-}
 
 struct Engine::Shared {
   EngineControl control;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include "core/engine/engine_events.h"
 #include "core/engine/interfaces.h"
 #include "core/engine/run_settings.h"
 #include "core/model/candidate.h"
@@ -16,43 +17,9 @@
 
 namespace crucible {
 
-struct EngineEvent {
-  enum class Kind {
-    RunStarted,
-    CandidateProposed,
-    AwaitingReview,      // architectureKey waits for a verdict (gated runs)
-    CandidateCompiled,
-    CandidateEvaluated,
-    EliteImproved,       // a cell got a better elite (fitness = its fitness)
-    Sealed,
-    KnowledgeUpdated,
-    Log,
-    Progress,
-    RunPaused,
-    RunResumed,
-    RunStopped,
-    RunFinished,
-    RunFailed,           // message says why
-  };
-  Kind kind = Kind::Log;
-  RunId run = 0;
-  CandidateId candidate = 0;
-  std::string message;
-  std::int64_t evaluationsDone = 0;
-  Budget budget;
-  double bestSpeedup = 0;
-  double elapsedSeconds = 0;       // wall time used by the run (all sessions)
-  double gpuSeconds = 0;           // GPU time used by the run (all sessions)
-  int generation = 0;
-  std::string architectureKey;     // AwaitingReview, CandidateProposed, CandidateEvaluated
-  CandidateStatus status = CandidateStatus::Proposed;  // candidate events
-  double fitness = 0;              // CandidateEvaluated, EliteImproved, Sealed
-  std::string level;               // Log: "info" | "warning" | "error"
-};
-const char* toString(EngineEvent::Kind k);
-
-// Called from engine threads (the thread that calls run() and its compile and
-// evaluation workers, never two at once). Must be cheap and must not call
+// Receives the events of engine_events.h. Called from engine threads (the
+// thread that calls run() and its compile and evaluation workers, never two
+// at once). Must be cheap and must not call
 // back into the Engine synchronously except pause/resume/stop/setBudget/
 // submitVerdict, which are thread-safe.
 class EngineObserver {

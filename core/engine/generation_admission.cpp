@@ -14,16 +14,19 @@ void GenerationAdmission::add(Candidate c, int island, std::string configKey) {
   pending_.push_back({std::move(c), island, std::move(configKey)});
 }
 
+void GenerationAdmission::keep(Candidate c, int island) { pending_.push_back({std::move(c), island, "", true}); }
+
 void GenerationAdmission::touchStrategy(MetaPromptId id) { touchedStrategies_.insert(id); }
 
 void GenerationAdmission::touchCell(int island, const std::string& key) { touchedCells_.insert({island, key}); }
 
 std::vector<Admitted> GenerationAdmission::store(const std::vector<MetaPrompt>& strategies, const Archive& archive) {
-  // Each is stored (Proposed or AwaitingReview) before anything of it is compiled.
+  // Each is stored (Proposed or AwaitingReview; a kept failure with its own
+  // status) before anything of it is compiled.
   store_.transaction([&] {
     for (Pending& p : pending_) {
       p.candidate.id = store_.addCandidate(p.candidate);
-      store_.recordTuning(task_, p.configKey, p.candidate.id);
+      if (!p.kept) store_.recordTuning(task_, p.configKey, p.candidate.id);
     }
     for (const MetaPrompt& m : strategies)
       if (touchedStrategies_.count(m.id)) store_.updateMetaPrompt(m);
@@ -32,7 +35,7 @@ std::vector<Admitted> GenerationAdmission::store(const std::vector<MetaPrompt>& 
   });
   std::vector<Admitted> admitted;
   admitted.reserve(pending_.size());
-  for (Pending& p : pending_) admitted.push_back({std::move(p.candidate), p.island});
+  for (Pending& p : pending_) admitted.push_back({std::move(p.candidate), p.island, p.kept});
   pending_.clear();
   keys_.clear();
   touchedStrategies_.clear();

@@ -17,6 +17,7 @@ namespace crucible::engine_detail {
 struct Admitted {
   Candidate candidate;   // stored: has its id
   int island = 0;
+  bool kept = false;     // a failed proposal kept for inspection: never evaluated
 };
 
 class GenerationAdmission {
@@ -27,6 +28,9 @@ public:
   // measured before in the project: it is not proposed again.
   bool known(const std::string& configKey) const;
   void add(Candidate c, int island, std::string configKey);
+  // A failed proposal the proposer asked to keep: stored with the admissions
+  // (in order), with no tuning cache entry (nothing of it was measured).
+  void keep(Candidate c, int island);
   // A strategy's or an archive cell's counters moved; store() writes them.
   void touchStrategy(MetaPromptId id);
   void touchCell(int island, const std::string& key);
@@ -42,6 +46,7 @@ private:
     Candidate candidate;
     int island = 0;
     std::string configKey;
+    bool kept = false;
   };
   ProjectStore& store_;
   TaskId task_;

@@ -36,6 +36,12 @@ struct Proposal {
   Candidate candidate;        // source, launch, genome, architectureKey, descriptor, mutation filled
   bool ok = true;
   std::string error;          // why no candidate came (e.g. an LLM reply with no code)
+  // With ok=false: store the candidate anyway, as it is, for inspection (a
+  // language-model reply with no usable code, its text as the source). Its
+  // status must be a failure (CompileFailed, Invalid, ...; statusDetail says
+  // why): it is never compiled or evaluated and uses no evaluation of the
+  // budget. Ignored when ok is true.
+  bool keep = false;
 };
 
 class Proposer {
@@ -46,6 +52,15 @@ public:
   virtual std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) = 0;
   // One child from the context's parents and strategy.
   virtual Proposal propose(const ProposalContext& ctx) = 0;
+  // How many propose() calls the engine may make at once for the slots of a
+  // generation (a language model that takes tens of seconds per reply wants
+  // several). Above 1, propose() must be thread-safe: it is called from
+  // several threads at once, each with its own context (whose pointers stay
+  // valid until that call returns). Results are used in slot order and each
+  // slot's seed is fixed before its call, so a run stays reproducible.
+  // A stop or pause does not interrupt a call: no new one starts, and the
+  // engine waits for those in flight to return.
+  virtual int concurrentProposals() const { return 1; }
   // The mutation strategies / meta-prompts this proposer starts with.
   virtual std::vector<MetaPrompt> initialStrategies() const = 0;
   // A variant of a strategy (meta-prompt evolution); may return it unchanged.

@@ -6,6 +6,7 @@
 #include "core/engine/binning.h"
 #include "core/engine/commit_outcome.h"
 #include "core/engine/island_migration.h"
+#include "core/engine/kept_proposal.h"
 #include "core/engine/parent_selection.h"
 #include "core/engine/pipeline_items.h"
 #include "core/engine/review_verdicts.h"
@@ -98,15 +99,13 @@ void RunLoop::setupReference(const LogFn& logFn) {
 
 Usage RunLoop::usage() const { return Usage{run_.evaluationsDone, clock_.wallUsed(), run_.gpuSecondsUsed}; }
 
-EngineEvent RunLoop::event(EngineEvent::Kind kind) const {
-  return runEvent(kind, run_, clock_.wallUsed(), lastGeneration_);
-}
+RunCounters RunLoop::counters() const { return runCounters(run_, clock_.wallUsed(), lastGeneration_); }
 
-EngineEvent RunLoop::counters() const { return event(EngineEvent::Kind::Progress); }
+void RunLoop::send(EngineEventKind what) { emit_(EngineEvent{run_.id, std::move(what)}); }
 
 void RunLoop::log(const std::string& level, const std::string& text) {
   store_.appendLog(run_.id, level, text);
-  emit_(logEvent(counters(), level, text));
+  send(events::Log{counters(), level, text});
 }
 
 void RunLoop::recordPaused() {
@@ -114,14 +113,14 @@ void RunLoop::recordPaused() {
   run_.status = RunStatus::Paused;
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
-  emit_(event(EngineEvent::Kind::RunPaused));
+  send(events::RunPaused{counters()});
 }
 
 void RunLoop::recordResumed() {
   clock_.resume();
   run_.status = RunStatus::Running;
   store_.updateRun(run_);
-  emit_(event(EngineEvent::Kind::RunResumed));
+  send(events::RunResumed{counters()});
 }
 
 void RunLoop::applyControlChanges() {
@@ -137,7 +136,7 @@ void RunLoop::applyControlChanges() {
   if (budget) {
     run_.budget = *budget;
     store_.updateRun(run_);
-    emit_(event(EngineEvent::Kind::Progress));
+    send(events::Progress{counters()});
   }
   for (const auto& v : verdicts) applyVerdict(v);
   if (paused && !clock_.paused()) recordPaused();
@@ -181,7 +180,7 @@ void RunLoop::finish(const std::string& reason) {
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
   log("info", "run finished: " + reason);
-  emit_(withMessage(counters(), EngineEvent::Kind::RunFinished, reason));
+  send(events::RunFinished{counters(), reason});
 }
 
 void RunLoop::stopped() {
@@ -189,7 +188,7 @@ void RunLoop::stopped() {
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
   log("info", "run stopped; it can be resumed");
-  emit_(event(EngineEvent::Kind::RunStopped));
+  send(events::RunStopped{counters()});
 }
 
 void RunLoop::fail(const std::string& reason) {
@@ -201,7 +200,7 @@ void RunLoop::fail(const std::string& reason) {
   } catch (const std::exception&) {
     // The store itself may be what failed; the event below still tells the user.
   }
-  emit_(withMessage(counters(), EngineEvent::Kind::RunFailed, reason));
+  send(events::RunFailed{counters(), reason});
 }
 
 // ------------------------------------------------------------------ the loop
@@ -209,7 +208,7 @@ void RunLoop::fail(const std::string& reason) {
 void RunLoop::execute() {
   run_.status = RunStatus::Running;
   store_.updateRun(run_);
-  emit_(event(EngineEvent::Kind::RunStarted));
+  send(events::RunStarted{counters()});
   setupEvaluators();
   std::vector<Candidate> recovery = restore();
   if (!recovery.empty()) {
@@ -301,6 +300,10 @@ void RunLoop::proposeSeeds() {
     if (!p.ok) {
       log("warning", "proposer '" + proposer_.name() + "' gave no seed: " + p.error);
       if (noSeedReason_.empty()) noSeedReason_ = p.error;
+      if (p.keep) {
+        if (p.candidate.mutation.empty()) p.candidate.mutation = "seed";
+        keepFailedProposal(std::move(p.candidate), 0, storedPerGeneration_[0] % settings_.islands, {});
+      }
       continue;
     }
     Candidate c = std::move(p.candidate);
@@ -317,26 +320,41 @@ void RunLoop::proposeSeeds() {
 std::vector<Candidate> RunLoop::proposeGeneration(int generation, std::int64_t slots) {
   // Evicted only here: references handed out by candidateById stay valid within a generation.
   if (cache_.size() >= kCacheLimit) cache_.clear();
-  for (int slot = 0; slot < slots; ++slot) {
-    int island = storedPerGeneration_[generation] % settings_.islands;
-    proposeSlot(generation, slot, island);
-  }
+  ProposalWindowControl control;
+  control.mayPlan = [this] { return checkpoint(); };   // a stop plans no more slots; a pause waits
+  control.tick = [this] { applyControlChanges(); };
+  runProposalWindow(
+      static_cast<int>(slots), proposer_.concurrentProposals(),
+      [&](int slot, int inFlight) {
+        // Slots in flight count as placed, so concurrent slots spread over the islands.
+        int island = (storedPerGeneration_[generation] + inFlight) % settings_.islands;
+        return planSlotWork(generation, slot, island);
+      },
+      control);
   // The generation counts as made even if every proposal was discarded, so
   // the next one draws fresh seeds.
   lastGeneration_ = std::max(lastGeneration_, generation);
   return storeAdmitted();
 }
 
-void RunLoop::proposeSlot(int generation, int slot, int island) {
+SlotWork RunLoop::planSlotWork(int generation, int slot, int island) {
   std::mt19937_64 rng(deriveSeed(run_.seed, generation, slot, SeedPurpose::Selection));
   SlotPlan plan = planSlot(*archive_, island, strategies_, settings_, rng);
   std::string parentKey = plan.parent ? plan.parent->key : "";
 
-  ProposalContext ctx;
-  ctx.task = &task_;
-  ctx.generation = generation;
-  ctx.seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Proposal);
-  ctx.knowledge = knowledge_->validatedInScope(device_.arch, task_.family);
+  // What the proposer's call reads, owned by the call: with concurrent
+  // proposals it runs on another thread while this one plans and admits.
+  struct Call {
+    ProposalContext ctx;
+    std::vector<Candidate> parents;
+    std::optional<MetaPrompt> strategy;
+  };
+  auto call = std::make_shared<Call>();
+  call->ctx.task = &task_;
+  call->ctx.generation = generation;
+  call->ctx.seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Proposal);
+  // Points into the knowledge, which changes only when results are committed, never while proposing.
+  call->ctx.knowledge = knowledge_->validatedInScope(device_.arch, task_.family);
   if (plan.parent) {
     const Candidate& parent = candidateById(plan.parent->elite);
     if (plan.tuneFirst) {
@@ -345,27 +363,45 @@ void RunLoop::proposeSlot(int generation, int slot, int island) {
       std::uint64_t seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Tuning);
       if (auto tuned = tuning_->propose(task_, parent, seed, measured)) {
         tuned->generation = generation;
-        admit(*tuned, island, parentKey);
-        return;
+        return SlotWork{{}, [this, tuned = std::move(*tuned), island, parentKey](Proposal) mutable {
+                          admit(tuned, island, parentKey);
+                        }};
       }
     }
-    ctx.parents.push_back(&parent);
-    if (plan.mate) ctx.parents.push_back(&candidateById(plan.mate->elite));
+    call->parents.push_back(parent);
+    if (plan.mate) call->parents.push_back(candidateById(plan.mate->elite));
   }
-  const MetaPrompt* strategy = plan.strategy ? &strategies_[*plan.strategy] : nullptr;
-  ctx.strategy = strategy;
-  Proposal p = proposer_.propose(ctx);
-  if (!p.ok) {
-    log("warning", "proposer '" + proposer_.name() + "' made no candidate (" + plan.kind + "): " + p.error);
-    return;
+  for (const Candidate& parent : call->parents) call->ctx.parents.push_back(&parent);
+  if (plan.strategy) {
+    call->strategy = strategies_[*plan.strategy];
+    call->ctx.strategy = &*call->strategy;
   }
-  Candidate c = std::move(p.candidate);
-  c.generation = generation;
-  if (c.parents.empty())
-    for (const Candidate* parent : ctx.parents) c.parents.push_back(parent->id);
-  if (c.mutation.empty()) c.mutation = plan.kind;
-  if (strategy) c.metaPrompt = strategy->id;
-  admit(c, island, parentKey);
+
+  SlotWork work;
+  work.call = [this, call] { return proposer_.propose(call->ctx); };
+  work.settle = [this, call, generation, island, parentKey, kind = plan.kind](Proposal p) {
+    std::vector<CandidateId> parents;
+    for (const Candidate& parent : call->parents) parents.push_back(parent.id);
+    if (p.candidate.mutation.empty()) p.candidate.mutation = kind;
+    if (call->strategy) p.candidate.metaPrompt = call->strategy->id;
+    if (!p.ok) {
+      log("warning", "proposer '" + proposer_.name() + "' made no candidate (" + kind + "): " + p.error);
+      if (p.keep) keepFailedProposal(std::move(p.candidate), generation, island, parents);
+      return;
+    }
+    Candidate c = std::move(p.candidate);
+    c.generation = generation;
+    if (c.parents.empty()) c.parents = parents;
+    admit(c, island, parentKey);
+  };
+  return work;
+}
+
+void RunLoop::keepFailedProposal(Candidate c, int generation, int island, const std::vector<CandidateId>& parents) {
+  KeptProposal kept = keptProposal(std::move(c), {run_.id, generation, parents, proposer_.name(), unixSeconds()});
+  if (!kept.candidate) return log("warning", "proposer '" + proposer_.name() + "': " + kept.problem);
+  ++storedPerGeneration_[generation];   // it takes a place, as a resumed run counts it
+  admission_->keep(std::move(*kept.candidate), island);
 }
 
 bool RunLoop::admit(Candidate& c, int island, const std::string& parentCellKey) {
@@ -406,12 +442,16 @@ std::vector<Candidate> RunLoop::storeAdmitted() {
   std::vector<Candidate> ready;
   for (Admitted& a : admission_->store(strategies_, *archive_)) {
     Candidate& c = a.candidate;
+    if (a.kept) {
+      send(proposedEvent(counters(), c));   // stored for inspection; nothing more happens to it
+      continue;
+    }
     tuning_->addCandidate(c.architectureKey, c.id);
     islandOf_[c.id] = a.island;
-    emit_(proposedEvent(counters(), c));
+    send(proposedEvent(counters(), c));
     if (c.status == CandidateStatus::AwaitingReview) {
       gate_.enqueue(c.architectureKey, c.id);
-      emit_(awaitingReviewEvent(counters(), c));
+      send(awaitingReviewEvent(counters(), c));
     } else {
       ready.push_back(std::move(c));
     }
@@ -465,7 +505,7 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   config.sealMargin = settings_.sealMargin;
   config.control = &control_;
   config.onCompiled = [this, runId = run_.id](const Candidate& c, const CompileResult& r) {
-    emit_(compiledEvent(runId, c, r));
+    emit_(EngineEvent{runId, compiledEvent(c, r)});
   };
 
   BatchPipeline pipeline(std::move(config), std::move(items));
@@ -495,7 +535,7 @@ void RunLoop::commit(const PipelineItem& item, const PipelineResult& r) {
 
   Placement placement = Placement::Rejected;
   bool improved = false;
-  std::optional<EngineEvent> knowledgeEvent;
+  std::optional<events::KnowledgeUpdated> knowledgeEvent;
   store_.transaction([&] {
     store_.updateCandidate(c);
     run_.evaluationsDone += 1;
@@ -533,17 +573,18 @@ void RunLoop::commit(const PipelineItem& item, const PipelineResult& r) {
   tuning_->recordResult(c);
   if (improved) cache_[c.id] = c;
 
-  emit_(evaluatedEvent(counters(), c));
-  if (improved) emit_(eliteImprovedEvent(counters(), c, placement, keyOf(c)));
-  if (knowledgeEvent) emit_(*knowledgeEvent);
+  send(evaluatedEvent(counters(), c));
+  if (improved) send(eliteImprovedEvent(counters(), c, placement, keyOf(c)));
+  if (knowledgeEvent) send(std::move(*knowledgeEvent));
   std::vector<LogMessage> lines = sealLog(outcome, r);
   // The seal's line comes before its event, as a reader of the log expects.
   for (const LogMessage& line : lines) log(line.level, line.text);
-  if (outcome.seal) emit_(sealedEvent(counters(), c.id, outcome.seal->speedup));
-  emit_(event(EngineEvent::Kind::Progress));
+  if (outcome.seal) send(events::Sealed{counters(), c.id, outcome.seal->speedup});
+  send(events::Progress{counters()});
 }
 
-std::optional<EngineEvent> RunLoop::observeKnowledge(const Candidate& child, const std::string& deviceArch) {
+std::optional<events::KnowledgeUpdated> RunLoop::observeKnowledge(const Candidate& child,
+                                                                 const std::string& deviceArch) {
   if (child.parents.size() != 1 || child.fitness <= 0) return std::nullopt;
   const Candidate& parent = candidateById(child.parents.front());
   const KnowledgeEntry* entry = knowledge_->observe(child, parent, deviceArch, task_.family);

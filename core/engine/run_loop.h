@@ -5,9 +5,9 @@
 // a stop is requested, or the search is exhausted. It orchestrates units
 // that each do one thing: session restore (run_restore.h), wall time
 // (run_clock.h), admission of a generation's proposals
-// (generation_admission.h), a slot's parents and strategy (slot_plan.h),
-// tuning (tuning_tracker.h), knowledge
-// (run_knowledge.h), review verdicts (review_verdicts.h), island migration
+// (generation_admission.h) and their concurrent calls (proposal_window.h),
+// a slot's parents and strategy (slot_plan.h), tuning (tuning_tracker.h),
+// knowledge (run_knowledge.h), review verdicts (review_verdicts.h), island migration
 // (island_migration.h), pipeline inputs (pipeline_items.h), what a result
 // makes of its candidate (commit_outcome.h) and events (run_events.h).
 // Internal to core/engine.
@@ -25,6 +25,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/engine_control.h"
 #include "core/engine/generation_admission.h"
+#include "core/engine/proposal_window.h"
 #include "core/engine/review_gate.h"
 #include "core/engine/run_clock.h"
 #include "core/engine/run_knowledge.h"
@@ -67,8 +68,12 @@ private:
 
   // proposing
   void proposeSeeds();
+  // Up to the proposer's concurrentProposals() slots at once (proposal_window.h).
   std::vector<Candidate> proposeGeneration(int generation, std::int64_t slots);
-  void proposeSlot(int generation, int slot, int island);   // admits at most one candidate
+  // A slot's plan, and what to do with its proposal: admit at most one candidate.
+  SlotWork planSlotWork(int generation, int slot, int island);
+  // A failed proposal with keep set: stored as it is, never evaluated.
+  void keepFailedProposal(Candidate c, int generation, int island, const std::vector<CandidateId>& parents);
   // Accepts a proposal into this generation (in memory); false when it is
   // discarded (measured before, rejected architecture, avoided seal
   // architecture, bad descriptor). storeAdmitted() writes the generation's
@@ -83,15 +88,15 @@ private:
   void commit(const PipelineItem& item, const PipelineResult& r);
   // Updates the knowledge (inside the commit's transaction); the event to
   // send once the transaction committed, if an entry changed.
-  std::optional<EngineEvent> observeKnowledge(const Candidate& child, const std::string& deviceArch);
+  std::optional<events::KnowledgeUpdated> observeKnowledge(const Candidate& child, const std::string& deviceArch);
 
   // helpers
   const Candidate& candidateById(CandidateId id);
   int islandOf(CandidateId id) const;
   std::string keyOf(const Candidate& c) const;
   MetaPrompt* strategyById(MetaPromptId id);
-  EngineEvent event(EngineEvent::Kind kind) const;
-  EngineEvent counters() const;   // the run's counters, for the event builders of run_events.h
+  RunCounters counters() const;   // the run's counters now, for the events
+  void send(EngineEventKind what);  // to the observers, as an event of this run
   void log(const std::string& level, const std::string& text);
   void finish(const std::string& reason);
   void stopped();

@@ -54,7 +54,7 @@ TEST_F(EngineControllerTest, EventsArriveOnTheGuiThreadAndTheRunEnds) {
   EXPECT_EQ(finished.front().front().value<RunId>(), run);
   EXPECT_EQ(offThread, 0);
   ASSERT_FALSE(events.empty()) << "the engine raised no event";
-  for (const EngineEvent& e : events) EXPECT_EQ(e.run, run) << toString(e.kind);
+  for (const EngineEvent& e : events) EXPECT_EQ(e.run, run) << kindName(e);
   EXPECT_GE(refreshed.count(), 1);
 }
 
@@ -86,8 +86,8 @@ TEST_F(EngineControllerTest, AnUnknownRunEndsWithAReason) {
   ASSERT_TRUE(finished.wait(20000));
   // Either run() refused to start (failed) or the run failed (RunFailed event); both say why.
   const bool refused = failed.count() == 1 && failed.front().front().toString().contains(QStringLiteral("4242"));
-  const bool runFailed = !events.empty() && events.back().kind == EngineEvent::Kind::RunFailed &&
-                         !events.back().message.empty();
+  const auto* failure = events.empty() ? nullptr : as<events::RunFailed>(events.back());
+  const bool runFailed = failure && !failure->reason.empty();
   EXPECT_TRUE(refused || runFailed);
 }
 

@@ -58,13 +58,6 @@ std::vector<EngineEvent> RecordingObserver::events() const {
   return events_;
 }
 
-int RecordingObserver::count(EngineEvent::Kind k) const {
-  std::lock_guard lock(mutex_);
-  int n = 0;
-  for (const auto& e : events_) n += e.kind == k;
-  return n;
-}
-
 std::vector<std::string> candidateSequence(const ProjectStore& store, RunId run) {
   std::vector<std::string> out;
   for (const auto& s : store.candidateSummaries(run)) {

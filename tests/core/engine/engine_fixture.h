@@ -36,7 +36,19 @@ class RecordingObserver : public EngineObserver {
 public:
   void onEvent(const EngineEvent& e) override;
   std::vector<EngineEvent> events() const;
-  int count(EngineEvent::Kind k) const;
+  // How many events of kind K, and their payloads in order.
+  template <class K>
+  int count() const {
+    return static_cast<int>(all<K>().size());
+  }
+  template <class K>
+  std::vector<K> all() const {
+    std::lock_guard lock(mutex_);
+    std::vector<K> out;
+    for (const auto& e : events_)
+      if (const K* k = as<K>(e)) out.push_back(*k);
+    return out;
+  }
   // Called for each event after it is recorded (from the engine's threads).
   void setHook(std::function<void(const EngineEvent&)> hook);
 

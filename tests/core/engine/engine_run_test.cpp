@@ -17,7 +17,7 @@ using testing::FakeDispatcher;
 using testing::FakeProposer;
 using testing::RecordingObserver;
 using testing::TempProject;
-using Kind = EngineEvent::Kind;
+namespace ev = events;
 
 struct Bench {
   explicit Bench(int evaluators = 1) : dispatcher(evaluators) {}
@@ -76,10 +76,10 @@ TEST(EngineRun, EvaluationBudgetIsMetExactlyAndEverythingIsRecorded) {
   EXPECT_DOUBLE_EQ(r->bestSpeedup, best);
   EXPECT_GT(r->gpuSecondsUsed, 0.025 - 1e-9) << "each fake evaluation reports 1 ms of GPU time";
   // A compile failure and an invalid candidate are recorded as such, not as faults of the run.
-  EXPECT_EQ(b.observer.count(Kind::RunStarted), 1);
-  EXPECT_EQ(b.observer.count(Kind::RunFinished), 1);
-  EXPECT_EQ(b.observer.count(Kind::CandidateEvaluated), 25);
-  EXPECT_GE(b.observer.count(Kind::EliteImproved), 1);
+  EXPECT_EQ(b.observer.count<ev::RunStarted>(), 1);
+  EXPECT_EQ(b.observer.count<ev::RunFinished>(), 1);
+  EXPECT_EQ(b.observer.count<ev::CandidateEvaluated>(), 25);
+  EXPECT_GE(b.observer.count<ev::EliteImproved>(), 1);
   // Strategies are individuals: stored, and their uses recorded.
   std::int64_t uses = 0;
   for (const auto& m : store->metaPrompts(run)) uses += m.uses;
@@ -130,12 +130,13 @@ TEST(EngineRun, PauseHoldsTheRunAndResumeContinuesIt) {
   RunId run = b.engine.createRun(b.project.task(), "pause", 3, Budget{30, 0, 0}, false, testing::smallSettings());
   std::atomic<bool> pausedOnce{false};
   b.observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == Kind::CandidateEvaluated && e.evaluationsDone == 8 && !pausedOnce.exchange(true)) b.engine.pause();
+    const auto* evaluated = as<ev::CandidateEvaluated>(e);
+    if (evaluated && evaluated->counters.evaluationsDone == 8 && !pausedOnce.exchange(true)) b.engine.pause();
   });
   std::thread worker([&] { b.engine.run(run); });
-  for (int i = 0; i < 500 && b.observer.count(Kind::RunPaused) == 0; ++i)
+  for (int i = 0; i < 500 && b.observer.count<ev::RunPaused>() == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  ASSERT_EQ(b.observer.count(Kind::RunPaused), 1);
+  ASSERT_EQ(b.observer.count<ev::RunPaused>(), 1);
   // While paused, the batch in flight may finish, but nothing new starts.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   int during = b.dispatcher.totalEvaluations();
@@ -152,7 +153,7 @@ TEST(EngineRun, PauseHoldsTheRunAndResumeContinuesIt) {
   auto store = b.project.open();
   EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
   // (The fake's crossovers soon repeat configurations, so the run may end early: not the point here.)
-  EXPECT_EQ(b.observer.count(Kind::RunResumed), 1);
+  EXPECT_EQ(b.observer.count<ev::RunResumed>(), 1);
   auto compileFailed = store->candidatesWithStatus(run, CandidateStatus::CompileFailed).size();
   EXPECT_EQ(b.dispatcher.totalEvaluations(), 30 - static_cast<int>(compileFailed));
 }
@@ -163,12 +164,13 @@ TEST(EngineRun, StopLeavesAResumableRunAndResumeEvaluatesNothingTwice) {
   b.dispatcher.evaluator(0).recordPath = record;
   RunId run = b.engine.createRun(b.project.task(), "stop", 9, Budget{30, 0, 0}, false, testing::smallSettings());
   b.observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == Kind::CandidateEvaluated && e.evaluationsDone == 10) b.engine.stop();
+    const auto* evaluated = as<ev::CandidateEvaluated>(e);
+    if (evaluated && evaluated->counters.evaluationsDone == 10) b.engine.stop();
   });
   b.engine.run(run);
   auto store = b.project.open();
   EXPECT_EQ(store->run(run)->status, RunStatus::Stopped);
-  EXPECT_EQ(b.observer.count(Kind::RunStopped), 1);
+  EXPECT_EQ(b.observer.count<ev::RunStopped>(), 1);
   std::int64_t done = store->run(run)->evaluationsDone;
   EXPECT_GE(done, 10);
   EXPECT_LT(done, 30);
@@ -193,7 +195,7 @@ TEST(EngineRun, AStopThatArrivesBeforeRunStartsStopsThatRun) {
   auto store = b.project.open();
   EXPECT_EQ(store->run(run)->status, RunStatus::Stopped);
   EXPECT_LT(store->run(run)->evaluationsDone, 30);
-  EXPECT_EQ(b.observer.count(Kind::RunStopped), 1);
+  EXPECT_EQ(b.observer.count<ev::RunStopped>(), 1);
   // Consumed by that run: the next run() goes on to the end.
   b.engine.run(run);
   EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
@@ -240,7 +242,7 @@ TEST(EngineRun, SetBudgetExtendsAFinishedRun) {
   RunId run = b.engine.createRun(b.project.task(), "grow", 2, Budget{10, 0, 0}, false, testing::smallSettings());
   b.engine.run(run);
   b.observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == Kind::RunStarted) b.engine.setBudget(Budget{18, 0, 0});
+    if (is<ev::RunStarted>(e)) b.engine.setBudget(Budget{18, 0, 0});
   });
   b.engine.run(run);
   auto store = b.project.open();
@@ -293,7 +295,7 @@ TEST(EngineRun, KnowledgeIsLearnedFromOneChangeMutationsAndReachesTheProposer) {
   }
   EXPECT_TRUE(validated);
   EXPECT_GT(b.proposer.maxKnowledgeSeen.load(), 0u) << "validated knowledge is passed to the proposer";
-  EXPECT_GE(b.observer.count(Kind::KnowledgeUpdated), 1);
+  EXPECT_GE(b.observer.count<ev::KnowledgeUpdated>(), 1);
 }
 
 TEST(EngineRun, ADispatcherWithoutEvaluatorsFailsTheRunWithAReason) {
@@ -307,11 +309,9 @@ TEST(EngineRun, ADispatcherWithoutEvaluatorsFailsTheRunWithAReason) {
   engine.run(run);
   auto store = project.open();
   EXPECT_EQ(store->run(run)->status, RunStatus::Failed);
-  ASSERT_EQ(observer.count(Kind::RunFailed), 1);
-  for (const auto& e : observer.events())
-    if (e.kind == Kind::RunFailed) {
-      EXPECT_NE(e.message.find("no evaluator"), std::string::npos) << e.message;
-    }
+  ASSERT_EQ(observer.count<ev::RunFailed>(), 1);
+  for (const auto& failed : observer.all<ev::RunFailed>())
+    EXPECT_NE(failed.reason.find("no evaluator"), std::string::npos) << failed.reason;
 }
 
 TEST(EngineRun, BadRequestsAreRefusedClearly) {

@@ -60,8 +60,7 @@ TEST(GatedRun, VerdictsReleaseOrRejectWaitingCandidates) {
   // Wait until the engine has nothing left but architectures to review.
   auto waitingArchitectures = [&] {
     std::set<std::string> keys;
-    for (const auto& e : observer.events())
-      if (e.kind == EngineEvent::Kind::AwaitingReview) keys.insert(e.architectureKey);
+    for (const auto& waiting : observer.all<events::AwaitingReview>()) keys.insert(waiting.architectureKey);
     return keys;
   };
   for (int i = 0; i < 400 && waitingArchitectures().size() < 2; ++i)
@@ -81,8 +80,9 @@ TEST(GatedRun, VerdictsReleaseOrRejectWaitingCandidates) {
   engine.submitVerdict(run, accepted, true, "");
   // From now on accept every other new architecture, so the run can finish.
   observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == EngineEvent::Kind::AwaitingReview && e.architectureKey != rejected)
-      engine.submitVerdict(run, e.architectureKey, true, "ok");
+    const auto* waiting = as<events::AwaitingReview>(e);
+    if (waiting && waiting->architectureKey != rejected)
+      engine.submitVerdict(run, waiting->architectureKey, true, "ok");
   });
   for (const auto& key : waitingArchitectures())
     if (key != rejected && key != accepted) engine.submitVerdict(run, key, true, "ok");
@@ -121,7 +121,7 @@ TEST(GatedRun, VerdictGivenWhileStoppedIsAppliedOnResume) {
   RunSettings settings = testing::smallSettings();
   RunId run = engine.createRun(project.task(), "gated", 4, Budget{6, 0, 0}, true, settings);
   observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == EngineEvent::Kind::AwaitingReview) engine.stop();
+    if (is<events::AwaitingReview>(e)) engine.stop();
   });
   engine.run(run);
   auto store = project.open();
@@ -133,7 +133,8 @@ TEST(GatedRun, VerdictGivenWhileStoppedIsAppliedOnResume) {
   for (const auto& c : waiting) keys.insert(c.architectureKey);
   for (const auto& k : keys) engine.submitVerdict(run, k, true, "");
   observer.setHook([&](const EngineEvent& e) {
-    if (e.kind == EngineEvent::Kind::AwaitingReview) engine.submitVerdict(run, e.architectureKey, true, "");
+    if (const auto* waiting = as<events::AwaitingReview>(e))
+      engine.submitVerdict(run, waiting->architectureKey, true, "");
   });
   engine.run(run);
   EXPECT_EQ(store->run(run)->status, RunStatus::Finished);

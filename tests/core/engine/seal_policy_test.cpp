@@ -189,7 +189,7 @@ TEST(SealedRun, FastValidCandidatesAreSealedAndTheNextRunStartsFromTheSeal) {
   auto store = f.project.open();
   auto seals = store->seals(f.project.task());
   ASSERT_FALSE(seals.empty());
-  EXPECT_EQ(f.observer.count(EngineEvent::Kind::Sealed), static_cast<int>(seals.size()));
+  EXPECT_EQ(f.observer.count<events::Sealed>(), static_cast<int>(seals.size()));
   EXPECT_GT(f.dispatcher.evaluator(0).extendedEvaluations.load(), 0);
   double previous = 0;
   for (auto it = seals.rbegin(); it != seals.rend(); ++it) {   // oldest first
@@ -248,7 +248,7 @@ TEST(SealedRun, FailedExtendedValidationSealsNothing) {
   auto store = f.project.open();
   EXPECT_GT(f.dispatcher.evaluator(0).extendedEvaluations.load(), 0);
   EXPECT_TRUE(store->seals(f.project.task()).empty());
-  EXPECT_EQ(f.observer.count(EngineEvent::Kind::Sealed), 0);
+  EXPECT_EQ(f.observer.count<events::Sealed>(), 0);
   EXPECT_EQ(f.sanitizer.calls.load(), 0) << "the sanitizers run only after an extended validation that passed";
   EXPECT_TRUE(logSays(*store, run, "demoted")) << "the log says why nothing was sealed";
 }
@@ -280,8 +280,8 @@ void expectDemotedEverywhere(SealedRun& f, RunId run, CandidateStatus demotedTo)
   for (const auto& seal : store->seals(f.project.task())) EXPECT_NE(seal.candidateId, d.id);
 
   bool evaluated = false;
-  for (const auto& e : f.observer.events()) {
-    if (e.kind != EngineEvent::Kind::CandidateEvaluated || e.candidate != d.id) continue;
+  for (const auto& e : f.observer.all<events::CandidateEvaluated>()) {
+    if (e.candidate != d.id) continue;
     evaluated = true;
     EXPECT_EQ(e.status, demotedTo) << "the views learn the demoted status";
     EXPECT_EQ(e.fitness, 0);
@@ -338,7 +338,7 @@ TEST(SealedRun, SanitizerFindingsRefuseTheSealWithTheToolsReport) {
   EXPECT_GT(f.sanitizer.calls.load(), 0);
   EXPECT_EQ(f.sanitizer.devices().front(), 0) << "the GPU of the evaluator that validated it";
   EXPECT_TRUE(store->seals(f.project.task()).empty());
-  EXPECT_EQ(f.observer.count(EngineEvent::Kind::Sealed), 0);
+  EXPECT_EQ(f.observer.count<events::Sealed>(), 0);
   EXPECT_TRUE(logSays(*store, run, "not sealed: racecheck found 3 hazards: Error: Potential RAW hazard detected"));
   EXPECT_TRUE(logSays(*store, run, "sanitizer report of candidate")) << "the tool's own report is shown";
   int refused = 0;
