@@ -8,16 +8,12 @@
 #include <iostream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
-#include "core/model/flashinfer_solution.h"
-#include "core/model/kernel_export.h"
-#include "core/model/torch_extension_export.h"
+#include "core/model/kernel_export_bundle.h"
 #include "core/store/project_store.h"
-#include "core/task/task_spec.h"
 
 namespace crucible::cli {
 namespace {
@@ -88,32 +84,6 @@ std::vector<TaskBest> bestPerTask(const ProjectStore& store) {
   return all;
 }
 
-// The export/JSON record of a winner (core/model/kernel_export.h), with where it
-// comes from and how it measured.
-nlohmann::json kernelJson(const TaskBest& b) {
-  const Candidate& c = *b.candidate;
-  nlohmann::json j = exportedKernelJson(b.task.name, b.task.family, b.task.specJson, c);
-  j["candidate"] = c.id;
-  j["run"] = c.runId;
-  j["median_us"] = c.timing ? c.timing->medianUs : 0.0;
-  j["reference_median_us"] = c.timing ? c.timing->referenceMedianUs : 0.0;
-  j["speedup"] = c.timing ? c.timing->speedup : 0.0;
-  j["sm_clock_mhz"] = c.timing ? c.timing->smClockMHz : 0.0;
-  return j;
-}
-
-// The .cu file the vault's Export writes too (core/model/kernel_export.h):
-// header comments, the launch, the source; the seal's figures when the winner is sealed.
-std::string kernelFile(const TaskBest& b) {
-  std::optional<TaskSpec> spec;
-  try {
-    spec = parseTaskSpec(b.task.specJson);
-  } catch (const TaskSpecError&) {
-    // The launch snippet then names the argument groups instead of the tensors.
-  }
-  return exportedKernelFile(*b.candidate, b.task.name, spec ? &*spec : nullptr, b.seal ? &*b.seal : nullptr);
-}
-
 nlohmann::json summaryJson(const TaskBest& b) {
   nlohmann::json j = {{"task", b.task.name}, {"runs", b.runsCount}, {"evaluations", b.evaluations}};
   if (!b.candidate) {
@@ -155,34 +125,9 @@ void writeFile(const std::filesystem::path& path, const std::string& text) {
   if (!f.flush()) throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
-// Task names are validated by the spec parser (letters, digits, _ . -), but a
-// project file is outside our control, so refuse anything that is not a plain file name.
-void requirePlainFileName(const std::string& name) {
-  const bool plain = !name.empty() && name != "." && name != ".." &&
-                     name.find_first_of("/\\") == std::string::npos;
-  if (!plain) throw std::runtime_error("task name '" + name + "' cannot be used as a file name");
-}
-
-enum class ExportFormat { Cu, Torch, FlashInfer };
-
 ExportFormat exportFormat(const std::string& text) {
-  if (text == "cu") return ExportFormat::Cu;
-  if (text == "torch") return ExportFormat::Torch;
-  if (text == "flashinfer") return ExportFormat::FlashInfer;
+  if (auto f = exportFormatFromString(text)) return *f;
   throw UsageError("--format must be cu, torch or flashinfer, not '" + text + "'");
-}
-
-// One line saying what the exported kernel is and how it measured.
-std::string describe(const TaskBest& b) {
-  const Candidate& c = *b.candidate;
-  std::ostringstream out;
-  out << b.task.name << ": candidate #" << c.id << " of run #" << c.runId;
-  if (c.timing)
-    out << std::fixed << std::setprecision(3) << ", median " << c.timing->medianUs << " us, " << c.timing->speedup
-        << "x the reference it was measured against";
-  if (b.seal) out << ", sealed (seal #" << b.seal->id << ")";
-  out << ", exported by Crucible";
-  return out.str();
 }
 
 // Where the figures were measured: the seal's fingerprint, else the one GPU the
@@ -194,47 +139,14 @@ std::string measuredOn(const ProjectStore& store, const TaskBest& b) {
   return devices.size() == 1 ? *devices.begin() : "";
 }
 
-void writeAll(const std::filesystem::path& dir, const std::vector<ExportedFile>& files) {
-  for (const ExportedFile& f : files) writeFile(dir / f.path, f.content);
-}
-
 int exportAll(const ProjectStore& store, const std::vector<TaskBest>& all, const std::string& dir, ExportFormat format,
               std::ostream& log) {
   std::filesystem::create_directories(dir);
   int written = 0;
   for (const TaskBest& b : all) {
     if (!b.candidate) continue;
-    requirePlainFileName(b.task.name);
-    const std::filesystem::path base = std::filesystem::path(dir) / b.task.name;
-    if (format == ExportFormat::Cu) {
-      writeFile(base.string() + ".cu", kernelFile(b));
-      writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
-      ++written;
-      continue;
-    }
-    const TaskSpec spec = parseTaskSpec(b.task.specJson);  // a damaged spec cannot make an extension
-    const auto files = torchExtensionFiles(spec, *b.candidate, kernelFile(b), b.task.name, describe(b));
-    if (format == ExportFormat::Torch) {
-      writeAll(dir, files);
-      writeFile(base.string() + ".json", kernelJson(b).dump(2) + "\n");
-      // The task's baseline, the reference the kernel was validated against, to compare with.
-      Candidate baseline;
-      baseline.source = spec.baseline.source;
-      baseline.launch = spec.baseline.launch;
-      baseline.compile = b.candidate->compile;  // the same GPU architecture
-      const std::string baseName = b.task.name + "_baseline";
-      writeAll(dir, torchExtensionFiles(spec, baseline, exportedKernelFile(baseline, b.task.name, &spec, nullptr),
-                                        baseName, b.task.name + ": the task's baseline kernel"));
-    } else {
-      FlashInferSolutionInfo info;
-      info.name = "crucible_" + b.task.name + "_c" + std::to_string(b.candidate->id);
-      info.definition = b.task.name;
-      info.description = describe(b);
-      info.author = "crucible (" + b.candidate->proposer + ")";
-      info.gpu = measuredOn(store, b);
-      if (b.seal) info.cudaVersion = b.seal->fingerprint.cudaRuntime;
-      writeFile(base.string() + ".solution.json", flashInferSolution(info, files).dump(2) + "\n");
-    }
+    const KernelExportInput in{b.task, *b.candidate, b.seal, measuredOn(store, b)};
+    for (const ExportedFile& f : kernelExportFiles(in, format)) writeFile(std::filesystem::path(dir) / f.path, f.content);
     ++written;
   }
   log << "exported " << written << " kernel(s) to " << dir << "\n";

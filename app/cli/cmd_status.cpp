@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// crucible-cli status: where a project's runs stand (issue 21): progress
+// against each budget, the best speedup, time and GPU time used, candidates by
+// status, seals; with --run, that run's latest log lines. For scripts, --json.
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include "app/cli/command.h"
+#include "app/cli/exit_codes.h"
+#include "app/cli/options.h"
+#include <sstream>
+#include "core/model/run.h"
+#include "core/store/project_store.h"
+
+namespace crucible::cli {
+namespace {
+
+const char* const kUsage =
+    "usage: crucible-cli status --project P [--run ID [--log N]] [--json]\n"
+    "Every run of the project (or one): its status, evaluations against the budget, the best speedup, wall\n"
+    "and GPU time used against their limits, its candidates by status and its task's seals. With --run, the\n"
+    "run's last N log lines too (default 10). Reads only: works on read-only storage and during a run.\n";
+
+struct RunStatusReport {
+  Run run;
+  std::string task;
+  std::map<std::string, std::int64_t> byStatus;
+  std::int64_t seals = 0;
+  std::vector<LogLine> log;
+};
+
+nlohmann::json toJson(const RunStatusReport& r) {
+  const Run& run = r.run;
+  nlohmann::json j = {{"run", run.id},
+                      {"task", r.task},
+                      {"status", toString(run.status)},
+                      {"proposer", run.proposer},
+                      {"evaluations", run.evaluationsDone},
+                      {"best_speedup", run.bestSpeedup},
+                      {"wall_seconds", run.wallSecondsUsed},
+                      {"gpu_seconds", run.gpuSecondsUsed},
+                      {"budget", {{"evaluations", run.budget.evaluations},
+                                  {"wall_seconds", run.budget.wallSeconds},
+                                  {"gpu_seconds", run.budget.gpuSeconds}}},
+                      {"candidates", r.byStatus},
+                      {"task_seals", r.seals}};
+  if (!r.log.empty()) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const LogLine& l : r.log) lines.push_back({{"at_ms", l.at}, {"level", l.level}, {"text", l.text}});
+    j["log"] = lines;
+  }
+  return j;
+}
+
+// "12 / 200" or "12" when there is no limit.
+std::string against(double used, double limit, int precision) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(precision) << used;
+  if (limit > 0) out << " / " << limit;
+  return out.str();
+}
+
+void print(const RunStatusReport& r, std::ostream& out) {
+  const Run& run = r.run;
+  out << "run " << run.id << " (" << r.task << ", " << run.proposer << "): " << toString(run.status) << "\n"
+      << "  evaluations  " << against(static_cast<double>(run.evaluationsDone), static_cast<double>(run.budget.evaluations), 0)
+      << "\n  best         " << std::fixed << std::setprecision(3) << run.bestSpeedup << "x the run's reference\n"
+      << "  wall time    " << against(run.wallSecondsUsed, run.budget.wallSeconds, 0) << " s\n"
+      << "  GPU time     " << against(run.gpuSecondsUsed, run.budget.gpuSeconds, 1) << " s\n"
+      << "  candidates  ";
+  if (r.byStatus.empty()) out << " none";
+  for (const auto& [status, n] : r.byStatus) out << " " << status << " " << n;
+  out << "\n  task seals   " << r.seals << "\n";
+  for (const LogLine& l : r.log) out << "  [" << l.level << "] " << l.text << "\n";
+}
+
+int cmdStatus(const std::vector<std::string>& args) {
+  Options o(args, {"project", "run", "log"}, {"json", "help"});
+  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
+  const std::string project = o.required("project");
+  if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
+  if (o.has("log") && !o.has("run")) throw UsageError("--log needs --run");
+  auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
+  const RunId only = o.has("run") ? o.integer("run", 0, 1) : 0;
+  const int logLines = static_cast<int>(o.integer("log", 10, 0, 1000));
+  std::vector<RunStatusReport> reports;
+  for (const Run& run : store->runs()) {
+    if (only && run.id != only) continue;
+    RunStatusReport r;
+    r.run = run;
+    const auto task = store->task(run.taskId);
+    r.task = task ? task->name : "task #" + std::to_string(run.taskId);
+    for (const CandidateSummary& s : store->candidateSummaries(run.id)) ++r.byStatus[toString(s.status)];
+    r.seals = static_cast<std::int64_t>(store->seals(run.taskId).size());
+    if (only && logLines > 0) {
+      // The run's last lines: read forward in pages (the log has no "last N" query), keep the tail.
+      std::int64_t after = 0;
+      for (;;) {
+        const auto page = store->log(run.id, after, 1000);
+        for (const LogLine& l : page)
+          if (l.runId == run.id) r.log.push_back(l);
+        if (r.log.size() > static_cast<std::size_t>(logLines))
+          r.log.erase(r.log.begin(), r.log.end() - logLines);
+        if (page.size() < 1000) break;
+        after = page.back().id;
+      }
+    }
+    reports.push_back(std::move(r));
+  }
+  if (only && reports.empty()) throw UsageError("no run " + std::to_string(only) + " in " + project);
+  if (o.flag("json")) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& r : reports) all.push_back(toJson(r));
+    std::cout << all.dump(2) << "\n";
+  } else if (reports.empty()) {
+    std::cout << project << " has no runs\n";
+  } else {
+    for (const auto& r : reports) print(r, std::cout);
+  }
+  return ExitCode::Success;
+}
+
+const RegisterCommand kStatus("status", {"where the runs stand: --project P [--run ID] [--json]", cmdStatus});
+
+}  // namespace
+}  // namespace crucible::cli

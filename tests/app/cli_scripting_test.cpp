@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// crucible-cli status, seal and export (issue 21), on the bundled sample
+// project (real runs recorded on an H200) and on bad input: the exit status,
+// what scripts read (--json, CSV), and that nothing is written to the project.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include "tests/app/run_cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using crucible::cli_test::cli;
+
+std::string bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+using crucible::cli_test::quoted;
+
+class CliScripting : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("crucible-cli-scripting-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    project_ = (dir_ / "sample.crucible").string();
+    fs::copy_file(std::string(CRUCIBLE_SOURCE_DIR) + "/resources/sample/sample.crucible", project_);
+    before_ = bytes(project_);
+  }
+  void TearDown() override {
+    EXPECT_TRUE(bytes(project_) == before_) << "a read-only command changed the project";
+    fs::remove_all(dir_);
+  }
+  std::string p() const { return " --project " + quoted(project_); }
+  fs::path dir_;
+  std::string project_;
+  std::string before_;
+};
+
+TEST_F(CliScripting, StatusGivesEveryRunsProgressAndOneRunsLog) {
+  const auto all = cli("status" + p() + " --json", false);
+  ASSERT_EQ(all.exitCode, 0) << all.out;
+  const auto runs = nlohmann::json::parse(all.out);
+  ASSERT_GE(runs.size(), 4u);
+  EXPECT_EQ(runs[0]["run"], 1);
+  EXPECT_EQ(runs[0]["task"], "softmax_f32_1024x1024");
+  EXPECT_EQ(runs[0]["status"], "finished");
+  EXPECT_GT(runs[0]["evaluations"].get<int>(), 0);
+  EXPECT_GT(runs[0]["best_speedup"].get<double>(), 1.0);
+  EXPECT_GT(runs[0]["candidates"]["valid"].get<int>(), 0);
+  const auto one = cli("status" + p() + " --run 1 --log 3");
+  ASSERT_EQ(one.exitCode, 0) << one.out;
+  EXPECT_NE(one.out.find("run 1 (softmax_f32_1024x1024"), std::string::npos) << one.out;
+  EXPECT_EQ(one.out.find("run 2 ("), std::string::npos) << one.out;
+  EXPECT_EQ(cli("status" + p() + " --run 999").exitCode, 2);
+  EXPECT_EQ(cli("status" + p() + " --log 3").exitCode, 2) << "--log needs --run";
+  EXPECT_EQ(cli("status --project " + quoted((dir_ / "missing.crucible").string())).exitCode, 4);
+}
+
+TEST_F(CliScripting, SealListShowAndExport) {
+  const auto list = cli("seal list" + p() + " --json", false);
+  ASSERT_EQ(list.exitCode, 0) << list.out;
+  const auto seals = nlohmann::json::parse(list.out);
+  ASSERT_FALSE(seals.empty());
+  const int newest = seals[0]["seal"];
+  EXPECT_EQ(seals[0]["fingerprint"]["gpu"], "NVIDIA H200");
+  const auto show = cli("seal show" + p() + " " + std::to_string(newest));
+  ASSERT_EQ(show.exitCode, 0) << show.out;
+  EXPECT_NE(show.out.find("measured on NVIDIA H200"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("validation:"), std::string::npos) << show.out;
+
+  const fs::path out = dir_ / "out";
+  const auto exported = cli("seal export" + p() + " " + std::to_string(newest) + " --out " + quoted(out.string()) +
+                            " --format flashinfer");
+  ASSERT_EQ(exported.exitCode, 0) << exported.out;
+  const std::string task = seals[0]["task"];
+  std::ifstream in(out / (task + ".solution.json"));
+  const auto solution = nlohmann::json::parse(in);
+  EXPECT_EQ(solution["spec"]["target_hardware"], nlohmann::json::array({"NVIDIA_H200"}));
+  EXPECT_EQ(solution["definition"], task);
+
+  EXPECT_EQ(cli("seal show" + p() + " 9999").exitCode, 2);
+  EXPECT_EQ(cli("seal show" + p() + " 1x").exitCode, 2);
+  EXPECT_EQ(cli("seal export" + p() + " 1 --out " + quoted(out.string()) + " --format zip").exitCode, 2);
+  EXPECT_EQ(cli("seal frobnicate" + p()).exitCode, 2);
+  EXPECT_EQ(cli("seal").exitCode, 2);
+}
+
+TEST_F(CliScripting, ExportWritesEveryCandidateWithItsLineageAsJsonAndCsv) {
+  const auto json = cli("export" + p() + " --run 3", false);
+  ASSERT_EQ(json.exitCode, 0) << json.out;
+  const auto rows = nlohmann::json::parse(json.out);
+  ASSERT_FALSE(rows.empty());
+  bool child = false;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r["run"], 3);
+    EXPECT_EQ(r["task"], "matmul_f32_1024x1024x1024");
+    child = child || !r["parents"].empty();
+  }
+  EXPECT_TRUE(child) << "the lineage is in the rows";
+  EXPECT_FALSE(rows[0].contains("source")) << "sources only when asked for";
+
+  const fs::path csv = dir_ / "all.csv";
+  ASSERT_EQ(cli("export" + p() + " --format csv --out " + quoted(csv.string())).exitCode, 0);
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("id,run,task,generation,parents,proposer", 0), 0u) << header;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  const auto everything = nlohmann::json::parse(cli("export" + p(), false).out);
+  EXPECT_EQ(lines, static_cast<int>(everything.size())) << "one line per candidate (details are quoted)";
+
+  EXPECT_EQ(cli("export" + p() + " --format xml").exitCode, 2);
+  EXPECT_EQ(cli("export" + p() + " --format csv --sources").exitCode, 2);
+  EXPECT_EQ(cli("export" + p() + " --run 0").exitCode, 2);
+}
+
+TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {
+  const fs::path file = fs::temp_directory_path() / ("crucible-damaged-" + std::to_string(::getpid()) + ".crucible");
+  { std::ofstream(file) << "SQLite format 3\0 this is not a database"; }
+  const std::string before = bytes(file);
+  for (const std::string command : {"status", "seal list", "export"})
+    EXPECT_EQ(cli(command + " --project " + quoted(file.string())).exitCode, 4) << command;
+  EXPECT_TRUE(bytes(file) == before);
+  fs::remove(file);
+}
+
+}  // namespace
