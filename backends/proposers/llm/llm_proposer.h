@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The language-model proposer: asks a model (any ChatClient: OpenAI-compatible
+// or Anthropic) first for an architecture (a name and a plan), then for its
+// implementation; checks the kernel's ABI and launch rule, compiles it when a
+// Compiler is given, and sends wrong signatures, bad launch rules and compile
+// errors back for a bounded number of repair turns. A kernel whose normalised
+// source was already proposed in this run is not returned again.
+//
+// Every proposal's tokens, latency, cost and repair turns are stored in the
+// candidate's genomeJson ("llm"), with the plan ("plan"), the prompt sections
+// ("prompt") and, for failures, the last reply ("lastReply"). A failed
+// proposal is ok=false with the candidate filled for inspection (keep=true
+// whenever the model replied at all): status CompileFailed and a
+// statusDetail starting with a stable word:
+//   "chat-error: "       the request failed (timeout, HTTP status, ...; the kind follows)
+//   "no-plan: "          the first turn named no architecture
+//   "no-code: ", "truncated: ", "edit-not-applied: ", "wrong-signature: ",
+//   "bad-launch-rule: ", "too-large: "   (reply_parser.h)
+//   "compile-failed: "   still failing to compile after the repair turns
+//   "duplicate: "        the same kernel (ignoring comments and spacing) was proposed before
+#pragma once
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/proposers/llm/architecture_plan.h"
+#include "backends/proposers/llm/chat.h"
+#include "backends/proposers/llm/llm_settings.h"
+#include "backends/proposers/llm/llm_usage.h"
+#include "backends/proposers/llm/prompt_builder.h"
+#include "backends/proposers/llm/reply_parser.h"
+#include "core/engine/interfaces.h"
+
+namespace crucible::llm {
+
+class LlmProposer final : public Proposer {
+public:
+  // `compiler` may be null: kernels are then returned uncompiled (the engine compiles them).
+  LlmProposer(LlmSettings settings, std::shared_ptr<ChatClient> client, Compiler* compiler = nullptr);
+
+  // Fills what ProposalContext does not carry (GPU, roofs, reference, best,
+  // inspirations, recent failures); the engine installs it. Called on the
+  // proposing thread; must be thread-safe if proposals run concurrently.
+  using ContextProvider = std::function<void(const ProposalContext&, PromptContext&)>;
+  void setContextProvider(ContextProvider provider);
+  // Cancels requests in flight when the run pauses or stops.
+  void setCancelToken(CancelToken token);
+  // How many first kernels seeds() asks for (concurrently).
+  void setSeedCount(int n) { seedCount_ = n; }
+
+  std::string name() const override;  // "llm:<first model>"
+  std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
+  Proposal propose(const ProposalContext& ctx) override;
+  std::vector<MetaPrompt> initialStrategies() const override;
+  MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const override;
+
+  // ---- Architecture first, in two steps (gated runs review the plan before any code).
+  // propose() is planArchitecture() then implement().
+
+  // One proposal's exchange with the model so far.
+  struct Conversation {
+    TaskSpec spec;
+    const LlmModelSettings* model = nullptr;  // one of settings().models
+    std::string mode;                          // "edit" | "rewrite" | "explore"
+    std::string mutation;                      // "" = "llm:<mode>"; "seed" for seeds
+    LlmUsage usage;                            // of this proposal
+    Prompt prompt;                             // the first turn's sections
+    std::vector<ChatMessage> messages;
+    std::optional<ArchitecturePlan> plan;
+    std::string lastReply;
+  };
+  struct ArchitectureStep {
+    bool ok = false;
+    // ok: the plan as a candidate without code (status AwaitingReview, genomeJson
+    // with "plan", "llm" and "prompt") for a review queue. Not ok: the failed proposal.
+    Proposal proposal;
+    Conversation conversation;  // ok: hand to implement()
+  };
+  // Turn 1: the architecture's name and plan, no code.
+  ArchitectureStep planArchitecture(const ProposalContext& ctx, const std::string& mutation = "");
+  // Turn 2 and the repair turns; `ctx` as given to planArchitecture.
+  Proposal implement(const ProposalContext& ctx, Conversation conversation);
+
+  // A source already in the run (a resumed run's candidates): not proposed again.
+  void rememberSource(const std::string& source);
+  // Everything spent so far by this proposer, proposals and strategy rewrites.
+  LlmUsage totalUsage() const;
+  // Why strategy rewrites were refused, oldest first (at most 100 kept).
+  std::vector<std::string> strategyNotes() const;
+
+  const LlmSettings& settings() const { return settings_; }
+
+private:
+  const LlmModelSettings& modelFor(std::uint64_t seed) const;
+  // Sends and adds the reply's usage to `usage` and to the proposer's total.
+  ChatReply send(const LlmModelSettings& model, const std::vector<ChatMessage>& messages, LlmUsage& usage) const;
+  // The candidate as far as the conversation got; `detail` empty = success.
+  Proposal finish(const ProposalContext& ctx, const Conversation& conv, const ParsedReply& parsed,
+                  const std::optional<CompileReport>& report, const std::string& detail, const std::string& source) const;
+  void note(const std::string& text) const;
+  bool claimNovel(const std::string& source);
+
+  LlmSettings settings_;
+  std::shared_ptr<ChatClient> client_;
+  Compiler* compiler_;
+  ContextProvider provider_;
+  CancelToken cancel_;
+  int seedCount_ = 3;
+
+  mutable std::mutex mutex_;
+  std::set<std::string> seen_;  // normalised sources of this run
+  mutable LlmUsage total_;
+  mutable std::vector<std::string> notes_;
+};
+
+}  // namespace crucible::llm
