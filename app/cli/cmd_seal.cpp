@@ -85,10 +85,10 @@ int list(const std::vector<std::string>& args) {
     std::cout << "no sealed kernel\n";
     return ExitCode::Success;
   }
-  std::cout << std::left << std::setw(6) << "seal" << std::setw(36) << "task" << std::setw(11) << "candidate"
+  std::cout << std::left << std::setw(6) << "seal" << std::setw(40) << "task" << std::setw(11) << "candidate"
             << std::right << std::setw(12) << "median us" << std::setw(10) << "speedup" << "  sealed on\n";
   for (const Seal& s : seals)
-    std::cout << std::left << std::setw(6) << s.id << std::setw(36) << taskName(*store, s.taskId) << std::setw(11)
+    std::cout << std::left << std::setw(6) << s.id << std::setw(40) << taskName(*store, s.taskId) << std::setw(11)
               << s.candidateId << std::right << std::fixed << std::setprecision(2) << std::setw(12) << s.medianUs
               << std::setprecision(3) << std::setw(9) << s.speedup << "x  " << s.fingerprint.gpu << ", "
               << formatUtc(s.sealedAt) << "\n";
@@ -117,6 +117,13 @@ int show(const std::vector<std::string>& args) {
   const auto performance = nlohmann::json::parse(s.performanceReportJson, nullptr, false);
   if (validation.is_object() && validation.contains("detail") && validation["detail"].is_string())
     std::cout << "validation: " << validation["detail"].get<std::string>() << "\n";
+  if (validation.is_object() && validation.contains("sanitizer") && validation["sanitizer"].is_object()) {
+    const auto& sz = validation["sanitizer"];
+    std::cout << "sanitizers: " << (sz.value("clean", false) ? "clean" : "NOT clean");
+    if (sz.contains("shape") && sz["shape"].is_string() && !sz["shape"].get<std::string>().empty())
+      std::cout << " at " << sz["shape"].get<std::string>();
+    std::cout << "\n";
+  }
   if (performance.is_object())
     for (const char* key : {"medianUs", "iqrUs", "referenceMedianUs", "samples", "smClockMHz", "gpuSeconds"})
       if (performance.contains(key) && performance[key].is_number())

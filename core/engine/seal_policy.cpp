@@ -122,8 +122,9 @@ Seal makeSeal(TaskId task, RunId run, const Candidate& candidate, const Evaluati
                              {"detail", extended.detail},
                              {"trials", trials}};
   if (sanitizer)
+    // The shape says where the tools ran: a task's sanitizeAxes, smaller than the timed shape.
     validation["sanitizer"] = {{"clean", sanitizer->clean}, {"tools", sanitizer->tools},
-                               {"seconds", sanitizer->seconds}};
+                               {"seconds", sanitizer->seconds}, {"shape", sanitizer->shape}};
   s.validationReportJson = validation.dump();
   s.performanceReportJson = nlohmann::json{{"medianUs", t.medianUs},
                                            {"iqrUs", t.iqrUs},

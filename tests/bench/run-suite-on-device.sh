@@ -20,6 +20,9 @@
 # too); COMPILE_MODE (default max-autotune);
 # COMPILE_BUDGET seconds; NO_COMPILE=1 skips torch.compile; SAMPLES (default 50);
 # SANITIZE_TIMEOUT seconds per sanitizer tool before a seal (default 30).
+# To split the suite over two device calls: SKIP_BENCH=1 stops after the evolution; PROJECT=FILE
+# with KEEP_PROJECT=1 continues a project an earlier call evolved; EXPECT_TASKS lists the tasks
+# the table must hold (default: the tasks evolved in this call).
 set -u
 
 BUILD_DIR=${1:-build/headless}
@@ -34,7 +37,7 @@ SAMPLES=${SAMPLES:-50}
 SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-30}
 
 CLI="$BUILD_DIR/bin/crucible-cli"
-PROJECT="$OUT/suite.crucible"
+PROJECT=${PROJECT:-$OUT/suite.crucible}
 EXPORT_DIR="$OUT/best"
 mkdir -p "$OUT/logs"
 SUMMARY="$OUT/summary.txt"
@@ -82,7 +85,7 @@ minutes_for() {
   done
   echo "$MINUTES_PER_TASK"
 }
-rm -f "$PROJECT"
+[[ "${KEEP_PROJECT:-0}" == 1 ]] || rm -f "$PROJECT"
 FAILED_RUNS=()
 for task in $TASK_LIST; do
   spec="resources/tasks/$task.json"
@@ -108,6 +111,11 @@ for task in $TASK_LIST; do
   fi
 done
 
+if [[ "${SKIP_BENCH:-0}" == 1 ]]; then
+  note "evolution done; the bench is left to a later call (SKIP_BENCH=1)"
+  exit 0
+fi
+
 # 2. The best valid kernel of every task. Exit 1 means some task has none: still export the rest.
 "$CLI" best --project "$PROJECT" --export "$EXPORT_DIR" > "$OUT/best.txt" 2> "$OUT/logs/best.log"
 rc=$?
@@ -118,7 +126,7 @@ fi
 
 # 3. The benchmark table. --expect lists the whole suite, so a task without a kernel is a FAIL line.
 # shellcheck disable=SC2086  # unquoted on purpose: word splitting normalises the list's whitespace
-EXPECTED=$(echo $TASK_LIST | tr ' ' ',')
+EXPECTED=$(echo ${EXPECT_TASKS:-$TASK_LIST} | tr ' ' ',')
 BENCH_ARGS=(--kernels "$EXPORT_DIR" --out "$OUT/suite-table.md" --samples "$SAMPLES"
             --expect "$EXPECTED" --compile-mode "$COMPILE_MODE" --compile-budget "$COMPILE_BUDGET")
 [[ "${NO_COMPILE:-0}" == 1 ]] && BENCH_ARGS+=(--no-compile)

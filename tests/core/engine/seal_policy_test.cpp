@@ -74,10 +74,12 @@ TEST(SealPolicy, SealCarriesReportsAndFingerprint) {
 
   SanitizerReport clean = FakeSanitizer::clean();
   clean.seconds = 42.5;
+  clean.shape = "M=256, N=4096";
   auto sanitized = nlohmann::json::parse(makeSeal(3, 4, c, passing(1.25, 4), f, 100.0, 99, &clean).validationReportJson);
   EXPECT_TRUE(sanitized["sanitizer"]["clean"].get<bool>());
   EXPECT_EQ(sanitized["sanitizer"]["tools"].size(), 4u);
   EXPECT_DOUBLE_EQ(sanitized["sanitizer"]["seconds"].get<double>(), 42.5);
+  EXPECT_EQ(sanitized["sanitizer"]["shape"], "M=256, N=4096") << "the seal says where the tools ran";
 }
 
 TEST(SealPolicy, OnlyAWrongResultDemotesASlowOrUntimedOneIsMerelyNotSealed) {
