@@ -135,13 +135,13 @@ void RunCoordinator::retireController() {
 }
 
 QString RunCoordinator::resumeProblem() const {
-  const ProjectStore* store = window_.session()->store();
-  if (!controller_ || !store) return tr("No project open.");
+  // The session's snapshot, not the store: no store read on the GUI thread while a run goes on.
+  if (!controller_ || !window_.session()->isOpen()) return tr("No project open.");
   if (!writeProblem_.isEmpty()) return writeProblem_;
   if (!backends_.evaluationProblem.isEmpty()) return backends_.evaluationProblem;
   if (isRunning()) return tr("A run is in progress.");
   const RunId id = window_.session()->currentRun();
-  const auto run = id ? store->run(id) : std::nullopt;
+  const auto run = id ? window_.session()->run(id) : std::nullopt;
   if (!run) return tr("No run selected.");
   if (!resumable(run->status))
     return tr("Run %1 is %2: only a stopped or interrupted run can be resumed.")
@@ -204,9 +204,9 @@ void RunCoordinator::onStarted(RunId run) {
   activeRun_ = run;
   views::ProjectSession* session = window_.session();
   session->notifyDataChanged();  // a new run: the runs table shows it
-  session->setCurrentRun(run);   // Run control reloads it from the store
-  const ProjectStore* store = session->store();
-  const auto stored = store ? store->run(run) : std::nullopt;
+  session->setRunActive(true);   // from here on the GUI reads through the project reader only
+  session->setCurrentRun(run);   // Run control reloads it
+  const auto stored = session->run(run);
   bestShown_ = stored ? stored->bestSpeedup : 0;
   if (runControl_) runControl_->setRunState(RunStatus::Running);
   report(tr("Run %1 started.").arg(run));
@@ -214,6 +214,7 @@ void RunCoordinator::onStarted(RunId run) {
 }
 
 void RunCoordinator::onFinished(RunId run) {
+  window_.session()->setRunActive(false);
   activeRun_ = 0;
   // The store says how it ended (also when run() never raised an event).
   if (runControl_ && run != 0 && window_.session()->currentRun() == run) runControl_->reload();

@@ -9,9 +9,13 @@
 namespace crucible::app {
 
 CandidateId bestValidCandidate(const ProjectStore& store, RunId run) {
+  return bestValidCandidate(store.candidateSummaries(run));
+}
+
+CandidateId bestValidCandidate(const std::vector<CandidateSummary>& candidates) {
   CandidateId best = 0;
   double bestSpeedup = 0;
-  for (const CandidateSummary& c : store.candidateSummaries(run)) {
+  for (const CandidateSummary& c : candidates) {
     if (c.status != CandidateStatus::Valid) continue;
     if (best == 0 || c.speedup > bestSpeedup) {
       best = c.id;
@@ -23,9 +27,9 @@ CandidateId bestValidCandidate(const ProjectStore& store, RunId run) {
 
 void selectBestCandidate(views::MainWindow& window) {
   views::ProjectSession* session = window.session();
-  const ProjectStore* store = session->store();
-  if (!store || session->currentRun() == 0) return;
-  if (const CandidateId best = bestValidCandidate(*store, session->currentRun())) session->selectCandidate(best);
+  // The session holds the current run's summaries: nothing is read here.
+  if (!session->isOpen() || session->currentRun() == 0) return;
+  if (const CandidateId best = bestValidCandidate(session->candidates())) session->selectCandidate(best);
 }
 
 QImage grabWindow(views::MainWindow& window) {

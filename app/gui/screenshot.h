@@ -5,6 +5,8 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <vector>
+#include "core/model/candidate.h"
 #include "core/model/ids.h"
 
 namespace crucible {
@@ -21,6 +23,7 @@ inline constexpr QSize kViewShotSize{1400, 900};
 
 // The valid candidate of the run with the highest speedup; 0 if it has none.
 CandidateId bestValidCandidate(const ProjectStore& store, RunId run);
+CandidateId bestValidCandidate(const std::vector<CandidateSummary>& candidates);
 
 // Selects the best valid candidate of the session's current run (the most
 // recent one after opening), so the candidate views have something to show.

@@ -54,6 +54,26 @@ void configureConnection(sqlite3* db, bool readOnly) {
 ProjectStore::ProjectStore(std::string path, sqlite3* db)
     : path_(std::move(path)), db_(db), statements_(std::make_unique<store_detail::StatementCache>(db)) {}
 
+// ---------------------------------------------------------------- owning thread
+
+void ProjectStore::bindToThread(std::thread::id owner, std::string why) {
+  ownerWhy_ = std::move(why);
+  owner_.store(owner);
+}
+
+void ProjectStore::setThreadCheck(bool on) {
+  if (on && owner_.load() == std::thread::id()) owner_.store(std::this_thread::get_id());
+  threadCheck_.store(on);
+  if (on) statements_->setGuard([this] { checkThread(); });
+  else statements_->setGuard({});
+}
+
+void ProjectStore::checkThread() const {
+  if (!threadCheck_.load() || std::this_thread::get_id() == owner_.load()) return;
+  throw StoreError(path_ + ": store used on a thread that does not own it" +
+                   (ownerWhy_.empty() ? std::string() : " (it belongs to " + ownerWhy_ + ")"));
+}
+
 ProjectStore::~ProjectStore() {
   statements_.reset();  // statements must be finalized before the connection closes
   if (!readOnly_) sqlite3_exec(db_, "PRAGMA optimize", nullptr, nullptr, nullptr);

@@ -6,13 +6,17 @@
 // Threading: a ProjectStore owns one SQLite connection and is used by one
 // thread at a time. The engine's worker thread and the GUI each open their
 // own ProjectStore on the same file (WAL lets readers run beside the writer).
+// bindToThread() + setThreadCheck(true) turn that rule into a check: every
+// statement run on another thread than the owner's throws StoreError.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 #include "core/model/archive_cell.h"
 #include "core/model/candidate.h"
@@ -92,6 +96,15 @@ public:
   // change?" probe for readers that poll.
   std::int64_t dataVersion() const;
 
+  // Owning-thread check, off by default (it costs a comparison per
+  // statement). bindToThread names the thread allowed to use this store
+  // (default: the caller) and, optionally, why ("the project reader: a run is
+  // in progress"); with the check on, a statement on any other thread throws
+  // StoreError naming the file, the owner and the reason.
+  void bindToThread(std::thread::id owner = std::this_thread::get_id(), std::string why = {});
+  void setThreadCheck(bool on);
+  bool threadCheck() const { return threadCheck_; }
+
   // Runs fn inside one transaction (nested calls join the outer one);
   // rolls back and rethrows if fn throws. Single calls below are each atomic.
   void transaction(const std::function<void()>& fn);
@@ -115,6 +128,11 @@ public:
   void updateCandidate(const Candidate& c);               // status, reports, timing, profile, fitness, descriptor
   std::optional<Candidate> candidate(CandidateId id) const;
   std::vector<CandidateSummary> candidateSummaries(RunId run = 0) const;  // 0 = all runs, ordered by id
+  // For readers catching up: the run's candidates with id > afterId, and the
+  // given candidates (those whose status could still change), each ordered by
+  // id, with parents. Index lookups only: cheap on a 100k run.
+  std::vector<CandidateSummary> candidateSummariesSince(RunId run, CandidateId afterId) const;
+  std::vector<CandidateSummary> candidateSummariesById(const std::vector<CandidateId>& ids) const;  // missing ids skipped
   std::vector<Candidate> candidatesWithStatus(RunId run, CandidateStatus status) const;
   std::int64_t candidateCount(RunId run = 0) const;
 
@@ -169,6 +187,10 @@ private:
   bool readOnly_ = false;
   std::string readOnlyReason_;
   std::unique_ptr<store_detail::StatementCache> statements_;  // prepared once per connection
+  void checkThread() const;
+  std::atomic<std::thread::id> owner_{};
+  std::string ownerWhy_;  // set with owner_, on the thread that binds
+  std::atomic<bool> threadCheck_{false};
 };
 
 }  // namespace crucible

@@ -51,6 +51,9 @@ inline const std::string kCandidatesWithStatus =
     select(kCandidateColumns, kCandidateTables) + " WHERE c.run_id = ?1 AND c.status = ?2 ORDER BY c.id";
 inline const std::string kSummariesOfRun =
     select(kSummaryColumns, "FROM candidates WHERE run_id = ?1 ORDER BY id");
+inline const std::string kSummariesSince =
+    select(kSummaryColumns, "FROM candidates WHERE run_id = ?1 AND id > ?2 ORDER BY id");
+inline const std::string kSummaryById = select(kSummaryColumns, "FROM candidates WHERE id = ?1");
 inline const std::string kEdgesOfRun =
     "SELECT l.child_id, l.parent_id FROM candidates c JOIN lineage l ON l.child_id = c.id "
     "WHERE c.run_id = ?1 ORDER BY c.id, l.position";
@@ -81,6 +84,8 @@ inline const std::string kTaskByName = select(kTaskColumns, "FROM tasks WHERE na
 inline std::vector<std::pair<const char*, const std::string*>> indexedQueries() {
   return {{"candidate by id", &kCandidateById},     {"parents of", &kParentsOf},
           {"candidates with status", &kCandidatesWithStatus}, {"summaries of run", &kSummariesOfRun},
+          {"summaries since", &kSummariesSince},
+          {"summary by id", &kSummaryById},
           {"edges of run", &kEdgesOfRun},           {"candidate count of run", &kCandidateCountOfRun},
           {"update candidate", &kUpdateCandidate},  {"lookup tuning", &kLookupTuning},
           {"archive of run", &kArchiveOfRun},       {"verdict", &kVerdict},

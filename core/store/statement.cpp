@@ -92,6 +92,7 @@ std::string Statement::textAt(int column) const {
 }
 
 ScopedStatement StatementCache::get(std::string_view sql) {
+  if (guard_) guard_();
   auto it = cache_.find(sql);
   if (it == cache_.end()) it = cache_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
   Statement& s = *it->second;

@@ -4,6 +4,7 @@
 // Internal to core/store.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -89,9 +90,13 @@ public:
   // The cached statement for this SQL text, reset and with no bindings.
   ScopedStatement get(std::string_view sql);
   void clear() { cache_.clear(); }
+  // Called before every statement is handed out (the store's owning-thread
+  // check); empty: no check.
+  void setGuard(std::function<void()> guard) { guard_ = std::move(guard); }
 
 private:
   sqlite3* db_;
+  std::function<void()> guard_;
   std::map<std::string, std::unique_ptr<Statement>, std::less<>> cache_;
 };
 

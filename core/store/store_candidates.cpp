@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include "core/model/model_json.h"
 #include "core/store/queries.h"
 #include "core/store/row_codec.h"
@@ -90,6 +92,44 @@ std::vector<CandidateSummary> ProjectStore::candidateSummaries(RunId run) const 
     if (it == out.end()) break;
     if (it->id == child) it->parents.push_back(edges->int64At(1));
   }
+  return out;
+}
+
+namespace {
+void addParents(StatementCache& statements, std::vector<CandidateSummary>& out) {
+  // Few rows between two looks of a reader: one index lookup each.
+  auto parents = statements.get(queries::kParentsOf);
+  for (auto& c : out) {
+    parents->bindAll(c.id);
+    while (parents->step()) c.parents.push_back(parents->int64At(0));
+    parents->reset();
+  }
+}
+}  // namespace
+
+std::vector<CandidateSummary> ProjectStore::candidateSummariesSince(RunId run, CandidateId afterId) const {
+  std::vector<CandidateSummary> out;
+  {
+    auto s = statements_->get(queries::kSummariesSince);
+    s->bindAll(run, afterId);
+    while (s->step()) out.push_back(decodeRow(path_, "candidate", *s, decodeSummary));
+  }
+  addParents(*statements_, out);
+  return out;
+}
+
+std::vector<CandidateSummary> ProjectStore::candidateSummariesById(const std::vector<CandidateId>& ids) const {
+  std::vector<CandidateSummary> out;
+  {
+    auto s = statements_->get(queries::kSummaryById);
+    for (CandidateId id : ids) {
+      s->bindAll(id);
+      if (s->step()) out.push_back(decodeRow(path_, "candidate", *s, decodeSummary));
+      s->reset();
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  addParents(*statements_, out);
   return out;
 }
 

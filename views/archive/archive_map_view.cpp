@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include "views/archive/archive_grid_model.h"
+#include "views/common/lazy_refresh.h"
 #include "views/common/message_stack.h"
 #include "views/session/project_session.h"
 
@@ -46,7 +47,9 @@ ArchiveMapView::ArchiveMapView(ProjectSession* session, QWidget* parent) : QWidg
     else table_->clearSelection();
   });
   connect(session_, &ProjectSession::currentRunChanged, this, &ArchiveMapView::reload);
-  connect(session_, &ProjectSession::dataChanged, this, &ArchiveMapView::reload);
+  // Only a change of the archive redraws it; a closed dock catches up when shown.
+  auto* lazy = new LazyRefresh(this, [this] { reload(); });
+  connect(session_, &ProjectSession::archiveChanged, lazy, &LazyRefresh::request);
   connect(session_, &ProjectSession::projectClosed, this, &ArchiveMapView::reload);
   reload();
 }
@@ -55,14 +58,12 @@ QString ArchiveMapView::message() const { return stack_->message(); }
 
 void ArchiveMapView::reload() {
   elites_.clear();
-  const ProjectStore* store = session_->store();
+  const bool open = session_->isOpen();
   const RunId run = session_->currentRun();
-  if (store && run) {
-    for (const ArchiveCell& cell : store->archive(run)) {
+  if (open && run) {
+    for (const ArchiveCell& cell : session_->archive()) {
       if (cell.elite == 0) continue;
-      ArchiveElite e{cell.elite, cell.fitness, {}};
-      if (auto c = store->candidate(cell.elite)) e.descriptor = c->descriptor;
-      elites_.push_back(std::move(e));
+      elites_.push_back(ArchiveElite{cell.elite, cell.fitness, session_->eliteDescriptor(cell.elite)});
     }
   }
   // Dimension choices; keep the chosen ones when they still exist.
@@ -79,7 +80,7 @@ void ArchiveMapView::reload() {
     xBox_->setCurrentIndex(xBox_->findText(x) >= 0 ? xBox_->findText(x) : 0);
     yBox_->setCurrentIndex(yBox_->findText(y) >= 0 ? yBox_->findText(y) : (n > 1 ? 1 : 0));
   }
-  if (!store) stack_->setMessage(tr("No project open."));
+  if (!open) stack_->setMessage(tr("No project open."));
   else if (!run) stack_->setMessage(tr("This project has no runs yet."));
   else if (elites_.empty()) stack_->setMessage(tr("The archive of this run is empty: no candidate has been placed in a cell yet."));
   rebuild();

@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <climits>
+#include <tuple>
 #include "views/diff/candidate_figures.h"
 #include "views/diff/side_by_side_diff.h"
 #include "views/session/project_session.h"
@@ -88,7 +89,14 @@ DiffView::DiffView(ProjectSession* session, QWidget* parent) : QWidget(parent), 
   }
 
   connect(session_, &ProjectSession::candidateSelected, this, &DiffView::showCandidate);
-  connect(session_, &ProjectSession::dataChanged, this, &DiffView::refresh);
+  // Only a change of a shown candidate re-reads it (its figures; the texts
+  // and the current change stay when the sources did not change).
+  connect(session_, &ProjectSession::candidatesChanged, this,
+          [this](const std::vector<CandidateSummary>& changed, bool reset) {
+            bool shown = reset;
+            for (const CandidateSummary& c : changed) shown = shown || c.id == leftId_ || c.id == rightId_;
+            if (shown && (leftId_ != 0 || rightId_ != 0)) refresh();
+          });
   connect(session_, &ProjectSession::projectClosed, this, [this] { compare(0, 0); });
   connect(session_, &ProjectSession::projectOpened, this, [this] { compare(0, 0); });
   if (session_->selectedCandidate() != 0) showCandidate(session_->selectedCandidate());
@@ -117,17 +125,17 @@ QMenu* DiffView::contextMenu(QWidget* parent) {
     a->setEnabled(diff_->changeCount() > 0);
   }
   menu->addSeparator();
-  const ProjectStore* store = session_->store();
-  for (auto [text, id] : {std::pair{tr("Copy left source (#%1)"), leftId_}, std::pair{tr("Copy right source (#%1)"), rightId_}}) {
+  for (auto [text, id, shown] : {std::tuple{tr("Copy left source (#%1)"), leftId_, left_.has_value()},
+                                  std::tuple{tr("Copy right source (#%1)"), rightId_, right_.has_value()}}) {
     QAction* copy = menu->addAction(text.arg(id), this, [this, id = id] { copySource(id); });
-    copy->setEnabled(store && id != 0 && store->candidate(id).has_value());
+    copy->setEnabled(session_->isOpen() && id != 0 && shown);
   }
   return menu;
 }
 
 void DiffView::copySource(CandidateId id) {
-  const ProjectStore* store = session_->store();
-  const auto c = store && id != 0 ? store->candidate(id) : std::nullopt;
+  // The shown sides are held whole: copying reads nothing.
+  const std::optional<Candidate>& c = id != 0 && id == leftId_ ? left_ : (id != 0 && id == rightId_ ? right_ : none_);
   if (!c) {
     setMessage(tr("Candidate #%1 is not in this project: nothing copied.").arg(id));
     return;
@@ -136,12 +144,17 @@ void DiffView::copySource(CandidateId id) {
 }
 
 void DiffView::showCandidate(CandidateId id) {
-  const ProjectStore* store = session_->store();
-  CandidateId parent = 0;
-  if (store && id != 0) {
-    if (auto c = store->candidate(id); c && !c->parents.empty()) parent = c->parents.front();
-  }
-  compare(parent, id);
+  // The parent comes with the summary the session holds; a candidate of
+  // another run is looked up in the store (outside a run, or by the reader).
+  if (id == 0 || !session_->isOpen()) return compare(0, id);
+  if (const CandidateSummary* s = session_->candidate(id))
+    return compare(s->parents.empty() ? 0 : s->parents.front(), id);
+  session_->read(
+      this, [id](const ProjectStore& store) { return store.candidate(id); },
+      [this, id](std::optional<Candidate> c) {
+        if (session_->selectedCandidate() != id && rightId_ != 0) return;  // another one was chosen meanwhile
+        compare(c && !c->parents.empty() ? c->parents.front() : 0, id);
+      });
 }
 
 void DiffView::compare(CandidateId left, CandidateId right) {
@@ -156,42 +169,64 @@ void DiffView::compare(CandidateId left, CandidateId right) {
 }
 
 void DiffView::refresh() {
-  const ProjectStore* store = session_->store();
-  leftFigures_->clear();
-  rightFigures_->clear();
-  if (!store) {
+  if (!session_->isOpen()) {
+    leftFigures_->clear();
+    rightFigures_->clear();
+    left_.reset();
+    right_.reset();
     diff_->clear();
     setMessage(tr("No project open."));
     return;
   }
   if (leftId_ == 0 && rightId_ == 0) {
+    leftFigures_->clear();
+    rightFigures_->clear();
+    left_.reset();
+    right_.reset();
     diff_->clear();
     setMessage(tr("No candidate selected: select one in any view, or pick two candidates above."));
     return;
   }
-  std::optional<Candidate> left, right;
+  // Full rows (source, reports): off the GUI thread during a run.
+  session_->read(
+      this,
+      [l = leftId_, r = rightId_](const ProjectStore& store) {
+        return std::pair{l ? store.candidate(l) : std::nullopt, r ? store.candidate(r) : std::nullopt};
+      },
+      [this, l = leftId_, r = rightId_](std::pair<std::optional<Candidate>, std::optional<Candidate>> rows) {
+        if (l != leftId_ || r != rightId_) return;  // the pair changed meanwhile
+        showPair(std::move(rows.first), std::move(rows.second));
+      });
+}
+
+void DiffView::showPair(std::optional<Candidate> left, std::optional<Candidate> right) {
   QStringList problems;
-  auto load = [&](CandidateId id, std::optional<Candidate>& c, QLabel* figures) {
+  auto figures = [&](CandidateId id, const std::optional<Candidate>& c, QLabel* label) {
     if (id == 0) {
-      figures->setText(tr("<i>no candidate on this side</i>"));
-      return;
-    }
-    c = store->candidate(id);
-    if (!c) {
+      label->setText(tr("<i>no candidate on this side</i>"));
+    } else if (!c) {
       problems << tr("Candidate #%1 is not in this project.").arg(id);
-      figures->setText(tr("<i>#%1 not found</i>").arg(id));
-      return;
+      label->setText(tr("<i>#%1 not found</i>").arg(id));
+    } else {
+      label->setText(QStringLiteral("<b>%1</b><br>%2").arg(candidateHeadline(*c).toHtmlEscaped(), candidateFigures(*c).toHtmlEscaped()));
     }
-    figures->setText(QStringLiteral("<b>%1</b><br>%2").arg(candidateHeadline(*c).toHtmlEscaped(), candidateFigures(*c).toHtmlEscaped()));
   };
-  load(leftId_, left, leftFigures_);
-  load(rightId_, right, rightFigures_);
+  figures(leftId_, left, leftFigures_);
+  figures(rightId_, right, rightFigures_);
   if (leftId_ == 0 && right)
     problems << tr("Candidate #%1 has no parent (it is a %2): pick a candidate on the left to compare against.")
                     .arg(rightId_)
                     .arg(right->mutation.empty() ? tr("seed") : QString::fromStdString(right->mutation));
   setMessage(problems.join(QLatin1Char(' ')));
-  diff_->setTexts(left ? left->source : std::string(), right ? right->source : std::string());
+  const std::string leftSource = left ? left->source : std::string();
+  const std::string rightSource = right ? right->source : std::string();
+  // Same texts: the diff and its current change stay as they are.
+  const bool sameTexts = textsShown_ && leftSource == (left_ ? left_->source : std::string()) &&
+                         rightSource == (right_ ? right_->source : std::string());
+  left_ = std::move(left);
+  right_ = std::move(right);
+  if (!sameTexts) diff_->setTexts(leftSource, rightSource);
+  textsShown_ = true;
 }
 
 }  // namespace crucible::views

@@ -3,6 +3,8 @@
 // (right) against its first parent (left), with both candidates' figures.
 #pragma once
 #include <QWidget>
+#include <optional>
+#include "core/model/candidate.h"
 #include "core/model/ids.h"
 
 class QLabel;
@@ -39,6 +41,7 @@ private:
   void refresh();
   void setMessage(const QString& text);
   void copySource(crucible::CandidateId id);
+  void showPair(std::optional<Candidate> left, std::optional<Candidate> right);
 
   ProjectSession* session_;
   CandidateId leftId_ = 0, rightId_ = 0;
@@ -51,6 +54,10 @@ private:
   QLabel* leftFigures_ = nullptr;
   QLabel* rightFigures_ = nullptr;
   SideBySideDiff* diff_ = nullptr;
+  // The shown sides, whole (sources for copying, figures).
+  std::optional<Candidate> left_, right_;
+  const std::optional<Candidate> none_;
+  bool textsShown_ = false;
 };
 
 }  // namespace crucible::views

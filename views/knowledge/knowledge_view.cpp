@@ -14,6 +14,7 @@
 #include "views/diff/candidate_figures.h"
 #include "views/knowledge/knowledge_model.h"
 #include "views/common/message_stack.h"
+#include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -74,7 +75,9 @@ KnowledgeView::KnowledgeView(ProjectSession* session, QWidget* parent) : QWidget
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(evidence_->viewport()->mapToGlobal(pos));
   });
-  connect(session_, &ProjectSession::dataChanged, this, &KnowledgeView::reload);
+  // Only a change of the knowledge base re-reads it; a closed dock catches up when shown.
+  auto* lazy = new LazyRefresh(this, [this] { reload(); });
+  connect(session_, &ProjectSession::knowledgeChanged, lazy, &LazyRefresh::request);
   connect(session_, &ProjectSession::projectOpened, this, &KnowledgeView::reload);
   connect(session_, &ProjectSession::projectClosed, this, &KnowledgeView::reload);
   reload();
@@ -103,26 +106,36 @@ QMenu* KnowledgeView::evidenceMenuFor(int row, QWidget* parent) {
 void KnowledgeView::setSearch(const QString& query) { search_->setText(query); }
 
 void KnowledgeView::reload() {
-  const ProjectStore* store = session_->store();
   searchStatus_->clear();
-  if (!store) {
+  if (!session_->isOpen()) {
     model_->setEntries({});
     stack_->setMessage(tr("No project open."));
     stack_->showMessage();
     return;
   }
   const QString query = search_->text().trimmed();
-  std::vector<KnowledgeEntry> entries;
-  if (query.isEmpty()) {
-    entries = store->knowledge();
-  } else {
-    try {
-      entries = store->searchKnowledge(query.toStdString());
-    } catch (const StoreError& e) {
-      // An incomplete FTS5 query while typing: say so and keep the table empty.
-      searchStatus_->setText(tr("Search: %1").arg(QString::fromUtf8(e.what())));
-    }
-  }
+  if (query.isEmpty()) return showEntries(query, session_->knowledge(), {});
+  // A search is SQLite's (FTS5): off the GUI thread during a run.
+  session_->read(
+      this,
+      [q = query.toStdString()](const ProjectStore& store) {
+        std::pair<std::vector<KnowledgeEntry>, std::string> found;
+        try {
+          found.first = store.searchKnowledge(q);
+        } catch (const StoreError& e) {
+          found.second = e.what();  // an incomplete FTS5 query while typing
+        }
+        return found;
+      },
+      [this, query](std::pair<std::vector<KnowledgeEntry>, std::string> found) {
+        if (search_->text().trimmed() != query) return;  // typed on meanwhile
+        showEntries(query, std::move(found.first), QString::fromStdString(found.second));
+      });
+}
+
+void KnowledgeView::showEntries(const QString& query, std::vector<KnowledgeEntry> entries, const QString& searchError) {
+  // A failed search says so and keeps the table empty.
+  if (!searchError.isEmpty()) searchStatus_->setText(tr("Search: %1").arg(searchError));
   model_->setEntries(std::move(entries));
   if (model_->rowCount() == 0) {
     stack_->setMessage(query.isEmpty() ? tr("The knowledge base is empty: claims appear as runs measure the effect of their decisions.")
@@ -154,19 +167,33 @@ void KnowledgeView::showEntry(int row) {
   if (!k->probe.empty()) html += tr("<br>Certified by the hardware probe: %1").arg(QString::fromStdString(k->probe).toHtmlEscaped());
   if (k->updatedAt) html += tr("<br>Updated %1").arg(QDateTime::fromSecsSinceEpoch(k->updatedAt).toString(Qt::ISODate));
   detail_->setText(html);
-  const ProjectStore* store = session_->store();
-  for (CandidateId id : k->evidence) {
-    auto* item = new QListWidgetItem(evidence_);
-    item->setData(kCandidateRole, QVariant::fromValue<qlonglong>(id));
-    const auto c = store ? store->candidate(id) : std::nullopt;
-    if (c) {
-      item->setData(kRunRole, QVariant::fromValue<qlonglong>(c->runId));
-      item->setText(tr("run #%1 · %2").arg(c->runId).arg(candidateHeadline(*c)) + QStringLiteral(" · ") + candidateFigures(*c));
-    } else {
-      item->setText(tr("#%1 (missing from the project)").arg(id));
-    }
+  if (k->evidence.empty()) {
+    evidence_->addItem(tr("No evidence candidates recorded."));
+    return;
   }
-  if (k->evidence.empty()) evidence_->addItem(tr("No evidence candidates recorded."));
+  // The evidence candidates' figures: off the GUI thread during a run.
+  session_->read(
+      this,
+      [ids = k->evidence](const ProjectStore& store) {
+        std::vector<std::pair<CandidateId, std::optional<Candidate>>> rows;
+        for (CandidateId id : ids) rows.emplace_back(id, store.candidate(id));
+        return rows;
+      },
+      [this, entry = k->id](std::vector<std::pair<CandidateId, std::optional<Candidate>>> rows) {
+        const KnowledgeEntry* shown = model_->entryAt(table_->currentIndex().row());
+        if (shown && shown->id != entry) return;  // another claim was chosen meanwhile
+        evidence_->clear();
+        for (const auto& [id, c] : rows) {
+          auto* item = new QListWidgetItem(evidence_);
+          item->setData(kCandidateRole, QVariant::fromValue<qlonglong>(id));
+          if (c) {
+            item->setData(kRunRole, QVariant::fromValue<qlonglong>(c->runId));
+            item->setText(tr("run #%1 · %2").arg(c->runId).arg(candidateHeadline(*c)) + QStringLiteral(" · ") + candidateFigures(*c));
+          } else {
+            item->setText(tr("#%1 (missing from the project)").arg(id));
+          }
+        }
+      });
 }
 
 }  // namespace crucible::views

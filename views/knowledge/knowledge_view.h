@@ -4,6 +4,8 @@
 // detail lists the evidence candidates, one click selects one.
 #pragma once
 #include <QWidget>
+#include <vector>
+#include "core/model/knowledge.h"
 
 class QLabel;
 class QLineEdit;
@@ -34,6 +36,7 @@ public slots:
   void reload();
   void setSearch(const QString& query);
   void showEntry(int row);
+  void showEntries(const QString& query, std::vector<KnowledgeEntry> entries, const QString& searchError);
 
 private:
   void selectEvidence(const QListWidgetItem* item);

@@ -2,8 +2,13 @@
 #include "views/lineage/lineage_view.h"
 
 #include <QAction>
+#include <algorithm>
+#include <thread>
 #include <QClipboard>
 #include <QComboBox>
+#include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QTimer>
 #include <QGuiApplication>
 #include <QMenu>
 #include <QFuture>
@@ -15,12 +20,12 @@
 #include <QPromise>
 #include <QPushButton>
 #include <QStackedWidget>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <memory>
 #include "views/diff/candidate_figures.h"
 #include "views/lineage/lineage_canvas.h"
 #include "views/lineage/status_colors.h"
+#include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -128,7 +133,21 @@ LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(par
     fitAfterLayout_ = true;
     reload();
   });
-  connect(session_, &ProjectSession::dataChanged, this, &LineageView::reload);
+  // What the tree shows: candidates, elites, seals, the reference. A closed
+  // dock lays out again only when shown.
+  auto* lazy = new LazyRefresh(this, [this] { reload(); });
+  // During a run the tree is laid out again at a pace its own cost sets (the
+  // input is built and the layout drawn on the GUI thread): about a tenth of
+  // the GUI's time at most.
+  runPace_ = new QTimer(this);
+  runPace_->setSingleShot(true);
+  connect(runPace_, &QTimer::timeout, lazy, &LazyRefresh::request);
+  connect(session_, &ProjectSession::candidatesChanged, this, [this, lazy] {
+    if (!session_->runActive()) return lazy->request();
+    if (!runPace_->isActive()) runPace_->start(std::clamp(10 * lastReloadMs_, 100, 5000));
+  });
+  connect(session_, &ProjectSession::archiveChanged, lazy, &LazyRefresh::request);
+  connect(session_, &ProjectSession::sealsChanged, lazy, &LazyRefresh::request);
   connect(session_, &ProjectSession::projectClosed, this, &LineageView::reload);
   reload();
 }
@@ -156,14 +175,16 @@ int LineageView::shownCount() const {
 bool LineageView::isShown(CandidateId id) const { return shownCount() > 0 && canvas_->indexOf(id) >= 0; }
 
 void LineageView::reload() {
-  const ProjectStore* store = session_->store();
+  QElapsedTimer cost;
+  cost.start();
+  const auto measured = qScopeGuard([&] { lastReloadMs_ = static_cast<int>(cost.elapsed()); });
   summaries_.clear();
   byId_.clear();
   sealed_.clear();
   elites_.clear();
   bestPath_.clear();
   referenceId_ = 0;
-  if (!store) {
+  if (!session_->isOpen()) {
     canvas_->setGraph({}, {});
     showMessage(tr("No project open."));
     return;
@@ -174,12 +195,12 @@ void LineageView::reload() {
     showMessage(tr("This project has no runs yet: start one to grow a lineage."));
     return;
   }
-  summaries_ = store->candidateSummaries(run);
+  summaries_ = session_->candidates();
   for (std::size_t i = 0; i < summaries_.size(); ++i) byId_.emplace(summaries_[i].id, i);
-  for (const Seal& s : store->seals()) sealed_.insert(s.candidateId);
-  for (const ArchiveCell& c : store->archive(run))
+  for (const Seal& s : session_->seals()) sealed_.insert(s.candidateId);
+  for (const ArchiveCell& c : session_->archive())
     if (c.elite != 0) elites_.insert(c.elite);
-  if (auto r = store->run(run)) referenceId_ = r->referenceCandidate;
+  if (auto r = session_->run(run)) referenceId_ = r->referenceCandidate;
 
   // Architecture choices: keep the current one if it still exists.
   {
@@ -265,13 +286,19 @@ void LineageView::relayout() {
   watcher_->setFuture(promise->future());
   layoutPending_ = true;
   promise->start();
-  QThreadPool::globalInstance()->start([promise, input = std::move(input)] {
+  // A thread of its own rather than Qt's pool: the input then crosses at
+  // pthread_create, which ThreadSanitizer sees (Qt's pool queue it cannot).
+  std::thread([promise, input = std::move(input)] {
     promise->addResult(layoutLineage(input));
     promise->finish();
-  });
+  }).detach();
 }
 
 void LineageView::applyLayout(const LineageLayout& layout) {
+  // Counted with the reload that asked for it: together they set the pace during a run.
+  QElapsedTimer cost;
+  cost.start();
+  const auto measured = qScopeGuard([&] { lastReloadMs_ += static_cast<int>(cost.elapsed()); });
   const std::set<CandidateId> onPath(bestPath_.begin(), bestPath_.end());
   std::vector<CanvasNode> nodes;
   nodes.reserve(layout.nodes.size());

@@ -19,6 +19,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QStackedWidget;
+class QTimer;
 class QGraphicsScene;
 
 namespace crucible::views {
@@ -94,6 +95,8 @@ private:
   std::unordered_map<CandidateId, int> hiddenBelow_;
   bool layoutPending_ = false;  // a layout for the newest request is running
   bool fitAfterLayout_ = true;
+  QTimer* runPace_ = nullptr;  // spaces reloads during a run
+  int lastReloadMs_ = 0;             // GUI-thread time of the last reload
 };
 
 }  // namespace crucible::views

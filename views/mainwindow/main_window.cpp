@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/main_window.h"
+#include <functional>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -222,13 +223,14 @@ QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
 }
 
 void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
-  auto source = [this, id]() -> std::optional<std::string> {
-    const auto c = session_->store() ? session_->store()->candidate(id) : std::nullopt;
-    if (!c) {
-      statusBar()->showMessage(tr("Candidate #%1 is not in this project.").arg(id), 10000);
-      return std::nullopt;
-    }
-    return c->source;
+  // The source is read off the GUI thread during a run; then acted on.
+  auto withSource = [this, id](std::function<void(const std::string&)> use) {
+    session_->read(
+        this, [id](const ProjectStore& store) { return store.candidate(id); },
+        [this, id, use = std::move(use)](std::optional<Candidate> c) {
+          if (!c) return statusBar()->showMessage(tr("Candidate #%1 is not in this project.").arg(id), 10000);
+          use(c->source);
+        });
   };
   switch (action) {
     case CandidateAction::CompareWithParent:
@@ -248,19 +250,19 @@ void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
       QGuiApplication::clipboard()->setText(QString::number(id));
       break;
     case CandidateAction::CopySource:
-      if (const auto text = source()) QGuiApplication::clipboard()->setText(QString::fromStdString(*text));
+      withSource([](const std::string& text) { QGuiApplication::clipboard()->setText(QString::fromStdString(text)); });
       break;
     case CandidateAction::SaveSource: {
-      const auto text = source();
-      if (!text) break;
-      const QString suggested = suggestedSourceFileName(id);
-      const QString path = askSavePath_ ? askSavePath_(suggested)
-                                        : QFileDialog::getSaveFileName(this, tr("Save source of #%1").arg(id), suggested,
-                                                                       tr("CUDA source (*.cu)"));
-      if (path.isEmpty()) break;
-      const QString error = writeSourceFile(path, *text);
-      if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save source"), error);
-      else statusBar()->showMessage(tr("Saved the source of #%1 to %2.").arg(id).arg(path), 10000);
+      withSource([this, id](const std::string& text) {
+        const QString suggested = suggestedSourceFileName(id);
+        const QString path = askSavePath_ ? askSavePath_(suggested)
+                                          : QFileDialog::getSaveFileName(this, tr("Save source of #%1").arg(id), suggested,
+                                                                         tr("CUDA source (*.cu)"));
+        if (path.isEmpty()) return;
+        const QString error = writeSourceFile(path, text);
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save source"), error);
+        else statusBar()->showMessage(tr("Saved the source of #%1 to %2.").arg(id).arg(path), 10000);
+      });
       break;
     }
   }

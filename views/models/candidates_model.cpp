@@ -22,7 +22,7 @@ CandidatesModel::CandidatesModel(ProjectSession* session, QObject* parent)
   connect(session_, &ProjectSession::projectOpened, this, &CandidatesModel::reload);
   connect(session_, &ProjectSession::projectClosed, this, &CandidatesModel::reload);
   connect(session_, &ProjectSession::currentRunChanged, this, &CandidatesModel::reload);
-  connect(session_, &ProjectSession::dataChanged, this, &CandidatesModel::refresh);
+  connect(session_, &ProjectSession::candidatesChanged, this, &CandidatesModel::apply);
   reload();
 }
 
@@ -94,40 +94,49 @@ QVariant CandidatesModel::headerData(int section, Qt::Orientation orientation, i
 
 void CandidatesModel::reload() {
   beginResetModel();
-  rows_.clear();
-  rowById_.clear();
   run_ = session_->currentRun();
   // No run selected means no candidates, not every run's candidates at once.
-  if (const ProjectStore* store = session_->store(); store && run_ != 0) rows_ = store->candidateSummaries(run_);
+  rows_ = run_ != 0 ? session_->candidates() : std::vector<CandidateSummary>{};
+  rowById_.clear();
   rowById_.reserve(static_cast<qsizetype>(rows_.size()));
   for (std::size_t i = 0; i < rows_.size(); ++i) rowById_.insert(rows_[i].id, static_cast<int>(i));
   endResetModel();
 }
 
 void CandidatesModel::refresh() {
-  const ProjectStore* store = session_->store();
-  if (!store || run_ == 0 || run_ != session_->currentRun()) return reload();
-  std::vector<CandidateSummary> fresh = store->candidateSummaries(run_);
-  // Summaries come ordered by id; rows keep their place only if the shown
-  // candidates are still the first ones, in the same order.
-  bool prefix = fresh.size() >= rows_.size();
-  for (std::size_t i = 0; prefix && i < rows_.size(); ++i) prefix = fresh[i].id == rows_[i].id;
-  if (!prefix) return reload();
+  if (run_ != session_->currentRun()) return reload();
+  // Everything the session holds that this model does not show yet.
+  const auto& all = session_->candidates();
+  std::vector<CandidateSummary> changed;
+  for (const CandidateSummary& s : all) {
+    const int row = rowOf(s.id);
+    if (row < 0 || !sameRow(rows_[static_cast<std::size_t>(row)], s)) changed.push_back(s);
+  }
+  apply(changed, false);
+}
 
-  const std::size_t shown = rows_.size();
-  for (std::size_t i = 0; i < shown; ++i) {
-    if (sameRow(rows_[i], fresh[i])) continue;
-    rows_[i] = std::move(fresh[i]);
-    emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
-  }
-  if (fresh.size() > shown) {
-    beginInsertRows({}, static_cast<int>(shown), static_cast<int>(fresh.size()) - 1);
-    for (std::size_t i = shown; i < fresh.size(); ++i) {
-      rowById_.insert(fresh[i].id, static_cast<int>(i));
-      rows_.push_back(std::move(fresh[i]));
+void CandidatesModel::apply(const std::vector<CandidateSummary>& changed, bool reset) {
+  if (reset || run_ != session_->currentRun()) return reload();
+  // Changed rows keep their place; new candidates (higher ids) go below.
+  std::vector<const CandidateSummary*> added;
+  for (const CandidateSummary& s : changed) {
+    const int row = rowOf(s.id);
+    if (row < 0) {
+      added.push_back(&s);
+      continue;
     }
-    endInsertRows();
+    if (sameRow(rows_[static_cast<std::size_t>(row)], s)) continue;
+    rows_[static_cast<std::size_t>(row)] = s;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
   }
+  if (added.empty()) return;
+  const int first = static_cast<int>(rows_.size());
+  beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+  for (const CandidateSummary* s : added) {
+    rowById_.insert(s->id, static_cast<int>(rows_.size()));
+    rows_.push_back(*s);
+  }
+  endInsertRows();
 }
 
 }  // namespace crucible::views

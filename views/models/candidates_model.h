@@ -27,9 +27,12 @@ public:
   int rowOf(CandidateId id) const;  // -1 when the candidate is not shown
 
 public slots:
-  // Re-reads the current run's candidates. While the run grows, rows already
-  // shown are updated in place and new ones appended, so selections survive.
+  // Catches up with the session's candidates of the current run. While the
+  // run grows, rows already shown are updated in place and new ones
+  // appended, so selections survive.
   void refresh();
+  // The session's typed change: new and changed summaries (or a reset).
+  void apply(const std::vector<crucible::CandidateSummary>& changed, bool reset);
 
 private:
   void reload();  // resets the whole model (another run, another project)

@@ -16,7 +16,7 @@ bool sameRow(const Run& a, const Run& b) {
 RunsModel::RunsModel(ProjectSession* session, QObject* parent) : QAbstractTableModel(parent), session_(session) {
   connect(session_, &ProjectSession::projectOpened, this, &RunsModel::reload);
   connect(session_, &ProjectSession::projectClosed, this, &RunsModel::reload);
-  connect(session_, &ProjectSession::dataChanged, this, &RunsModel::refresh);
+  connect(session_, &ProjectSession::runsChanged, this, &RunsModel::refresh);
   reload();
 }
 
@@ -92,23 +92,22 @@ void RunsModel::reload() {
   beginResetModel();
   runs_.clear();
   taskNames_.clear();
-  if (const ProjectStore* store = session_->store()) {
-    runs_ = store->runs();
-    for (const auto& t : store->tasks()) taskNames_.insert(t.id, QString::fromStdString(t.name));
+  if (session_->isOpen()) {
+    runs_ = session_->runs();
+    for (const auto& t : session_->tasks()) taskNames_.insert(t.id, QString::fromStdString(t.name));
   }
   endResetModel();
 }
 
 void RunsModel::refresh() {
-  const ProjectStore* store = session_->store();
-  if (!store) return reload();
-  std::vector<Run> fresh = store->runs();
+  if (!session_->isOpen()) return reload();
+  std::vector<Run> fresh = session_->runs();
   // Rows keep their place only if the shown runs are still the first ones, in order.
   bool prefix = fresh.size() >= runs_.size();
   for (std::size_t i = 0; prefix && i < runs_.size(); ++i) prefix = fresh[i].id == runs_[i].id;
   if (!prefix) return reload();
 
-  for (const auto& t : store->tasks()) taskNames_.insert(t.id, QString::fromStdString(t.name));
+  for (const auto& t : session_->tasks()) taskNames_.insert(t.id, QString::fromStdString(t.name));
   const std::size_t shown = runs_.size();
   for (std::size_t i = 0; i < shown; ++i) {
     if (sameRow(runs_[i], fresh[i])) continue;

@@ -21,6 +21,7 @@
 #include "views/review/review_queue_model.h"
 #include "views/common/message_stack.h"
 #include "views/common/view_helpers.h"
+#include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -88,7 +89,17 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
     if (row >= 0 && id != current_) table_->selectRow(row);
   });
   connect(session_, &ProjectSession::currentRunChanged, this, &ReviewQueueView::reload);
-  connect(session_, &ProjectSession::dataChanged, this, &ReviewQueueView::reload);
+  // The queue changes when a verdict is recorded or a candidate enters or
+  // leaves review; nothing else re-reads it. A closed dock catches up when shown.
+  lazy_ = new LazyRefresh(this, [this] { reload(); });
+  connect(session_, &ProjectSession::verdictsChanged, lazy_, &LazyRefresh::request);
+  connect(session_, &ProjectSession::candidatesChanged, this,
+          [this](const std::vector<CandidateSummary>& changed, bool reset) {
+            bool queueMoved = reset;
+            for (const CandidateSummary& c : changed)
+              queueMoved = queueMoved || c.status == CandidateStatus::AwaitingReview || model_->rowOf(c.id) >= 0;
+            if (queueMoved) lazy_->request();
+          });
   connect(session_, &ProjectSession::projectClosed, this, &ReviewQueueView::reload);
   reload();
 }
@@ -96,22 +107,42 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
 QString ReviewQueueView::message() const { return stack_->message(); }
 
 void ReviewQueueView::reload() {
-  const ProjectStore* store = session_->store();
   const RunId run = session_->currentRun();
+  if (!session_->isOpen() || !run) return setQueue({}, {});
+  // Full rows and the parents' sources: off the GUI thread during a run.
+  session_->read(
+      this,
+      [run](const ProjectStore& store) {
+        std::pair<std::vector<Candidate>, std::map<CandidateId, std::string>> q;
+        q.first = store.candidatesWithStatus(run, CandidateStatus::AwaitingReview);
+        for (const Candidate& c : q.first)
+          if (!c.parents.empty() && !q.second.count(c.parents.front()))
+            if (auto p = store.candidate(c.parents.front())) q.second[c.parents.front()] = p->source;
+        return q;
+      },
+      [this, run](std::pair<std::vector<Candidate>, std::map<CandidateId, std::string>> q) {
+        if (run == session_->currentRun()) setQueue(std::move(q.first), std::move(q.second));
+      });
+}
+
+void ReviewQueueView::setQueue(std::vector<Candidate> awaiting, std::map<CandidateId, std::string> parentSources) {
+  const RunId run = session_->currentRun();
+  awaiting_ = std::move(awaiting);
+  parentSources_ = std::move(parentSources);
+  std::set<std::string> decided;
+  for (const ReviewVerdict& v : session_->verdicts()) decided.insert(v.architectureKey);
   std::vector<Candidate> queued;
-  if (store && run) {
-    for (auto& c : store->candidatesWithStatus(run, CandidateStatus::AwaitingReview)) {
-      // One verdict covers an architecture: skip those already decided.
-      if (decided_.count({run, c.architectureKey}) || store->verdict(run, c.architectureKey)) continue;
-      queued.push_back(std::move(c));
-    }
+  for (const Candidate& c : awaiting_) {
+    // One verdict covers an architecture: skip those already decided.
+    if (decided_.count({run, c.architectureKey}) || decided.count(c.architectureKey)) continue;
+    queued.push_back(c);
   }
   const CandidateId keep = current_;
   model_->setCandidates(std::move(queued));
-  if (!store) stack_->setMessage(tr("No project open."));
+  if (!session_->isOpen()) stack_->setMessage(tr("No project open."));
   else if (!run) stack_->setMessage(tr("This project has no runs yet."));
   else if (model_->rowCount() == 0) {
-    const auto r = store->run(run);
+    const auto r = session_->run(run);
     stack_->setMessage(r && !r->gated ? tr("This run is not gated: new architectures are evaluated without review.")
                                      : tr("No candidates awaiting review in this run."));
   }
@@ -143,10 +174,12 @@ void ReviewQueueView::showRow(int row) {
   const QString source = QString::fromStdString(c->source);
   if (source_->text() != source) source_->setText(source);
   std::string parentSource;
-  if (!c->parents.empty() && session_->store()) {
-    if (auto p = session_->store()->candidate(c->parents.front())) parentSource = p->source;
+  if (!c->parents.empty())
+    if (auto it = parentSources_.find(c->parents.front()); it != parentSources_.end()) parentSource = it->second;
+  if (diffShown_ != std::pair{parentSource, c->source}) {
+    diff_->setTexts(parentSource, c->source);
+    diffShown_ = {parentSource, c->source};
   }
-  diff_->setTexts(parentSource, c->source);
   tabs_->setTabText(2, c->parents.empty() ? tr("Diff (no parent)") : tr("Diff against #%1").arg(c->parents.front()));
 }
 
@@ -166,7 +199,7 @@ bool ReviewQueueView::decide(bool accepted) {
   emit verdictGiven(run, key, accepted, note);
   // Next in the queue: the row that took this one's place.
   const int next = row;
-  reload();
+  setQueue(std::move(awaiting_), std::move(parentSources_));
   if (model_->rowCount() > 0) {
     table_->selectRow(std::min(next, model_->rowCount() - 1));
     showRow(std::min(next, model_->rowCount() - 1));

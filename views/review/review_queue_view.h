@@ -5,8 +5,12 @@
 // emits the verdict; the app records it and lets the engine continue.
 #pragma once
 #include <QWidget>
+#include <map>
 #include <set>
+#include <utility>
+#include <vector>
 #include <string>
+#include "core/model/candidate.h"
 #include "core/model/ids.h"
 
 class QLabel;
@@ -19,6 +23,7 @@ class QsciScintilla;
 
 namespace crucible::views {
 
+class LazyRefresh;
 class MessageStack;
 
 class ProjectSession;
@@ -46,6 +51,7 @@ signals:
 private:
   bool decide(bool accepted);
   void showRow(int row);
+  void setQueue(std::vector<Candidate> awaiting, std::map<CandidateId, std::string> parentSources);
 
   ProjectSession* session_;
   ReviewQueueModel* model_ = nullptr;
@@ -60,6 +66,10 @@ private:
   QPushButton* acceptButton_ = nullptr;
   QPushButton* rejectButton_ = nullptr;
   CandidateId current_ = 0;
+  LazyRefresh* lazy_ = nullptr;
+  std::vector<Candidate> awaiting_;                   // as last read, before this view's own verdicts
+  std::map<CandidateId, std::string> parentSources_;  // of the awaiting candidates' first parents
+  std::pair<std::string, std::string> diffShown_;
   // Architectures decided here whose verdict the store may not hold yet.
   std::set<std::pair<RunId, std::string>> decided_;
 };

@@ -22,6 +22,7 @@
 #include <map>
 #include "core/task/task_spec.h"
 #include "views/diff/candidate_figures.h"
+#include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 
 namespace crucible::views {
@@ -84,7 +85,12 @@ RooflineView::RooflineView(ProjectSession* session, QWidget* parent) : QWidget(p
     rebuildChart();
   });
   connect(session_, &ProjectSession::currentRunChanged, this, &RooflineView::reload);
-  connect(session_, &ProjectSession::dataChanged, this, &RooflineView::reload);
+  // Only new valid candidates are read (off the GUI thread during a run);
+  // seals and ceilings come with the session. A closed dock catches up when shown.
+  lazy_ = new LazyRefresh(this, [this] { reload(); });
+  connect(session_, &ProjectSession::candidatesChanged, this, &RooflineView::addCandidates);
+  connect(session_, &ProjectSession::sealsChanged, lazy_, &LazyRefresh::request);
+  connect(session_, &ProjectSession::ceilingsChanged, lazy_, &LazyRefresh::request);
   connect(session_, &ProjectSession::projectClosed, this, &RooflineView::reload);
   connect(session_, &ProjectSession::candidateSelected, this, [this] { rebuildChart(); });
   reload();
@@ -92,15 +98,23 @@ RooflineView::RooflineView(ProjectSession* session, QWidget* parent) : QWidget(p
 
 QString RooflineView::notes() const { return notes_->text(); }
 
+namespace {
+bool plottable(CandidateStatus s) { return s == CandidateStatus::Valid || s == CandidateStatus::Reference; }
+}  // namespace
+
 void RooflineView::reload() {
   points_.clear();
   sealed_.clear();
   missing_.clear();
+  missingById_.clear();
+  considered_.clear();
   ceilings_.clear();
+  taskFlops_.reset();
+  flopsProblem_.clear();
   reference_ = 0;
-  const ProjectStore* store = session_->store();
+  ++generation_;
   const RunId runId = session_->currentRun();
-  if (store) ceilings_ = store->ceilings();
+  if (session_->isOpen()) ceilings_ = session_->ceilings();
 
   // Devices with ceilings; keep the chosen one.
   {
@@ -115,45 +129,83 @@ void RooflineView::reload() {
   }
   roofs_ = roofsOf(ceilings_, deviceBox_->currentText().toStdString());
 
-  if (store && runId) {
-    const auto run = store->run(runId);
-    std::optional<double> taskFlops;
-    if (run) {
+  if (session_->isOpen() && runId) {
+    if (const auto run = session_->run(runId)) {
       reference_ = run->referenceCandidate;
-      for (const Seal& s : store->seals(run->taskId)) sealed_.insert(s.candidateId);
-      if (const auto task = store->task(run->taskId)) {
+      for (const Seal& s : session_->seals())
+        if (s.taskId == run->taskId) sealed_.insert(s.candidateId);
+      if (const auto task = session_->task(run->taskId)) {
         try {
           const TaskSpec spec = parseTaskSpec(task->specJson);
-          taskFlops = crucible::taskFlops(spec);
+          taskFlops_ = crucible::taskFlops(spec);
         } catch (const std::exception& e) {
-          missing_ << tr("The task's flops formula is unusable (%1).").arg(QString::fromUtf8(e.what()));
+          flopsProblem_ = tr("The task's flops formula is unusable (%1).").arg(QString::fromUtf8(e.what()));
         }
       }
     }
-    std::map<std::string, int> reasons;
-    int considered = 0;
-    // Two bulk reads instead of one query per candidate: with 10k candidates the
-    // per-candidate reads dominated the main window's first paint.
-    std::vector<Candidate> plotted = store->candidatesWithStatus(runId, CandidateStatus::Valid);
-    for (Candidate& r : store->candidatesWithStatus(runId, CandidateStatus::Reference)) plotted.push_back(std::move(r));
-    std::sort(plotted.begin(), plotted.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
-    for (const Candidate& candidate : plotted) {
-      ++considered;
-      const Candidate* c = &candidate;
-      const RooflineOutcome o = rooflinePoint(*c, taskFlops);
-      if (o.point) points_.push_back(*o.point);
-      else ++reasons[o.missing];
-    }
-    if (considered > 0 && static_cast<int>(points_.size()) < considered) {
-      QStringList parts;
-      for (const auto& [why, n] : reasons) parts << QStringLiteral("%1 %2").arg(n).arg(QString::fromStdString(why));
-      missing_ << tr("%1 of %2 valid candidates plotted; not plotted: %3.")
-                      .arg(points_.size())
-                      .arg(considered)
-                      .arg(parts.join(QStringLiteral("; ")));
-    }
+    // Full rows (timing, profile) of the plotted candidates, read in bulk.
+    std::vector<CandidateId> ids;
+    for (const CandidateSummary& s : session_->candidates())
+      if (plottable(s.status)) ids.push_back(s.id);
+    fetch(std::move(ids));
   }
+  updateMissing();
   rebuildChart();
+}
+
+void RooflineView::addCandidates(const std::vector<CandidateSummary>& changed, bool reset) {
+  if (reset) return lazy_->request();
+  // New valid candidates, and considered ones that were not plottable yet
+  // (a reference whose timing arrived later).
+  std::vector<CandidateId> ids;
+  for (const CandidateSummary& s : changed)
+    if (plottable(s.status) && (!considered_.count(s.id) || missingById_.count(s.id))) ids.push_back(s.id);
+  if (ids.empty() || lazy_->defer()) return;
+  fetch(std::move(ids));
+}
+
+void RooflineView::fetch(std::vector<CandidateId> ids) {
+  if (ids.empty()) return;
+  session_->read(
+      this,
+      [ids = std::move(ids)](const ProjectStore& store) {
+        std::vector<Candidate> rows;
+        rows.reserve(ids.size());
+        for (CandidateId id : ids)
+          if (auto c = store.candidate(id)) rows.push_back(std::move(*c));
+        return rows;
+      },
+      [this, generation = generation_](std::vector<Candidate> rows) {
+        if (generation != generation_) return;  // read for a run no longer shown
+        for (const Candidate& c : rows) {
+          considered_.insert(c.id);
+          const RooflineOutcome o = rooflinePoint(c, taskFlops_);
+          std::erase_if(points_, [&](const RooflinePoint& p) { return p.id == c.id; });
+          if (o.point) {
+            points_.push_back(*o.point);
+            missingById_.erase(c.id);
+          } else {
+            missingById_[c.id] = o.missing;
+          }
+        }
+        std::sort(points_.begin(), points_.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        updateMissing();
+        rebuildChart();
+      });
+}
+
+void RooflineView::updateMissing() {
+  missing_.clear();
+  if (!flopsProblem_.isEmpty()) missing_ << flopsProblem_;
+  if (missingById_.empty()) return;
+  std::map<std::string, int> reasons;
+  for (const auto& [id, why] : missingById_) ++reasons[why];
+  QStringList parts;
+  for (const auto& [why, n] : reasons) parts << QStringLiteral("%1 %2").arg(n).arg(QString::fromStdString(why));
+  missing_ << tr("%1 of %2 valid candidates plotted; not plotted: %3.")
+                  .arg(points_.size())
+                  .arg(considered_.size())
+                  .arg(parts.join(QStringLiteral("; ")));
 }
 
 void RooflineView::rebuildChart() {
@@ -164,7 +216,7 @@ void RooflineView::rebuildChart() {
   }
   selected_ = nullptr;
   QStringList notes = missing_;
-  const ProjectStore* store = session_->store();
+  const bool store = session_->isOpen();
   if (!store) notes.prepend(tr("No project open."));
   else if (!session_->currentRun()) notes.prepend(tr("This project has no runs yet."));
   else if (points_.empty()) notes.prepend(tr("No profiled candidates in this run yet."));

@@ -5,6 +5,8 @@
 // them. Hover for details, click to select; export PNG or SVG.
 #pragma once
 #include <QWidget>
+#include <map>
+#include <optional>
 #include <set>
 #include <vector>
 #include "views/roofline/roofline_math.h"
@@ -18,6 +20,7 @@ class QScatterSeries;
 namespace crucible::views {
 
 class ProjectSession;
+class LazyRefresh;
 
 class RooflineView : public QWidget {
   Q_OBJECT
@@ -38,6 +41,9 @@ public slots:
 
 private:
   void rebuildChart();
+  void addCandidates(const std::vector<crucible::CandidateSummary>& changed, bool reset);
+  void fetch(std::vector<CandidateId> ids);
+  void updateMissing();
   int nearestPoint(const QPointF& value) const;
   QString describe(const RooflinePoint& p) const;
 
@@ -53,6 +59,12 @@ private:
   std::set<CandidateId> sealed_;
   CandidateId reference_ = 0;
   QStringList missing_;
+  LazyRefresh* lazy_ = nullptr;
+  std::optional<double> taskFlops_;
+  QString flopsProblem_;
+  std::set<CandidateId> considered_;
+  std::map<CandidateId, std::string> missingById_;
+  int generation_ = 0;  // of reload(): replies to an older one are dropped
 };
 
 }  // namespace crucible::views

@@ -123,14 +123,26 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   connect(session_, &ProjectSession::currentRunChanged, this, &RunControlView::reload);
   connect(session_, &ProjectSession::projectOpened, this, &RunControlView::reload);
   connect(session_, &ProjectSession::projectClosed, this, &RunControlView::reload);
-  connect(session_, &ProjectSession::dataChanged, this, [this] {
-    refreshLog();
+  connect(session_, &ProjectSession::logChanged, this, [this](const std::vector<LogLine>& added, bool reset) {
+    if (reset) {
+      log_->clear();
+      lastLogId_ = 0;
+    }
+    appendLog(added);
+  });
+  connect(session_, &ProjectSession::candidatesChanged, this, &RunControlView::loadChart);
+  connect(session_, &ProjectSession::runsChanged, this, [this] {
     // The engine commits its counters as it goes: show them even without progress slots.
-    if (const ProjectStore* store = session_->store(); store && logRun_)
-      if (const auto run = store->run(logRun_)) {
-        const double left = run->budget.wallSeconds > 0 ? std::max(0.0, run->budget.wallSeconds - run->wallSecondsUsed) : -1;
-        setProgress(run->evaluationsDone, run->budget.evaluations, run->bestSpeedup, left);
-      }
+    const auto run = logRun_ ? session_->run(logRun_) : std::nullopt;
+    if (!run) return;
+    const double left = run->budget.wallSeconds > 0 ? std::max(0.0, run->budget.wallSeconds - run->wallSecondsUsed) : -1;
+    setProgress(run->evaluationsDone, run->budget.evaluations, run->bestSpeedup, left);
+    // A status the store changed (a run ended, another process started one)
+    // is shown; one it merely repeats never overrides the engine's events.
+    if (run->status != storedStatus_) {
+      storedStatus_ = run->status;
+      setRunState(run->status);
+    }
   });
   reload();
 }
@@ -166,7 +178,7 @@ RunRequest RunControlView::request() const {
 }
 
 QString RunControlView::startProblem() const {
-  if (!session_->store()) return tr("No project open.");
+  if (!session_->isOpen()) return tr("No project open.");
   if (!evaluationProblem_.isEmpty()) return evaluationProblem_;
   if (task_->count() == 0) return tr("This project has no tasks: add a task before starting a run.");
   if (proposer_->count() == 0) return tr("No proposer is available.");
@@ -178,13 +190,13 @@ int RunControlView::chartPointCount() const { return best_->count(); }
 QString RunControlView::logText() const { return log_->toPlainText(); }
 
 void RunControlView::reload() {
-  const ProjectStore* store = session_->store();
+  const bool store = session_->isOpen();
   const QVariant chosen = task_->currentData();
   {
     const QSignalBlocker block(task_);
     task_->clear();
     if (store) {
-      for (const Task& t : store->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
+      for (const Task& t : session_->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
       for (const QString& name : builtinTasks_) {
         if (task_->findText(name) >= 0) continue;  // already in the project
         task_->addItem(tr("%1 (built-in)").arg(name), QVariant::fromValue<qlonglong>(0));
@@ -200,10 +212,11 @@ void RunControlView::reload() {
   progress_->setValue(0);
   progressText_->setText(store && logRun_ ? QString() : tr("No run yet."));
   if (store && logRun_) {
-    if (const auto run = store->run(logRun_)) {
+    if (const auto run = session_->run(logRun_)) {
       const int i = task_->findData(QVariant::fromValue<qlonglong>(run->taskId));
       if (i >= 0) task_->setCurrentIndex(i);
       state_ = run->status;
+      storedStatus_ = run->status;
       const double left = run->budget.wallSeconds > 0 ? std::max(0.0, run->budget.wallSeconds - run->wallSecondsUsed) : -1;
       setProgress(run->evaluationsDone, run->budget.evaluations, run->bestSpeedup, left);
     }
@@ -212,19 +225,18 @@ void RunControlView::reload() {
     if (i >= 0) task_->setCurrentIndex(i);
   }
   loadChart();
-  refreshLog();
+  if (store && logRun_) appendLog(session_->log());
   updateButtons();
 }
 
 void RunControlView::loadChart() {
   best_->clear();
-  const ProjectStore* store = session_->store();
-  if (!store || !logRun_) return;
+  if (!session_->isOpen() || !logRun_ || logRun_ != session_->currentRun()) return;
   // Best-so-far speedup of the valid candidates, in the order they were recorded.
   qint64 n = 0;
   double best = 0;
   QList<QPointF> points;
-  for (const CandidateSummary& s : store->candidateSummaries(logRun_)) {
+  for (const CandidateSummary& s : session_->candidates()) {
     if (!evaluated(s.status)) continue;
     ++n;
     if (s.status == CandidateStatus::Valid && s.speedup > best) {
@@ -277,10 +289,10 @@ void RunControlView::updateButtons() {
   if (progress_->maximum() == 0 && !running) progress_->setRange(0, 1);
 }
 
-void RunControlView::refreshLog() {
-  const ProjectStore* store = session_->store();
-  if (!store || !logRun_) return;
-  for (const LogLine& l : store->log(logRun_, lastLogId_)) {
+void RunControlView::appendLog(const std::vector<LogLine>& lines) {
+  if (!logRun_ || logRun_ != session_->currentRun()) return;
+  for (const LogLine& l : lines) {
+    if (l.id <= lastLogId_) continue;
     const QString when = QDateTime::fromMSecsSinceEpoch(l.at).toString(QStringLiteral("HH:mm:ss"));
     QString line = QStringLiteral("%1 %2 %3").arg(when, QString::fromStdString(l.level).leftJustified(7), QString::fromStdString(l.text));
     log_->appendPlainText(line);

@@ -9,6 +9,7 @@
 #include <QWidget>
 #include "core/model/ids.h"
 #include "core/model/run.h"
+#include "core/store/project_store.h"
 
 class QCheckBox;
 class QComboBox;
@@ -59,7 +60,7 @@ public slots:
   void addBestSpeedupPoint(qint64 evaluation, double bestSpeedup);
   void setRunState(crucible::RunStatus status);
   // Appends the engine log lines recorded since the last call.
-  void refreshLog();
+  void appendLog(const std::vector<crucible::LogLine>& lines);
   void reload();
 
 signals:
@@ -91,6 +92,7 @@ private:
   QValueAxis* axisY_ = nullptr;
   QPlainTextEdit* log_ = nullptr;
   std::optional<RunStatus> state_;
+  std::optional<RunStatus> storedStatus_;  // the shown run's status as the store last said
   QStringList builtinTasks_;
   QString evaluationProblem_;
   std::int64_t lastLogId_ = 0;

@@ -24,6 +24,7 @@
 #include "views/diff/cuda_lexer.h"
 #include "views/common/message_stack.h"
 #include "views/common/view_helpers.h"
+#include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 #include "views/vault/seal_model.h"
 
@@ -84,7 +85,10 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(table_->viewport()->mapToGlobal(pos));
   });
-  connect(session_, &ProjectSession::dataChanged, this, &VaultView::reload);
+  // Seals (and task names) are what the vault lists; a closed dock catches up when shown.
+  auto* lazy = new LazyRefresh(this, [this] { reload(); });
+  connect(session_, &ProjectSession::sealsChanged, lazy, &LazyRefresh::request);
+  connect(session_, &ProjectSession::runsChanged, lazy, &LazyRefresh::request);
   connect(session_, &ProjectSession::projectOpened, this, &VaultView::reload);
   connect(session_, &ProjectSession::projectClosed, this, &VaultView::reload);
   reload();
@@ -93,17 +97,17 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
 QString VaultView::message() const { return stack_->message(); }
 
 void VaultView::reload() {
-  const ProjectStore* store = session_->store();
-  if (!store) {
+  kernel_.reset();
+  if (!session_->isOpen()) {
     model_->setSeals({}, {});
     stack_->setMessage(tr("No project open."));
     stack_->showMessage();
     return;
   }
   std::map<TaskId, QString> names;
-  for (const Task& t : store->tasks()) names[t.id] = QString::fromStdString(t.name);
+  for (const Task& t : session_->tasks()) names[t.id] = QString::fromStdString(t.name);
   const qlonglong current = model_->data(model_->index(table_->currentIndex().row(), 0), Qt::UserRole).toLongLong();
-  model_->setSeals(store->seals(), std::move(names));
+  model_->setSeals(session_->seals(), std::move(names));
   if (model_->rowCount() == 0) {
     stack_->setMessage(tr("No sealed kernels yet: a candidate is sealed when it passes correctness and performance validation."));
     stack_->showMessage();
@@ -136,8 +140,28 @@ void VaultView::showSeal(int row) {
                             .arg(fp.host.empty() ? QString() : tr(", host %1").arg(QString::fromStdString(fp.host))));
   validation_->setPlainText(prettyJson(s->validationReportJson));
   performance_->setPlainText(prettyJson(s->performanceReportJson));
-  const auto c = session_->store() ? session_->store()->candidate(s->candidateId) : std::nullopt;
-  source_->setText(c ? QString::fromStdString(c->source) : tr("// The sealed candidate #%1 is missing from the project.").arg(s->candidateId));
+  // The sealed source: off the GUI thread during a run; kept for copy and export.
+  if (kernel_ && kernel_->id == s->candidateId) return;
+  session_->read(
+      this, [id = s->candidateId](const ProjectStore& store) { return store.candidate(id); },
+      [this, id = s->candidateId](std::optional<Candidate> c) {
+        const Seal* shown = model_->sealAt(table_->currentIndex().row());
+        if (!shown || shown->candidateId != id) return;
+        source_->setText(c ? QString::fromStdString(c->source) : tr("// The sealed candidate #%1 is missing from the project.").arg(id));
+        kernel_ = std::move(c);
+      });
+}
+
+std::optional<Candidate> VaultView::sealedKernel(CandidateId id, QString* why) const {
+  if (kernel_ && kernel_->id == id) return kernel_;
+  // Not the shown seal: read now, which the GUI thread may only do outside a run.
+  if (session_->runActive() || !session_->store()) {
+    *why = tr("Select the seal first: its kernel is read off the GUI thread while a run is in progress.");
+    return std::nullopt;
+  }
+  auto c = session_->store()->candidate(id);
+  if (!c) *why = tr("The sealed candidate #%1 is missing from the project.").arg(id);
+  return c;
 }
 
 QMenu* VaultView::contextMenuFor(int row, QWidget* parent) {
@@ -164,30 +188,26 @@ void VaultView::exportWithDialog(int row) {
 void VaultView::copySource(int row) {
   const Seal* s = model_->sealAt(row);
   if (!s) return;
-  const auto c = session_->store() ? session_->store()->candidate(s->candidateId) : std::nullopt;
+  QString why;
+  const auto c = sealedKernel(s->candidateId, &why);
   if (!c) {
-    QMessageBox::warning(this, tr("Copy failed"), tr("The sealed candidate #%1 is missing from the project.").arg(s->candidateId));
+    QMessageBox::warning(this, tr("Copy failed"), why);
     return;
   }
   QGuiApplication::clipboard()->setText(QString::fromStdString(c->source));
 }
 
 bool VaultView::exportSeal(SealId id, const QString& path, QString* error) const {
-  const ProjectStore* store = session_->store();
   std::optional<Seal> seal;
-  if (store)
-    for (const Seal& s : store->seals())
-      if (s.id == id) seal = s;
+  for (const Seal& s : session_->seals())
+    if (s.id == id) seal = s;
   if (!seal) {
     *error = tr("Seal #%1 is not in this project.").arg(id);
     return false;
   }
-  const auto kernel = store->candidate(seal->candidateId);
-  if (!kernel) {
-    *error = tr("The sealed candidate #%1 is missing from the project.").arg(seal->candidateId);
-    return false;
-  }
-  const auto task = store->task(seal->taskId);
+  const auto kernel = sealedKernel(seal->candidateId, error);
+  if (!kernel) return false;
+  const auto task = session_->task(seal->taskId);
   std::optional<TaskSpec> spec;
   if (task) {
     try {

@@ -5,6 +5,8 @@
 #pragma once
 #include <QWidget>
 #include <functional>
+#include <optional>
+#include "core/model/candidate.h"
 #include "core/model/ids.h"
 
 class QLabel;
@@ -53,6 +55,8 @@ private:
   QPlainTextEdit* performance_ = nullptr;
   QsciScintilla* source_ = nullptr;
   QPushButton* export_ = nullptr;
+  std::optional<Candidate> kernel_;  // the shown seal's candidate, read once
+  std::optional<Candidate> sealedKernel(CandidateId id, QString* why) const;
   SavePathAsker askSavePath_;
 };
 

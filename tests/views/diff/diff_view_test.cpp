@@ -136,8 +136,16 @@ TEST(DiffView, ARefreshDuringARunKeepsTheCurrentChange) {
   ASSERT_TRUE(view.diffWidget()->goToNextChange());
   ASSERT_TRUE(view.diffWidget()->goToNextChange());
   const int row = view.diffWidget()->currentChangeRow();
-  emit session->dataChanged();   // what every engine event leads to
-  EXPECT_EQ(view.diffWidget()->currentChangeRow(), row);
+  QSignalSpy textsSet(view.diffWidget(), &SideBySideDiff::currentChangeChanged);
+  // The engine records more: another candidate, and new figures of the shown one.
+  p.add(2, {child}, CandidateStatus::Valid, 2.0, "x\n");
+  Candidate shown = *p.store().candidate(child);
+  shown.fitness = 1.75;
+  shown.timing->speedup = 1.75;
+  p.store().updateCandidate(shown);
+  session->notifyDataChanged();
+  EXPECT_EQ(view.diffWidget()->currentChangeRow(), row) << "the current change was reset";
+  EXPECT_EQ(textsSet.count(), 0) << "the unchanged sources were set again";
 }
 
 namespace {

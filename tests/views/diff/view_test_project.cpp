@@ -10,6 +10,9 @@ QApplication& app() {
   static int argc = 1;
   static char arg0[] = "crucible-view-test";
   static char* argv[] = {arg0, nullptr};
+  // Every view test runs with the store's thread check on: a store read on
+  // the GUI thread while a run is active fails the test (issue 14).
+  if (qEnvironmentVariableIsEmpty("CRUCIBLE_STORE_THREAD_CHECK")) qputenv("CRUCIBLE_STORE_THREAD_CHECK", "1");
   // Never destroyed: tearing Qt down in static destructors, after gtest's
   // main returned, crashes with widgets that were shown.
   static QApplication* application = new QApplication(argc, argv);

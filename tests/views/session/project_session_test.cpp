@@ -70,6 +70,14 @@ TEST_F(ProjectSessionTest, ANonProjectFileThrowsAndKeepsTheOpenProject) {
   EXPECT_EQ(closed.count(), 0);
   EXPECT_TRUE(session.isOpen());
   EXPECT_EQ(session.path(), path_);
+  // Its reader still follows it.
+  const std::size_t shown = session.candidates().size();
+  {
+    auto writer = ProjectStore::open(path_.toStdString());
+    crucible::test_support::addSampleCandidates(*writer, runs_.back(), 1, 3);
+  }
+  session.notifyDataChanged();
+  EXPECT_EQ(session.candidates().size(), shown + 1);
 }
 
 TEST_F(ProjectSessionTest, CloseForgetsRunAndSelection) {
