@@ -28,6 +28,7 @@ case "${1:-}" in
     export QT_QPA_PLATFORM=offscreen
     bash packaging/asan-corpus.sh  # the fuzz seed corpus under ASan/UBSan (tests/fuzz/README.md)
     bash packaging/tsan-tests.sh   # the engine and GUI-bridge tests under ThreadSanitizer (issue 14)
+    bash packaging/slurm-tests.sh  # the Slurm dispatcher against a private one-node cluster (issue 21)
     ctest --preset default -j "$jobs"
     ;;
   *)

@@ -16,6 +16,7 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/cuda_evaluator.h"
 #include "backends/cuda/worker/sanitize_run.h"
+#include "backends/dispatch/slurm/job_folder.h"
 #include "backends/dispatch/worker_server.h"
 #include "crucible/version.h"
 
@@ -39,11 +40,13 @@ private:
 int usage(std::ostream& out) {
   out << "usage: crucible-worker [--device N] [--in-fd FD] [--out-fd FD] [--launch-timeout SECONDS]\n"
          "       crucible-worker --sanitize-run DIR\n"
+         "       crucible-worker [--device N] [--launch-timeout SECONDS] --job DIR\n"
          "       crucible-worker --version | --self-test | --help\n"
          "Serves one GPU to the Crucible engine over framed messages (stdin/stdout by default).\n"
          "  --self-test       print the device fingerprint (or why there is none) and exit\n"
          "  --launch-timeout  seconds one validation launch may run before it counts as hung (default 10)\n"
-         "  --sanitize-run    launch the kernel of a sanitize job folder twice, for compute-sanitizer, and exit\n";
+         "  --sanitize-run    launch the kernel of a sanitize job folder twice, for compute-sanitizer, and exit\n"
+         "  --job             answer the request in DIR/request into DIR/result (a batch scheduler's job) and exit\n";
   return 2;
 }
 
@@ -65,6 +68,7 @@ int main(int argc, char** argv) {
   int inFd = STDIN_FILENO, outFd = STDOUT_FILENO;
   bool selfTest = false;
   std::string sanitizeJob;
+  std::string jobFolder;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](double& v) {
@@ -90,6 +94,12 @@ int main(int argc, char** argv) {
         return 2;
       }
       sanitizeJob = args[++i];
+    } else if (a == "--job") {
+      if (i + 1 >= args.size()) {
+        std::cerr << "crucible-worker: --job needs a folder\n";
+        return 2;
+      }
+      jobFolder = args[++i];
     } else if (a == "--device") {
       if (!value(v)) return 2;
       options.deviceOrdinal = static_cast<int>(v);
@@ -110,6 +120,18 @@ int main(int argc, char** argv) {
 
   // Under compute-sanitizer: no evaluator, no oracle, only the kernel's launches.
   if (!sanitizeJob.empty()) return crucible::cuda::sanitizeRun(sanitizeJob, std::cout, std::cerr);
+
+  // A scheduler's job: the request is checked before a GPU is opened, so a
+  // malformed job fails fast and says why.
+  crucible::JobRequest jobRequest;
+  if (!jobFolder.empty()) {
+    try {
+      jobRequest = crucible::validateJobFolder(jobFolder);
+    } catch (const crucible::JobFolderError& e) {
+      std::cerr << "crucible-worker: malformed job: " << e.what() << "\n";
+      return 2;
+    }
+  }
 
   std::unique_ptr<crucible::cuda::CudaEvaluator> gpu;
   std::string unusable;
@@ -134,6 +156,22 @@ int main(int argc, char** argv) {
               << "clocks:       SM " << f.smClockMHz << " MHz, memory " << f.memClockMHz << " MHz\n"
               << "host:         " << f.host << "\n";
     return 0;
+  }
+
+  if (!jobFolder.empty()) {
+    // One request, answered into DIR/result. Without a usable GPU on this node
+    // the result says why (an ErrorReply), and the dispatcher runs it again.
+    // A kernel fault or hang is the evaluator's to report (Faulted, TimedOut),
+    // as in the served mode; the process exits after this one request anyway.
+    UnusableDevice none(unusable);
+    if (gpu) {
+      try {
+        gpu->captureDeviceOutput();
+      } catch (const std::exception& e) {
+        std::cerr << "crucible-worker: device printf output is not captured: " << e.what() << "\n";
+      }
+    }
+    return crucible::answerJob(jobFolder, jobRequest, gpu ? static_cast<crucible::Evaluator&>(*gpu) : none, std::cerr);
   }
 
   if (!gpu) {
