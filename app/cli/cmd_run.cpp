@@ -20,7 +20,7 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/sanitize/compute_sanitizer.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
-#include "backends/proposers/template/template_proposer.h"
+#include "app/cli/starting_kernels.h"
 #include "core/engine/engine.h"
 #include "core/engine/overloaded.h"
 #include "core/store/project_store.h"
@@ -150,8 +150,12 @@ TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
 }
 
 struct Backends {
-  explicit Backends(ComputeSanitizerOptions sanitizing) : sanitizer(std::move(sanitizing)) {}
-  TemplateProposer proposer;
+  // With starting kernels (or combineAlways, on resume: the run may hold tunable
+  // kernels), the tunable-kernel and template proposers compete in one run.
+  Backends(ComputeSanitizerOptions sanitizing, std::vector<StartingKernel> kernels = {}, bool combineAlways = false)
+      : proposers(std::move(kernels), combineAlways), sanitizer(std::move(sanitizing)) {}
+  Proposer& proposer() { return proposers.get(); }
+  RunProposer proposers;
   NvrtcCompiler compiler;
   LocalGpuDispatcher dispatcher;
   ComputeSanitizer sanitizer;   // before every seal, on the GPU that validated the kernel
@@ -183,7 +187,7 @@ int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) 
   std::cout << "evaluating on: " << b.dispatcher.status() << "\n"
             << "before a seal: " << b.sanitizer.status() << "\n";
   ConsoleObserver observer(verbose);
-  Engine engine(project, b.proposer, b.compiler, b.dispatcher, &observer, &b.sanitizer);
+  Engine engine(project, b.proposer(), b.compiler, b.dispatcher, &observer, &b.sanitizer);
   {
     StopOnSignal stopper(engine);
     engine.run(run);
@@ -206,7 +210,7 @@ int cmdInit(const std::vector<std::string>& args) {
 
 int cmdRun(const std::vector<std::string>& args) {
   Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile",
-                   "sanitize-timeout"},
+                   "sanitize-timeout", "kernel", "tune"},
             {"gated", "verbose", "away-from-seal"});
   // The whole command line is checked before anything is opened, created or probed.
   const std::string project = o.required("project");
@@ -233,8 +237,13 @@ int cmdRun(const std::vector<std::string>& args) {
   bool taskInProject = false;
   if (std::filesystem::exists(project)) taskInProject = ProjectStore::open(project)->taskByName(taskName).has_value();
   if (!taskInProject && !findTaskSpecFile(taskName)) throw noSuchTask(taskName);
+  // The user's starting kernels are read and checked against the task before the GPU is probed.
+  std::vector<StartingKernel> kernels = readStartingKernels(o);
+  if (!kernels.empty())
+    checkStartingKernels(kernels, taskInProject ? ProjectStore::open(project)->taskByName(taskName)->specJson
+                                                : toJson(loadTaskSpecFile(*findTaskSpecFile(taskName))));
 
-  Backends b(sanitizerOptions(o));
+  Backends b(sanitizerOptions(o), std::move(kernels));
   if (!b.dispatcher.canEvaluate()) {
     std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatcher.status() << "\n";
     return ExitCode::NoGpu;
@@ -245,7 +254,7 @@ int cmdRun(const std::vector<std::string>& args) {
     auto store = ProjectStore::openOrCreate(project);
     task = ensureTask(*store, taskName);
   }
-  Engine creator(project, b.proposer, b.compiler, b.dispatcher);
+  Engine creator(project, b.proposer(), b.compiler, b.dispatcher);
   const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings);
   std::cout << "run " << run << " created in " << project << "\n";
   return runEngine(project, b, run, o.flag("verbose"));
@@ -262,7 +271,7 @@ int cmdResume(const std::vector<std::string>& args) {
     if (!store->run(run)) throw UsageError("no run " + std::to_string(run) + " in " + project);
   }
   requireWritableProject(project, "resume run " + std::to_string(run));
-  Backends b(sanitizerOptions(o));
+  Backends b(sanitizerOptions(o), {}, true);  // the run may hold tunable kernels: they keep tuning
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
@@ -280,7 +289,7 @@ int cmdRuns(const std::vector<std::string>& args) {
 }
 
 const RegisterCommand kInit("init", {"create an empty project file", cmdInit});
-const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S]", cmdRun});
+const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]...", cmdRun});
 const RegisterCommand kResume("resume", {"continue an interrupted or stopped run: --project P --run ID", cmdResume});
 const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", cmdRuns});
 

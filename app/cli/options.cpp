@@ -41,6 +41,7 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
       }
       values_[name] = val;
       allValues_[name].push_back(val);
+      inOrder_.emplace_back(name, val);
     } else {
       throw UsageError("unknown option --" + name);
     }
@@ -106,6 +107,23 @@ double Options::positiveNumber(const std::string& name, double fallback, double 
     throw UsageError("--" + name + " must be more than 0, not " + value(name) + " (leave it out for no limit)");
   if (v > max) throw UsageError("--" + name + " must be at most " + shown(max) + ", not " + value(name));
   return v;
+}
+
+std::vector<KernelOption> kernelOptions(const Options& o) {
+  std::vector<KernelOption> out;
+  for (const auto& [name, value] : o.inOrder()) {
+    if (name == "kernel") {
+      if (value.empty()) throw UsageError("--kernel needs a file name");
+      out.push_back({value, ""});
+    } else if (name == "tune") {
+      if (out.empty()) throw UsageError("--tune " + value + " comes before any --kernel (write --kernel K.cu --tune " + value + ")");
+      if (!out.back().tune.empty())
+        throw UsageError("--kernel " + out.back().kernel + " has two --tune files (" + out.back().tune + ", " + value + ")");
+      if (value.empty()) throw UsageError("--tune needs a file name");
+      out.back().tune = value;
+    }
+  }
+  return out;
 }
 
 }  // namespace crucible::cli

@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace crucible::cli {
@@ -46,11 +47,35 @@ public:
   // it is refused.
   double positiveNumber(const std::string& name, double fallback, double max = 1e9) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // Every valued option as (name, value), in command-line order: for options
+  // that pair with the one before them (`--kernel K.cu --tune K.tune.json`).
+  const std::vector<std::pair<std::string, std::string>>& inOrder() const { return inOrder_; }
 private:
+  std::vector<std::pair<std::string, std::string>> inOrder_;
   std::map<std::string, std::string> values_;
   std::map<std::string, std::vector<std::string>> allValues_;
   std::set<std::string> flags_;
   std::vector<std::string> positional_;
 };
+
+// ---------------------------------------------------------------- starting kernels (`run`)
+
+// `run --kernel K.cu [--tune K.tune.json] [--kernel K2.cu ...]`: the user's own
+// kernels, evaluated first and tuned by the engine (resources/tasks/README.md,
+// "Tunable kernels"). Both options are valued and repeatable.
+inline const std::set<std::string> kStartingKernelOptions = {"kernel", "tune"};
+inline constexpr const char* kStartingKernelHelp =
+    "--kernel K.cu      a starting kernel of your own (repeatable): evaluated first, then tuned; it must have the\n"
+    "                   task's kernel signature. Its parameters and launch rule come from --tune, else from\n"
+    "                   K.tune.json beside it, else from a /* crucible-tune {...} */ comment in K.cu\n"
+    "--tune FILE.json   the tune file of the --kernel before it: parameters, restrictions, launch rule";
+
+// One --kernel and the --tune that follows it (before the next --kernel); tune is "" when none does.
+struct KernelOption {
+  std::string kernel;
+  std::string tune;
+};
+// Throws UsageError for a --tune before any --kernel or a second --tune for one kernel.
+std::vector<KernelOption> kernelOptions(const Options& o);
 
 }  // namespace crucible::cli

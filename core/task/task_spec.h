@@ -49,6 +49,26 @@ struct Tolerance {
   double atol = 1e-6;
 };
 
+// A reduction over the last axis of the operator's row tensor (rowwise operators).
+struct RowReduction {
+  std::string name;        // how later reductions and the expression refer to its value
+  std::string op;          // "sum", "mean", "max", "min", "logsumexp"
+  std::string of;          // value expression reduced, element by element (core/task/value_expression.h)
+};
+
+// Optional: what the operator computes, stated as value expressions over its
+// tensors (resources/tasks/README.md, "Operators stated as expressions"), so
+// the template proposer can generate kernels for operators outside the
+// built-in families.
+//   elementwise: output = expression(inputs), inputs broadcast to the output's shape
+//   rowwise:     the reductions over the last axis of inputs[0], in order, then
+//                output = expression(inputs, reductions) per element (or per row)
+struct OperatorSpec {
+  std::string kind;                     // "elementwise" | "rowwise"
+  std::string expression;
+  std::vector<RowReduction> reductions; // rowwise only, at least one
+};
+
 // A kernel given in the spec (the baseline, or the oracle).
 struct SpecKernel {
   std::string source;              // CUDA C++
@@ -76,6 +96,8 @@ struct TaskSpec {
   // of magnitude). Each names an axis of `axes`, with a value in [1, its
   // value]; a task author keeps the divisibility its kernels need.
   std::map<std::string, std::int64_t> sanitizeAxes;
+  // Optional: the operator stated as expressions (absent for the built-in families).
+  std::optional<OperatorSpec> operation;
 };
 
 // The spec with its axes replaced by sanitizeAxes where it names them: the

@@ -5,6 +5,7 @@
 #include "core/task/task_spec.h"
 
 #include <nlohmann/json.hpp>
+#include "core/task/task_spec_operator.h"
 
 namespace crucible {
 namespace {
@@ -101,6 +102,7 @@ std::string toJson(const TaskSpec& spec) {
     j["sanitizeAxes"] = ojson::object();
     for (const auto& [name, value] : spec.sanitizeAxes) j["sanitizeAxes"][name] = value;
   }
+  if (spec.operation) j["operator"] = operatorToJson(*spec.operation);
   j["baseline"] = kernel(spec.baseline);
   j["oracle"] = kernel(spec.oracle);
   return j.dump(2) + "\n";

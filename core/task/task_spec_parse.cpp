@@ -21,6 +21,7 @@
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
+#include "core/task/task_spec_operator.h"
 
 namespace crucible {
 namespace {
@@ -389,7 +390,8 @@ json parseDocument(const std::string& text) {
 TaskSpec parseFields(const json& doc) {
   const Fields root(doc, "");
   root.rejectUnknown({"format", "name", "family", "description", "axes", "inputs", "outputs", "scalars", "tolerances",
-                      "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference", "sanitizeAxes"});
+                      "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference", "sanitizeAxes",
+                      "operator"});
   TaskSpec spec;
   spec.formatVersion = parseFormat(root);
   spec.name = asNonEmptyString(root.required("name"), "name");
@@ -409,6 +411,7 @@ TaskSpec parseFields(const json& doc) {
   spec.baseline = parseKernel(root, "baseline", spec.axes);
   spec.oracle = parseKernel(root, "oracle", spec.axes);
   checkTensorMaps(spec);
+  if (const json* op = root.optional("operator")) spec.operation = parseOperatorField(*op, spec);
   if (const json* lib = root.optional("libraryReference")) {
     spec.libraryReference = asString(*lib, "libraryReference");
     const auto& known = knownLibraryReferences();

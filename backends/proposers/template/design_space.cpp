@@ -16,6 +16,8 @@ const DesignSpace& designSpaceFor(const std::string& family) {
     return rowReduceSpace();
   if (family == "transpose") return transposeSpace();
   if (family == "matmul" || family == "matmul_bias_relu") return gemmSpace();
+  if (family == kExprElementwise) return exprElementwiseSpace();
+  if (family == kExprRowwise) return exprRowwiseSpace();
   throw std::invalid_argument("family: the template proposer has no design space for '" + family + "'");
 }
 
@@ -83,6 +85,12 @@ std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
       key += std::string("|") + toString(t.dtype) + "[";
       for (const auto& d : t.shape) key += d + ",";
     }
+  if (p.batched) key += "|batch=" + std::to_string(p.batch) + (p.batchedB ? "B" : "");
+  // A stated operator's legality depends on which tensors its expressions read.
+  if (p.operation) {
+    key += "|" + p.operation->expression;
+    for (const auto& r : p.operation->reductions) key += ";" + r.of;
+  }
   key += "|";
   for (const auto& [k, v] : genes) key += k + "=" + v + ";";
   return key;

@@ -12,6 +12,7 @@
 // memory at the end (more warps per output tile, no workspace, no atomics).
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/spaces.h"
@@ -86,6 +87,17 @@ public:
   }
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    if (p.batched) {
+      Violations v;
+      v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
+      // The TMA pipelines' tensor maps describe one whole matrix, not a batch of them.
+      v.require(g.gene("pipeline") != kTma, "a batched GEMM is not fed by TMA (pipeline=tma): its maps cover one matrix");
+      if (!v.empty()) return v.take();
+    }
+    return entryViolations(g, p);
+  }
+
+  std::vector<std::string> entryViolations(const Genome& g, const KernelProblem& p) const {
     Violations v;
     if (g.gene("tensor_core") == "wgmma") {
       addWgmmaViolations(g, p, v);
@@ -218,6 +230,27 @@ public:
   }
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
+    EmittedKernel k = emitEntry(g, p);
+    if (p.batched) batch(k, p);
+    return k;
+  }
+
+  // One GEMM per blockIdx.z: each block first moves A, B (when batched) and C to its batch entry.
+  static void batch(EmittedKernel& k, const KernelProblem& p) {
+    const std::string M = p.extentCode(p.input("A"), 0), K = p.extentCode(p.input("A"), 1);
+    const std::string N = p.extentCode(p.input("B"), 1);
+    std::string offsets = "  // Batched GEMM: this block's batch entry is blockIdx.z.\n";
+    offsets += "  A += (long long)blockIdx.z * (" + M + " * " + K + ");\n";
+    if (p.batchedB) offsets += "  B += (long long)blockIdx.z * (" + K + " * " + N + ");\n";
+    offsets += "  C += (long long)blockIdx.z * (" + M + " * " + N + ");\n";
+    const std::size_t kernel = k.source.find("extern \"C\" __global__");
+    const std::size_t body = kernel == std::string::npos ? kernel : k.source.find("{\n", kernel);
+    if (body == std::string::npos) throw std::logic_error("batched GEMM: no kernel body in the emitted source");
+    k.source.insert(body + 2, offsets);
+    k.launch.grid[2] = p.batchAxis;
+  }
+
+  EmittedKernel emitEntry(const Genome& g, const KernelProblem& p) const {
     const std::string& tensorCore = g.gene("tensor_core");
     if (tensorCore == "wgmma") return emitGemmWgmma(g, p);
     if (tensorCore == kWgmmaBf16x3) return emitGemmWgmmaSplit(g, p);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <stdexcept>
 
 namespace crucible::templates {
@@ -70,6 +71,72 @@ void requireEqual(const KernelProblem& p, const ProblemTensor& a, int da, const 
                                 std::to_string(db) + " (" + std::to_string(p.extent(b, db)) + ")");
 }
 
+bool isShapeEntry(const std::string& s, const std::map<std::string, std::int64_t>& axes) {
+  return isLiteral(s) || axes.count(s);
+}
+
+// Names the expression kernels define themselves (expr_cuda.cpp, emit_expr_*.cpp):
+// a tensor or scalar of the same name would shadow them.
+bool clashesWithKernelNames(const std::string& name) {
+  static const std::set<std::string> names = {
+      "THREADS", "VEC", "ITEMS_PER_THREAD", "TILE", "ROWS_PER_BLOCK", "WARPS_PER_ROW", "THREADS_PER_ROW",
+      "PACKS_PER_THREAD", "PACKS_IN_FLIGHT", "to_f", "from_f", "PackOf", "WordOf", "load_vec", "store_vec",
+      "load_vec_cs", "store_vec_cs", "MaxSum", "SumOp", "MaxOp", "MinOp", "LseOp", "lse_add", "shfl_xor",
+      "row_reduce", "expf", "logf", "log1pf", "tanhf", "erff", "fabsf", "sqrtf", "rsqrtf", "sinf", "cosf",
+      "fmaxf", "fminf", "powf", "memcpy"};
+  return names.count(name) || name.rfind("cr_", 0) == 0 || name.rfind("vf_", 0) == 0;
+}
+
+// A task that states its operator (TaskSpec::operation, already checked by the
+// spec parser): tensors keep their names as roles.
+KernelProblem operatorProblem(const TaskSpec& spec) {
+  const OperatorSpec& op = *spec.operation;
+  KernelProblem p;
+  p.taskName = spec.name;
+  p.family = op.kind == "elementwise" ? kExprElementwise : kExprRowwise;
+  p.taskFamily = spec.family;
+  p.operation = op;
+  p.entry = spec.entry;
+  p.axes = spec.axes;
+  p.scalars = spec.scalars;
+  for (const auto& sc : p.scalars)
+    if (clashesWithKernelNames(sc))
+      throw std::invalid_argument("scalars: '" + sc + "' is a name the " + p.family +
+                                  " template kernels use themselves (names starting cr_ or vf_, and their helpers)");
+  const ParsedOperator parsed = parseOperatorExpressions(spec);
+  std::set<std::string> read = parsed.expression.names();
+  for (const auto& r : parsed.reductions) {
+    const auto n = r.names();
+    read.insert(n.begin(), n.end());
+  }
+  const std::string what = std::string("the ") + p.family + " template family";
+  auto bind = [&](const std::vector<TensorSpec>& specs, const char* group, bool output) {
+    std::vector<ProblemTensor> out;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const TensorSpec& t = specs[i];
+      const std::string field = std::string(group) + "[" + std::to_string(i) + "] (" + t.name + ")";
+      ProblemTensor pt{t.name, t.dtype, t.shape};
+      if (clashesWithKernelNames(t.name))
+        throw std::invalid_argument(field + ": '" + t.name + "' is a name the " + p.family +
+                                    " template kernels use themselves (names starting cr_ or vf_, and their helpers)");
+      pt.read = output || read.count(t.name) || (op.kind == "rowwise" && !output && i == 0);
+      for (const auto& d : t.shape)
+        if (!isShapeEntry(d, spec.axes))
+          throw std::invalid_argument(field + ": " + what + " reads shapes of axis names and integers, not '" + d + "'");
+      if (pt.read && !isFloatData(t.dtype))
+        throw std::invalid_argument(field + ": dtype " + toString(t.dtype) + " is not handled by " + what +
+                                    " (f32, f16, bf16)");
+      if (op.kind == "elementwise" && !output && pt.read) pt.broadcast = broadcastOf(spec, t, spec.outputs[0]);
+      if (op.kind == "rowwise" && pt.read) pt.rowRole = rowRoleOf(spec, t);
+      out.push_back(std::move(pt));
+    }
+    return out;
+  };
+  p.inputs = bind(spec.inputs, "inputs", false);
+  p.outputs = bind(spec.outputs, "outputs", true);
+  return p;
+}
+
 }  // namespace
 
 const ProblemTensor& KernelProblem::input(const std::string& role) const {
@@ -128,15 +195,50 @@ bool KernelProblem::usesDType(DType d) const {
 }
 
 KernelProblem problemFromSpec(const TaskSpec& spec) {
+  if (spec.operation) return operatorProblem(spec);
+  if (spec.family == kExprElementwise || spec.family == kExprRowwise)
+    throw std::invalid_argument("family: '" + spec.family +
+                                "' is the template proposer's name for operators stated in the `operator` field, "
+                                "and this task states none");
   const FamilyLayout* layout = nullptr;
   for (const auto& l : layouts())
     if (spec.family == l.family) layout = &l;
+  // A batched GEMM: the emitters see one batch entry's matrices; the batch is the grid's z.
+  if (layout && (spec.family == "matmul" || spec.family == "matmul_bias_relu") && spec.inputs.size() >= 2 &&
+      !spec.outputs.empty() && spec.inputs[0].shape.size() == 3) {
+    TaskSpec entry = spec;
+    const std::string batchAxis = spec.inputs[0].shape[0];
+    auto strip = [&](TensorSpec& t, const char* field, bool optional) {
+      if (optional && t.shape.size() == 2) return false;
+      if (t.shape.size() != 3)
+        throw std::invalid_argument(std::string(field) + " (" + t.name + "): a batched GEMM takes rank 3 here, got rank " +
+                                    std::to_string(t.shape.size()));
+      if (t.shape[0] != batchAxis)
+        throw std::invalid_argument(std::string(field) + " (" + t.name + "): batch dimension '" + t.shape[0] +
+                                    "' differs from A's '" + batchAxis + "'");
+      t.shape.erase(t.shape.begin());
+      return true;
+    };
+    strip(entry.inputs[0], "inputs[0]", false);
+    const bool batchedB = strip(entry.inputs[1], "inputs[1]", true);
+    strip(entry.outputs[0], "outputs[0]", false);
+    KernelProblem p = problemFromSpec(entry);
+    p.batched = true;
+    p.batchedB = batchedB;
+    p.batchAxis = batchAxis;
+    p.batch = isLiteral(batchAxis) ? std::stoll(batchAxis) : spec.axes.count(batchAxis) ? spec.axes.at(batchAxis) : 0;
+    if (p.batch <= 0)
+      throw std::invalid_argument("inputs[0] (" + spec.inputs[0].name + "): the batch dimension '" + batchAxis +
+                                  "' must be an axis name or an integer");
+    return p;
+  }
   if (!layout) throw std::invalid_argument("family: the template proposer has no kernels for '" + spec.family + "'");
   if (spec.entry.empty()) throw std::invalid_argument("entry: empty kernel name");
 
   KernelProblem p;
   p.taskName = spec.name;
   p.family = spec.family;
+  p.taskFamily = spec.family;
   p.entry = spec.entry;
   p.axes = spec.axes;
   p.scalars = spec.scalars;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "core/task/task_spec.h"
+#include "core/task/task_spec_operator.h"
 
 namespace crucible::templates {
 
@@ -16,11 +17,26 @@ struct ProblemTensor {
   std::string role;                 // the emitter's name for it: "x", "weight", "A"...
   DType dtype = DType::F32;
   std::vector<std::string> shape;   // axis names or integer literals, from the spec
+  // Operators stated as expressions (TaskSpec::operation): how the tensor meets
+  // the output (elementwise) or the rows (rowwise), and whether the expressions read it.
+  std::optional<Broadcast> broadcast;
+  std::optional<RowRole> rowRole;
+  bool read = false;
 };
 
 struct KernelProblem {
   std::string taskName;
-  std::string family;               // TaskSpec::family
+  std::string family;               // the design space's family: TaskSpec::family, or
+                                    // "expr_elementwise" / "expr_rowwise" for a stated operator
+  std::string taskFamily;           // TaskSpec::family (knowledge is scoped by it)
+  std::optional<OperatorSpec> operation;  // TaskSpec::operation
+  // Batched GEMM (matmul, matmul_bias_relu with A [Bt, M, K], C [Bt, M, N], and B
+  // [Bt, K, N] or a shared [K, N]): the tensors above are the [M, K], [K, N], [M, N]
+  // matrices of one batch entry, and the batch is the grid's z axis.
+  bool batched = false;
+  bool batchedB = false;            // B has the batch axis (else every entry shares it)
+  std::string batchAxis;            // the batch dimension's shape entry ("Bt" or a literal)
+  std::int64_t batch = 1;
   std::string entry;                // the __global__ function's name
   std::map<std::string, std::int64_t> axes;
   std::vector<ProblemTensor> inputs;
@@ -46,7 +62,13 @@ struct KernelProblem {
   bool usesDType(DType d) const;
 };
 
-// Throws std::invalid_argument naming the spec field that does not fit the family.
+// The design-space families of operators stated as expressions.
+inline constexpr const char* kExprElementwise = "expr_elementwise";
+inline constexpr const char* kExprRowwise = "expr_rowwise";
+
+// Throws std::invalid_argument naming the spec field that does not fit the family
+// (or, for a stated operator, what the template families cannot take: a dtype,
+// a shape that is not axis names and integers).
 KernelProblem problemFromSpec(const TaskSpec& spec);
 
 }  // namespace crucible::templates

@@ -9,9 +9,13 @@ const DesignSpace& elementwiseSpace();  // gelu
 const DesignSpace& rowReduceSpace();    // softmax, layernorm, rmsnorm, rowsum, cross_entropy
 const DesignSpace& transposeSpace();    // transpose
 const DesignSpace& gemmSpace();         // matmul, matmul_bias_relu
+const DesignSpace& exprElementwiseSpace();  // expr_elementwise: an elementwise operator stated as an expression
+const DesignSpace& exprRowwiseSpace();      // expr_rowwise: reductions over the last axis, then an epilogue
 
 EmittedKernel emitElementwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitRowReduce(const Genome& g, const KernelProblem& p);
+EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p);
+EmittedKernel emitExprRowwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimtAsync(const Genome& g, const KernelProblem& p);  // fp32, cp.async pipeline

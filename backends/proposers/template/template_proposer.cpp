@@ -138,7 +138,7 @@ Proposal TemplateProposer::proposeFor(const TaskSpec& spec, const ProposalContex
       std::vector<templates::GenePreference> prefs;
       for (const KnowledgeEntry* k : ctx.knowledge) {
         if (!k || k->status != KnowledgeStatus::Validated) continue;
-        if (!k->scopeFamily.empty() && k->scopeFamily != p.family) continue;
+        if (!k->scopeFamily.empty() && k->scopeFamily != p.taskFamily) continue;
         if (auto pref = templates::parseDecision(k->decision)) prefs.push_back(*pref);
       }
       // A parent from another shape (a sealed kernel) is first made legal here.

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits the kernel of a rowwise operator stated as expressions. THREADS_PER_ROW
+// threads share a row and ROWS_PER_BLOCK rows share a block; each thread owns
+// the packs lane, lane + THREADS_PER_ROW, ... of its row. The reductions run in
+// stages (a reduction that reads another waits for it): one sweep over the row
+// per stage accumulates every reduction of the stage, then each is combined
+// across the row's threads. A last sweep writes the epilogue per element, or
+// lane 0 writes it per row. With the row in registers, the tensors of the row's
+// shape are loaded once, in one burst, before any math. Local names start with
+// `cr_` (the spec's tensor and axis names may not: kernel_problem.cpp).
+#include <algorithm>
+#include <stdexcept>
+#include "backends/proposers/template/expr_cuda.h"
+#include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kStreamingBytesInFlight = 64;
+constexpr std::int64_t kMaxPacksInFlight = 16;
+
+class RowwiseEmitter {
+public:
+  RowwiseEmitter(const Genome& g, const KernelProblem& p) : g_(g), p_(p), x_(p.inputs.at(0)), y_(p.outputs.at(0)) {
+    const OperatorSpec& op = *p.operation;
+    std::set<std::string> names;
+    for (const auto& t : p.inputs) names.insert(t.role);
+    for (const auto& r : op.reductions) {
+      reductions_.push_back(parseValueExpression(r.of, names));
+      names.insert(r.name);
+    }
+    expression_ = parseValueExpression(op.expression, names);
+    registers_ = g.gene("memory") == "registers";
+    shuffle_ = g.gene("reduction") == "shuffle";
+    vec_ = std::stoll(g.gene("vector"));
+    warpsPerRow_ = g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");
+    rowsPerBlock_ = g.gene("granularity") == "block" ? 1 : g.param("ROWS_PER_BLOCK");
+    const int last = static_cast<int>(x_.shape.size()) - 1;
+    N_ = p.extentCode(x_, last);
+    cols_ = p.extent(x_, last);
+    for (int d = 0; d < last; ++d) rows_ += (rows_.empty() ? "" : " * ") + p.extentCode(x_, d);
+    rows_ = rows_.empty() ? "1LL" : "(" + rows_ + ")";
+    for (const auto& t : p.inputs)
+      if (t.read && t.rowRole) {
+        if (*t.rowRole == RowRole::Full) full_.push_back(&t);
+        if (*t.rowRole == RowRole::Column) column_.push_back(&t);
+        if (*t.rowRole == RowRole::PerRow) perRow_.push_back(&t);
+      }
+  }
+
+  EmittedKernel emit() {
+    std::set<DType> dtypes = {y_.dtype};
+    for (const auto& t : p_.inputs)
+      if (t.read) dtypes.insert(t.dtype);
+    const std::string body = kernelBody();
+    std::string src = headerComment(g_, p_, summary());
+    src += includes(p_) + "\n";
+    src += constants() + "\n";
+    src += mixedPackHelpers(dtypes, false);
+    src += valueFunctionHelpers();
+    src += reductionHelpers();
+    src += p_.signature("THREADS") + " {\n" + body + "}\n";
+
+    EmittedKernel k;
+    k.source = std::move(src);
+    k.launch.entry = p_.entry;
+    std::string rows;
+    for (int d = 0; d + 1 < static_cast<int>(x_.shape.size()); ++d) rows += (rows.empty() ? "" : " * ") + p_.extentExpr(x_, d);
+    if (rows.empty()) rows = "1";
+    k.launch.grid[0] = rowsPerBlock_ == 1 ? rows : "ceil_div(" + rows + ", " + std::to_string(rowsPerBlock_) + ")";
+    k.launch.block[0] = std::to_string(32 * warpsPerRow_ * rowsPerBlock_);
+    return k;
+  }
+
+private:
+  std::string summary() const {
+    std::string s = "rowwise " + y_.role + " = " + p_.operation->expression + " over reductions";
+    for (const auto& r : p_.operation->reductions) s += " " + r.name + " = " + r.op + "(" + r.of + ")";
+    s += warpsPerRow_ == 1 ? "; one warp per row" : rowsPerBlock_ == 1 ? "; one block per row" : "; several warps per row";
+    s += registers_ ? ", row in registers" : ", row re-read from global";
+    s += shuffle_ ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
+    return s + ", " + std::to_string(vec_) + "-element packs";
+  }
+
+  std::string constants() const {
+    std::string s;
+    if (warpsPerRow_ > 1) s += constant("WARPS_PER_ROW", warpsPerRow_);
+    if (rowsPerBlock_ > 1) s += constant("ROWS_PER_BLOCK", rowsPerBlock_);
+    s += "constexpr int THREADS_PER_ROW = " + std::string(warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
+    s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
+    s += constant("VEC", vec_, "elements per access");
+    const std::int64_t threadsPerRow = 32 * warpsPerRow_;
+    if (registers_) {
+      s += constant("PACKS_PER_THREAD", (cols_ + threadsPerRow * vec_ - 1) / (threadsPerRow * vec_),
+                    "a row of " + std::to_string(cols_) + " lives in registers");
+    } else {
+      const std::int64_t packBytes = vec_ * 4 * std::max<std::int64_t>(1, static_cast<std::int64_t>(full_.size()));
+      s += constant("PACKS_IN_FLIGHT", std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight),
+                    "packs a thread loads before using the first");
+    }
+    return s;
+  }
+
+  bool usesLse() const {
+    return std::any_of(p_.operation->reductions.begin(), p_.operation->reductions.end(),
+                       [](const RowReduction& r) { return r.op == "logsumexp"; });
+  }
+  bool usesFloat() const {
+    return std::any_of(p_.operation->reductions.begin(), p_.operation->reductions.end(),
+                       [](const RowReduction& r) { return r.op != "logsumexp"; });
+  }
+
+  std::string reductionHelpers() const {
+    std::string s = R"(__device__ __forceinline__ float cr_neg_inf() { return __int_as_float(0xff800000); }
+__device__ __forceinline__ float cr_pos_inf() { return __int_as_float(0x7f800000); }
+
+// Combine operators of the reductions. A log-sum-exp is a running (max, sum of exp(v - max)).
+struct MaxSum {
+  float max;
+  float sum;
+};
+struct SumOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
+};
+struct MaxOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct MinOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return fminf(a, b); }
+};
+struct LseOp {
+  __device__ __forceinline__ MaxSum operator()(MaxSum a, MaxSum b) const {
+    const float m = fmaxf(a.max, b.max);
+    if (m == cr_neg_inf()) return {m, 0.0f};  // nothing but -inf yet
+    return {m, a.sum * expf(a.max - m) + b.sum * expf(b.max - m)};
+  }
+};
+__device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a, MaxSum{v, 1.0f}); }
+
+)";
+    if (shuffle_) {
+      s += "__device__ __forceinline__ float shfl_xor(float v, int offset) {\n"
+           "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n";
+      s += "__device__ __forceinline__ MaxSum shfl_xor(MaxSum v, int offset) {\n"
+           "  return {__shfl_xor_sync(0xffffffffu, v.max, offset), __shfl_xor_sync(0xffffffffu, v.sum, offset)};\n}\n\n";
+      if (warpsPerRow_ == 1)
+        s += R"(// Combines the values of the 32 lanes of a row's warp; every lane gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
+  return v;
+}
+
+)";
+      else
+        s += R"(// Combines the values of a row's THREADS_PER_ROW threads: shuffles inside each
+// warp, then the row's warps meet in shared memory. Every thread gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
+  const int row_in_block = threadIdx.x / THREADS_PER_ROW;
+  if (threadIdx.x % 32 == 0) partials[row_in_block][threadIdx.x % THREADS_PER_ROW / 32] = v;
+  __syncthreads();
+  v = partials[row_in_block][0];
+#pragma unroll
+  for (int w = 1; w < WARPS_PER_ROW; ++w) v = op(v, partials[row_in_block][w]);
+  __syncthreads();  // the partials are free for the next reduction
+  return v;
+}
+
+)";
+    } else {
+      s += R"(// Combines the values of a row's THREADS_PER_ROW threads with a tree in shared
+// memory (buffer holds one value per thread of the block). Every thread gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
+  const int lane = threadIdx.x % THREADS_PER_ROW;
+  buffer[threadIdx.x] = v;
+  __syncthreads();
+#pragma unroll
+  for (int stride = THREADS_PER_ROW / 2; stride > 0; stride /= 2) {
+    if (lane < stride) buffer[threadIdx.x] = op(buffer[threadIdx.x], buffer[threadIdx.x + stride]);
+    __syncthreads();
+  }
+  v = buffer[threadIdx.x - lane];
+  __syncthreads();  // the buffer is free for the next reduction
+  return v;
+}
+
+)";
+    }
+    return s;
+  }
+
+  bool needsScratch() const { return !(shuffle_ && warpsPerRow_ == 1); }
+
+  // How the expressions name each value inside a sweep (cr_i: the pack, cr_k: the element).
+  std::string spell(const std::string& name) const {
+    for (const auto* t : full_)
+      if (t->role == name) return "cr_v_" + name + "[cr_i][cr_k]";
+    for (const auto* t : column_)
+      if (t->role == name) return "cr_c_" + name + "[cr_k]";
+    return "cr_" + name;  // a per-row input or a reduction: one value per row
+  }
+
+  // One sweep over this thread's packs of the row; `body` sees cr_i, cr_col and the loaded packs.
+  std::string sweep(const std::string& body, const std::set<std::string>& reads) const {
+    std::string columns;
+    for (const auto* t : column_)
+      if (reads.count(t->role)) columns += "float cr_c_" + t->role + "[VEC];\nload_vec(" + t->role + " + cr_col, cr_c_" + t->role + ");\n";
+    std::string s;
+    if (registers_) {
+      s += "#pragma unroll\n  for (int cr_i = 0; cr_i < PACKS_PER_THREAD; ++cr_i) {\n";
+      s += "    const int cr_col = (cr_i * THREADS_PER_ROW + cr_lane) * VEC;\n";
+      s += "    if (cr_col < cr_cols) {\n" + indentLines(columns + body, 6) + "    }\n  }\n";
+      return s;
+    }
+    s += "  for (int cr_base = cr_lane * VEC; cr_base < cr_cols; cr_base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
+    for (const auto* t : full_) s += "    float cr_v_" + t->role + "[PACKS_IN_FLIGHT][VEC];\n";
+    s += "#pragma unroll\n    for (int cr_i = 0; cr_i < PACKS_IN_FLIGHT; ++cr_i) {\n";
+    s += "      const int cr_col = cr_base + cr_i * THREADS_PER_ROW * VEC;\n";
+    s += "      if (cr_col < cr_cols) {\n";
+    for (const auto* t : full_) s += "        load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[cr_i]);\n";
+    s += "      }\n    }\n";
+    s += "#pragma unroll\n    for (int cr_i = 0; cr_i < PACKS_IN_FLIGHT; ++cr_i) {\n";
+    s += "      const int cr_col = cr_base + cr_i * THREADS_PER_ROW * VEC;\n";
+    s += "      if (cr_col < cr_cols) {\n" + indentLines(columns + body, 8) + "      }\n    }\n  }\n";
+    return s;
+  }
+
+  std::string reduceCall(const std::string& op, const std::string& value) const {
+    const bool lse = op == "logsumexp";
+    std::string call = "row_reduce(" + value + ", " +
+                       (lse ? "LseOp()" : op == "max" ? "MaxOp()" : op == "min" ? "MinOp()" : "SumOp()");
+    if (needsScratch()) call += lse ? ", cr_scratch_lse" : ", cr_scratch_f";
+    return call + ")";
+  }
+
+  // The stage of each reduction: 0 when it reads no reduction, else one past the latest it reads.
+  std::vector<int> stages() const {
+    const auto& rs = p_.operation->reductions;
+    std::vector<int> stage(rs.size(), 0);
+    for (std::size_t j = 0; j < rs.size(); ++j)
+      for (std::size_t i = 0; i < j; ++i)
+        if (reductions_[j].names().count(rs[i].name)) stage[j] = std::max(stage[j], stage[i] + 1);
+    return stage;
+  }
+
+  std::string kernelBody() const {
+    const auto& rs = p_.operation->reductions;
+    std::string s;
+    s += "  const int cr_lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    s += "  const long long cr_rows = " + rows_ + ";\n";
+    if (rowsPerBlock_ > 1) {
+      s += "  const long long cr_row = (long long)blockIdx.x * ROWS_PER_BLOCK + threadIdx.x / THREADS_PER_ROW;\n";
+      s += "  // Rows past the end sweep no columns but still reach every barrier.\n";
+      s += "  const int cr_cols = cr_row < cr_rows ? (int)" + N_ + " : 0;  // rows are < 2^30 long\n";
+    } else {
+      s += "  const long long cr_row = blockIdx.x;\n";
+      s += "  const int cr_cols = (int)" + N_ + ";  // rows are < 2^30 long\n";
+    }
+    if (registers_)
+      s += "  if (" + N_ + " > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
+           std::to_string(cols_) + "\n";
+    if (vec_ > 1) s += "  if (" + N_ + " % VEC != 0) __trap();  // rows must be whole packs (aligned)\n";
+    for (const auto* t : full_)
+      s += "  const " + std::string(cudaTypeName(t->dtype)) + "* cr_row_" + t->role + " = " + t->role + " + cr_row * " +
+           N_ + ";\n";
+    for (const auto* t : perRow_)
+      s += "  const float cr_" + t->role + " = cr_row < cr_rows ? to_f(" + t->role + "[cr_row]) : 0.0f;\n";
+    if (needsScratch()) {
+      const std::string dims = shuffle_ ? std::string("[") + (rowsPerBlock_ > 1 ? "ROWS_PER_BLOCK" : "1") + "][WARPS_PER_ROW]"
+                                        : "[THREADS]";
+      if (usesFloat()) s += "  __shared__ float cr_scratch_f" + dims + ";\n";
+      if (usesLse()) s += "  __shared__ MaxSum cr_scratch_lse" + dims + ";\n";
+    }
+    if (registers_) {
+      for (const auto* t : full_) s += "  float cr_v_" + t->role + "[PACKS_PER_THREAD][VEC];\n";
+      s += "#pragma unroll\n  for (int cr_i = 0; cr_i < PACKS_PER_THREAD; ++cr_i) {\n";
+      s += "    const int cr_col = (cr_i * THREADS_PER_ROW + cr_lane) * VEC;\n";
+      s += "    if (cr_col < cr_cols) {\n";
+      for (const auto* t : full_) s += "      load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[cr_i]);\n";
+      s += "    }\n  }\n";
+    }
+    const auto stage = stages();
+    const int lastStage = stage.empty() ? -1 : *std::max_element(stage.begin(), stage.end());
+    for (int st = 0; st <= lastStage; ++st) {
+      s += "\n  // Stage " + std::to_string(st) + " of the reductions.\n";
+      std::string body;
+      std::set<std::string> reads;
+      for (std::size_t j = 0; j < rs.size(); ++j) {
+        if (stage[j] != st) continue;
+        const auto names = reductions_[j].names();
+        reads.insert(names.begin(), names.end());
+        const std::string acc = "cr_acc_" + rs[j].name;
+        const std::string& op = rs[j].op;
+        if (op == "logsumexp") s += "  MaxSum " + acc + " = {cr_neg_inf(), 0.0f};\n";
+        else s += "  float " + acc + " = " + (op == "max" ? "cr_neg_inf()" : op == "min" ? "cr_pos_inf()" : "0.0f") + ";\n";
+        const std::string v = cudaValue(reductions_[j], [&](const std::string& n) { return spell(n); });
+        const std::string update = op == "logsumexp" ? acc + " = lse_add(" + acc + ", " + v + ");"
+                                   : op == "max"     ? acc + " = fmaxf(" + acc + ", " + v + ");"
+                                   : op == "min"     ? acc + " = fminf(" + acc + ", " + v + ");"
+                                                     : acc + " += " + v + ";";
+        body += "#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) " + update + "\n";
+      }
+      s += sweep(body, reads);
+      for (std::size_t j = 0; j < rs.size(); ++j) {
+        if (stage[j] != st) continue;
+        const std::string acc = "cr_acc_" + rs[j].name;
+        const std::string& op = rs[j].op;
+        s += "  " + acc + " = " + reduceCall(op, acc) + ";\n";
+        if (op == "logsumexp")
+          s += "  const float cr_" + rs[j].name + " = " + acc + ".max == cr_neg_inf() ? cr_neg_inf() : " + acc +
+               ".max + logf(" + acc + ".sum);\n";
+        else if (op == "mean")
+          s += "  const float cr_" + rs[j].name + " = " + acc + " / (float)" + N_ + ";\n";
+        else
+          s += "  const float cr_" + rs[j].name + " = " + acc + ";\n";
+      }
+    }
+    const std::string value = cudaValue(expression_, [&](const std::string& n) { return spell(n); });
+    s += "\n  // The epilogue.\n";
+    if (y_.rowRole == RowRole::Full) {
+      s += "  " + std::string(cudaTypeName(y_.dtype)) + "* cr_row_out = " + y_.role + " + cr_row * " + N_ + ";\n";
+      s += sweep("float cr_out[VEC];\n#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) cr_out[cr_k] = " + value +
+                 ";\nstore_vec(cr_row_out + cr_col, cr_out);\n",
+                 expression_.names());
+    } else {
+      s += "  if (cr_lane == 0 && cr_row < cr_rows) " + y_.role + "[cr_row] = from_f<" + cudaTypeName(y_.dtype) + ">(" +
+           value + ");\n";
+    }
+    return s;
+  }
+
+  const Genome& g_;
+  const KernelProblem& p_;
+  const ProblemTensor& x_;
+  const ProblemTensor& y_;
+  std::vector<ValueExpression> reductions_;
+  ValueExpression expression_;
+  bool registers_ = true, shuffle_ = true;
+  std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, cols_ = 0;
+  std::string N_, rows_;
+  std::vector<const ProblemTensor*> full_, column_, perRow_;
+};
+
+}  // namespace
+
+EmittedKernel emitExprRowwise(const Genome& g, const KernelProblem& p) { return RowwiseEmitter(g, p).emit(); }
+
+}  // namespace crucible::templates

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CUDA pieces shared by the emitters of operators stated as expressions
+// (TaskSpec::operation): value expressions in fp32 CUDA, the device functions
+// they call, and pack loads/stores for tensors of mixed dtypes.
+#pragma once
+#include <functional>
+#include <set>
+#include <string>
+#include "backends/proposers/template/kernel_problem.h"
+#include "core/task/value_expression.h"
+
+namespace crucible::templates {
+
+// A float literal CUDA reads exactly as written: 2 -> "2.0f", 1e-05 -> "1e-05f".
+std::string cudaFloatLiteral(double v);
+
+// The expression as fp32 CUDA; `name` spells each tensor or reduction it reads.
+std::string cudaValue(const ValueExpression& e, const std::function<std::string(const std::string&)>& name);
+
+// Device functions for valueFunctions() with no CUDA built-in of their own
+// (vf_sigmoid, vf_silu, vf_gelu, ...).
+std::string valueFunctionHelpers();
+
+// For every dtype of `dtypes` (f32, f16, bf16): to_f(T) -> float and from_f<T>(float);
+// PackOf<T> (VEC elements as one aligned access); load_vec / store_vec between
+// a T* and float[VEC]; with `streaming`, load_vec_cs / store_vec_cs, the same
+// with evict-first hints (__ldcs / __stcs on the pack's 4-, 8- or 16-byte word).
+// Expects a constexpr int VEC in scope.
+std::string mixedPackHelpers(const std::set<DType>& dtypes, bool streaming);
+
+}  // namespace crucible::templates

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Rowwise operators stated as expressions (TaskSpec::operation, kind
+// "rowwise"): reductions over the last axis of inputs[0] (sum, mean, max, min,
+// logsumexp), then an epilogue per element or per row. The row families' genes
+// (rowreduce_space.cpp): how many threads share a row (a warp, several warps
+// with several rows per block, a block), where the row lives between sweeps
+// (registers, or re-read from global memory, where L2 usually holds it),
+// warp shuffles against a shared-memory tree, and the vector width, which
+// must divide the row length (an odd row takes vector 1).
+#include <algorithm>
+#include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/spaces.h"
+
+namespace crucible::templates {
+namespace {
+
+constexpr std::int64_t kMaxCacheRegistersPerThread = 64;
+constexpr std::int64_t kRegisterOverhead = 72;
+constexpr std::int64_t kMaxRowLength = std::int64_t{1} << 30;
+
+const ProblemTensor& rowTensor(const KernelProblem& p) { return p.inputs.at(0); }
+std::int64_t rowLength(const KernelProblem& p) {
+  const ProblemTensor& x = rowTensor(p);
+  return p.extent(x, static_cast<int>(x.shape.size()) - 1);
+}
+std::int64_t rowCount(const KernelProblem& p) {
+  const ProblemTensor& x = rowTensor(p);
+  std::int64_t rows = 1;
+  for (int d = 0; d + 1 < static_cast<int>(x.shape.size()); ++d) rows *= p.extent(x, d);
+  return rows;
+}
+
+// Tensors read or written along the row: they set the vector width's bytes.
+std::size_t widestAlongRow(const KernelProblem& p) {
+  std::size_t widest = sizeOf(rowTensor(p).dtype);
+  for (const auto& t : p.inputs)
+    if (t.read && t.rowRole && *t.rowRole != RowRole::PerRow) widest = std::max(widest, sizeOf(t.dtype));
+  const ProblemTensor& y = p.outputs.at(0);
+  if (y.rowRole == RowRole::Full) widest = std::max(widest, sizeOf(y.dtype));
+  return widest;
+}
+
+std::int64_t fullInputs(const KernelProblem& p) {
+  std::int64_t n = 0;
+  for (const auto& t : p.inputs)
+    if (t.read && t.rowRole == RowRole::Full) ++n;
+  return n;
+}
+
+class ExprRowwiseSpace final : public DesignSpace {
+public:
+  std::string kind() const override { return "rowwise"; }
+
+  std::vector<GeneDef> genes(const KernelProblem& p) const override {
+    const bool narrow = widestAlongRow(p) <= 2;
+    return {{"granularity", {"warp", "multiwarp", "block"}},
+            {"memory", {"registers", "global"}},
+            {"reduction", {"shuffle", "smem"}},
+            {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}}};
+  }
+
+  std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
+    const std::string& granularity = genes.at("granularity");
+    if (granularity == "warp") return {{"ROWS_PER_BLOCK", {1, 2, 4, 8, 16}}};
+    if (granularity == "multiwarp") return {{"ROWS_PER_BLOCK", {2, 4, 8}}, {"WARPS_PER_ROW", {2, 4, 8}}};
+    return {{"WARPS_PER_ROW", {2, 4, 8, 16, 32}}};
+  }
+
+  static std::int64_t warpsPerRow(const Genome& g) {
+    return g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");
+  }
+  static std::int64_t rowsPerBlock(const Genome& g) {
+    return g.gene("granularity") == "block" ? 1 : g.param("ROWS_PER_BLOCK");
+  }
+
+  std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    Violations v;
+    const std::int64_t cols = rowLength(p);
+    const std::int64_t vec = std::stoll(g.gene("vector"));
+    const std::int64_t threadsPerRow = kWarp * warpsPerRow(g);
+    const std::int64_t threads = threadsPerRow * rowsPerBlock(g);
+    v.divisible(cols, "the row length", vec, "vector width");
+    v.atMost(cols, "the row length", kMaxRowLength, "the 32-bit column index range");
+    v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
+    v.atMost(ceilDiv(rowCount(p), rowsPerBlock(g)), "blocks", 2147483647LL, "the grid limit");
+    if (threadsPerRow > kWarp && threadsPerRow > cols / vec)
+      v.add("threads per row (" + std::to_string(threadsPerRow) + ") exceed the row's " + std::to_string(cols / vec) +
+            " packs");
+    if (g.gene("memory") == "registers") {
+      const std::int64_t cached = ceilDiv(cols, threadsPerRow * vec) * vec * std::max<std::int64_t>(fullInputs(p), 1);
+      v.atMost(cached, "registers caching the row per thread", kMaxCacheRegistersPerThread, "the register budget");
+      v.atMost(cached + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
+               "the per-thread share of the register file");
+    }
+    return v.take();
+  }
+
+  std::map<std::string, std::string> descriptor(const Genome& g) const override {
+    return {{"granularity", g.gene("granularity")},
+            {"memory", g.gene("memory")},
+            {"reduction", g.gene("reduction")},
+            {"vector", g.gene("vector")}};
+  }
+
+  EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitExprRowwise(g, p); }
+
+  // The row families' starting points (rowreduce_space.cpp) at the widest
+  // vector that divides the row: a block or a few warps per row with the row
+  // in registers, a warp per row for short rows, and streaming variants for
+  // rows too long for registers. Illegal ones are skipped by the caller.
+  std::vector<Genome> startingPoints(const KernelProblem& p) const override {
+    std::int64_t vec = static_cast<std::int64_t>(16 / widestAlongRow(p));
+    while (vec > 1 && rowLength(p) % vec != 0) vec /= 2;
+    const std::string& f = p.family;
+    auto make = [&](const std::string& granularity, const std::string& memory, ParamMap params) {
+      return Genome{f,
+                    {{"granularity", granularity}, {"memory", memory}, {"reduction", "shuffle"}, {"vector", std::to_string(vec)}},
+                    params};
+    };
+    return {make("block", "registers", {{"WARPS_PER_ROW", 8}}),
+            make("multiwarp", "registers", {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}}),
+            make("warp", "registers", {{"ROWS_PER_BLOCK", 4}}),
+            make("block", "registers", {{"WARPS_PER_ROW", 16}}),
+            make("block", "global", {{"WARPS_PER_ROW", 8}}),
+            make("warp", "global", {{"ROWS_PER_BLOCK", 8}})};
+  }
+};
+
+}  // namespace
+
+const DesignSpace& exprRowwiseSpace() {
+  static const ExprRowwiseSpace space;
+  return space;
+}
+
+}  // namespace crucible::templates
