@@ -34,7 +34,7 @@ inline const char* exitCodeTable() {
          "  1  the command ran and failed (a kernel not valid, a task with no valid kernel, a failed run...)\n"
          "  2  bad usage: unknown command or option, missing or extra argument, malformed or out-of-range\n"
          "     value, or a task or run that does not exist\n"
-         "  3  no usable GPU here (eval, run, resume)\n"
+         "  3  no usable GPU here (eval, run, resume, fork)\n"
          "  4  the project cannot be used: missing, not a Crucible project, damaged, newer than this build,\n"
          "     cannot be created, or read-only for a command that writes to it\n";
 }

@@ -5,6 +5,7 @@
 #include <utility>
 #include "core/engine/engine_control.h"
 #include "core/engine/run_loop.h"
+#include "core/engine/unix_time.h"
 #include "core/store/project_store.h"
 
 namespace crucible {
@@ -136,7 +137,7 @@ void Engine::submitVerdict(RunId run, const std::string& architectureKey, bool a
   // Holding the lock keeps run() from starting before the verdict is stored.
   auto store = ProjectStore::open(projectPath_);
   if (!store->run(run)) throw EngineError("run " + std::to_string(run) + " does not exist in " + projectPath_);
-  v.decidedAt = static_cast<std::int64_t>(std::time(nullptr));
+  v.decidedAt = unixSeconds();
   store->recordVerdict(v);
 }
 

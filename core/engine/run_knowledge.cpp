@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/engine/run_knowledge.h"
+#include "core/engine/unix_time.h"
 
 #include <cmath>
 #include <ctime>
@@ -60,7 +61,7 @@ const KnowledgeEntry* RunKnowledge::observe(const Candidate& child, const Candid
   o.child = child.id;
   const KnowledgeEntry& entry = book_.observe(o);
   KnowledgeEntry stored = entry;
-  stored.updatedAt = static_cast<std::int64_t>(std::time(nullptr));
+  stored.updatedAt = unixSeconds();
   if (entry.id == 0)
     book_.setId(entry, store_.addKnowledge(stored));
   else

@@ -15,6 +15,7 @@
 #include "core/engine/slot_plan.h"
 #include "core/engine/strategy_selection.h"
 #include "core/engine/tuning_cache.h"
+#include "core/engine/unix_time.h"
 
 namespace crucible::engine_detail {
 namespace {
@@ -23,7 +24,6 @@ constexpr int kMaxIdleGenerations = 20;        // generations without a new conf
 constexpr std::size_t kTuningCandidatesPerSlot = 8;
 constexpr std::size_t kCacheLimit = 20000;
 
-std::int64_t unixSeconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
 }  // namespace
 
@@ -77,8 +77,13 @@ std::vector<Candidate> RunLoop::restore() {
     for (CandidateId id : ids) tuning_->addCandidate(architecture, id);
   islandOf_ = std::move(index.islandOf);
   bestSealed_ = index.bestSealed;
+  lastSeenCandidate_ = index.lastCandidate;
   setupReference(logFn);
   restoreArchive(store_, *archive_, reference_, settings_, logFn);
+  // User candidates stored while no engine ran on this run: the archive may
+  // not hold them yet (offering one again changes nothing: ties keep the elite).
+  for (const auto& [id, island] : index.outside)
+    if (auto c = store_.candidate(id)) adoptOutside(*c, island);
   return std::move(index.recovery);
 }
 
@@ -106,73 +111,6 @@ void RunLoop::send(EngineEventKind what) { emit_(EngineEvent{run_.id, std::move(
 void RunLoop::log(const std::string& level, const std::string& text) {
   store_.appendLog(run_.id, level, text);
   send(events::Log{counters(), level, text});
-}
-
-void RunLoop::recordPaused() {
-  clock_.pause();
-  run_.status = RunStatus::Paused;
-  run_.wallSecondsUsed = clock_.wallUsed();
-  store_.updateRun(run_);
-  send(events::RunPaused{counters()});
-}
-
-void RunLoop::recordResumed() {
-  clock_.resume();
-  run_.status = RunStatus::Running;
-  store_.updateRun(run_);
-  send(events::RunResumed{counters()});
-}
-
-void RunLoop::applyControlChanges() {
-  std::optional<Budget> budget;
-  std::deque<ReviewVerdict> verdicts;
-  bool paused;
-  {
-    std::lock_guard lock(control_.mutex);
-    budget.swap(control_.newBudget);
-    verdicts.swap(control_.verdicts);
-    paused = control_.paused && !control_.stopRequested;
-  }
-  if (budget) {
-    run_.budget = *budget;
-    store_.updateRun(run_);
-    send(events::Progress{counters()});
-  }
-  for (const auto& v : verdicts) applyVerdict(v);
-  if (paused && !clock_.paused()) recordPaused();
-  if (!paused && clock_.paused()) recordResumed();
-}
-
-void RunLoop::applyVerdict(const ReviewVerdict& verdict) {
-  ReviewVerdict v = verdict;
-  v.runId = run_.id;
-  v.decidedAt = unixSeconds();
-  VerdictOutcome outcome = engine_detail::applyVerdict(store_, gate_, v);
-  released_.insert(released_.end(), outcome.released.begin(), outcome.released.end());
-  for (CandidateId id : outcome.rejected) islandOf_.erase(id);
-  blockedOnReview_ = false;
-  log("info", outcome.summary);
-}
-
-bool RunLoop::checkpoint() {
-  applyControlChanges();
-  for (;;) {
-    std::unique_lock lock(control_.mutex);
-    if (control_.stopRequested) return false;
-    if (!control_.paused) break;
-    control_.changed.wait_for(lock, std::chrono::milliseconds(200));
-    lock.unlock();
-    applyControlChanges();
-  }
-  applyControlChanges();   // records the resume
-  return true;
-}
-
-void RunLoop::waitForVerdict() {
-  std::unique_lock lock(control_.mutex);
-  control_.changed.wait_for(lock, std::chrono::milliseconds(500), [&] {
-    return control_.stopRequested || control_.paused || control_.newBudget || !control_.verdicts.empty();
-  });
 }
 
 void RunLoop::finish(const std::string& reason) {
@@ -219,6 +157,7 @@ void RunLoop::execute() {
 
   for (;;) {
     if (!checkpoint()) return stopped();
+    noticeOutsideCandidates();
     if (auto spent = budgetExhausted(run_.budget, usage())) return finish(*spent);
     if (settings_.maxGenerations > 0 && lastGeneration_ >= settings_.maxGenerations)
       return finish("generation limit of " + std::to_string(settings_.maxGenerations) + " reached");
@@ -257,8 +196,10 @@ void RunLoop::execute() {
           return finish("no candidate could be made for this " + task_.family + " task: proposer '" +
                         proposer_.name() + "' says: " + noSeedReason_ +
                         " (add a tunable kernel, or use a language-model proposer)");
+        // Failed proposals say why nothing new came; only without any is the space exhausted.
         return finish("the proposer made no new configuration in " + std::to_string(kMaxIdleGenerations) +
-                      " generations (search space exhausted)");
+                      " generations" + (lastProposalError_.empty() ? std::string(" (search space exhausted)")
+                                                                   : "; its last reason: " + lastProposalError_));
       }
       continue;
     }
@@ -386,6 +327,7 @@ SlotWork RunLoop::planSlotWork(int generation, int slot, int island) {
     if (call->strategy) p.candidate.metaPrompt = call->strategy->id;
     if (!p.ok) {
       log("warning", "proposer '" + proposer_.name() + "' made no candidate (" + kind + "): " + p.error);
+      lastProposalError_ = p.error;
       if (p.keep) keepFailedProposal(std::move(p.candidate), generation, island, parents);
       return;
     }

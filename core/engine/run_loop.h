@@ -10,6 +10,8 @@
 // knowledge (run_knowledge.h), review verdicts (review_verdicts.h), island migration
 // (island_migration.h), pipeline inputs (pipeline_items.h), what a result
 // makes of its candidate (commit_outcome.h) and events (run_events.h).
+// Candidates a user adds to the run meanwhile (user_evaluation.h) are
+// noticed between generations and may become parents.
 // Internal to core/engine.
 #pragma once
 #include <deque>
@@ -56,6 +58,16 @@ private:
   void setupEvaluators();
   std::vector<Candidate> restore();   // returns the candidates to evaluate again (in flight when interrupted)
   void setupReference(const LogFn& logFn);
+
+  // candidates others add to the run (user_evaluation.h: the GUI's
+  // evaluation of an edited kernel, `crucible-cli fork` in another process)
+  // Between generations: one indexed query for the run's candidates above the
+  // last id this loop has seen; those of proposer "user" are folded in.
+  void noticeOutsideCandidates();
+  // A final candidate this loop did not make: never evaluated again; a Valid
+  // one is offered to the archive (and so may be selected as a parent) and
+  // raises the run's best speedup.
+  void adoptOutside(const Candidate& c, int island);
 
   // control
   bool checkpoint();                    // applies control changes; blocks while paused; false = stop
@@ -140,6 +152,8 @@ private:
   // Why the proposer made no starting candidate (its first error), when it
   // made none: the plain reason a run that never had a candidate ends with.
   std::string noSeedReason_;
+  std::string lastProposalError_;  // the latest failed proposal's reason: why a run made nothing new
+  CandidateId lastSeenCandidate_ = 0;          // noticeOutsideCandidates() looks above it
 };
 
 }  // namespace crucible::engine_detail

@@ -8,6 +8,8 @@
 #include "core/engine/engine.h"
 #include "core/engine/reference.h"
 #include "core/engine/seeding.h"
+#include "core/engine/unix_time.h"
+#include "core/engine/user_evaluation.h"
 
 namespace crucible::engine_detail {
 
@@ -49,6 +51,7 @@ RestoredIndex restoreIndex(ProjectStore& store, RunId run, TaskId task, int isla
   RestoredIndex index;
   std::vector<std::pair<CandidateId, int>> awaiting;
   for (const auto& s : store.candidateSummaries(run)) {
+    index.lastCandidate = std::max(index.lastCandidate, s.id);
     if (s.status == CandidateStatus::Reference) continue;
     int position = index.storedPerGeneration[s.generation]++;
     int island = position % islands;
@@ -62,6 +65,7 @@ RestoredIndex restoreIndex(ProjectStore& store, RunId run, TaskId task, int isla
       awaiting.emplace_back(s.id, island);
     } else if (s.status != CandidateStatus::Rejected) {
       gate.markAccepted(s.architectureKey);   // it passed the gate once
+      if (s.proposer == kUserProposer) index.outside.emplace_back(s.id, island);
     }
   }
   for (const auto& v : store.verdicts(run)) {
@@ -110,7 +114,7 @@ Candidate establishReference(ProjectStore& store, Run& run, const Task& task) {
   } else {
     reference = referenceFromBaseline(task, run.id);
   }
-  reference.createdAt = static_cast<std::int64_t>(std::time(nullptr));
+  reference.createdAt = unixSeconds();
   store.transaction([&] {
     reference.id = store.addCandidate(reference);
     run.referenceCandidate = reference.id;

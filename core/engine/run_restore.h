@@ -33,6 +33,11 @@ struct RestoredIndex {
   std::map<CandidateId, int> islandOf;      // candidates not final yet
   std::vector<Candidate> recovery;          // in flight when interrupted: evaluated again, id order
   double bestSealed = 0;                    // best speedup the run sealed
+  CandidateId lastCandidate = 0;            // the run's highest candidate id
+  // Final candidates others added to the run (proposer "user":
+  // user_evaluation.h), with the island their position gives them: the
+  // engine offers them to the archive, which may not hold them yet.
+  std::vector<std::pair<CandidateId, int>> outside;
 };
 
 // Indexes the run's candidates and replays its review verdicts into the gate:

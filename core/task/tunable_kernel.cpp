@@ -31,8 +31,6 @@ constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
 constexpr const char* kEmbeddedOpen = "/* crucible-tune";
-// How far a declaration's parameter list may run: a kernel's is a few hundred bytes.
-constexpr std::size_t kMaxParameterListBytes = 64 * 1024;
 
 bool isIdentStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
@@ -208,46 +206,6 @@ bool evaluateClause(const std::string& clause, const std::map<std::string, std::
   return a > b;
 }
 
-// ---------------------------------------------------------------- signatures
-
-std::string collapsed(const std::string& text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
-
-// The parameter list of the first `__global__` function named `entry`, or nullopt.
-std::optional<std::string> parameterListOf(const std::string& source, const std::string& entry) {
-  for (std::size_t at = source.find(entry); at != std::string::npos; at = source.find(entry, at + 1)) {
-    if (at > 0 && isIdentChar(source[at - 1])) continue;
-    std::size_t open = at + entry.size();
-    while (open < source.size() && std::isspace(static_cast<unsigned char>(source[open]))) ++open;
-    if (open >= source.size() || source[open] != '(') continue;
-    // The declaration's head: back to the previous ';', '{' or '}'.
-    const std::size_t headStart = source.find_last_of(";{}", at);
-    const std::string head = source.substr(headStart == std::string::npos ? 0 : headStart + 1,
-                                           at - (headStart == std::string::npos ? 0 : headStart + 1));
-    if (head.find("__global__") == std::string::npos) continue;
-    int depth = 0;
-    const std::size_t last = std::min(source.size(), open + kMaxParameterListBytes);
-    for (std::size_t i = open; i < last; ++i) {
-      if (source[i] == '(') ++depth;
-      if (source[i] == ')' && --depth == 0) return source.substr(open + 1, i - open - 1);
-    }
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 0xcbf29ce484222325ULL) {
   for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
   return h;
@@ -332,41 +290,6 @@ std::vector<std::string> namesIn(const std::string& text) {
     i = end;
   }
   return out;
-}
-
-std::optional<std::string> signatureProblem(const std::string& source, const TaskSpec& task, const std::string& entry) {
-  if (sourceHasSignature(source, task, KernelRole::Candidate, entry)) return std::nullopt;
-  const std::string expected = kernelSignature(task, KernelRole::Candidate, entry);
-  const auto list = parameterListOf(source, entry);
-  if (!list) return "defines no __global__ function '" + entry + "' (the task's kernel is `" + expected + "`)";
-  std::vector<std::string> given;
-  if (!blank(*list)) {
-    int depth = 0;
-    std::string current;
-    for (char c : *list) {
-      if (c == '(' || c == '<') ++depth;
-      if (c == ')' || c == '>') --depth;
-      if (c == ',' && depth == 0) {
-        given.push_back(collapsed(current));
-        current.clear();
-      } else {
-        current += c;
-      }
-    }
-    given.push_back(collapsed(current));
-  }
-  const auto params = kernelParameters(task, KernelRole::Candidate);
-  for (std::size_t i = 0; i < std::max(given.size(), params.size()); ++i) {
-    const std::string number = "parameter " + std::to_string(i + 1);
-    if (i >= given.size())
-      return number + " is missing: the task expects '" + params[i].type + " " + params[i].name + "' (`" + expected + "`)";
-    if (i >= params.size())
-      return number + " '" + given[i] + "' is not in the task's kernel ABI (`" + expected + "`)";
-    const std::string want = params[i].type + " " + params[i].name;
-    if (given[i] != want)
-      return number + " ('" + params[i].name + "') is '" + given[i] + "', the task expects '" + want + "'";
-  }
-  return "the kernel must be declared `" + expected + "` (extern \"C\", __global__, void)";
 }
 
 // ---------------------------------------------------------------- public: a bound kernel

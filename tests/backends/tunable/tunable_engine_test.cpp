@@ -114,6 +114,12 @@ TEST(TunableEngineRun, AKernelWithoutParametersIsStillEvaluated) {
   for (const auto& line : store->log(run))
     said = said || line.text.find("kernel 'gemv' has no tunable parameters") != std::string::npos;
   EXPECT_TRUE(said);
+  // The run's end says why nothing new came, not "search space exhausted".
+  bool finishedWithReason = false;
+  for (const auto& line : store->log(run))
+    finishedWithReason = finishedWithReason || (line.text.find("its last reason: kernel 'gemv' has no tunable") !=
+                                                std::string::npos);
+  EXPECT_TRUE(finishedWithReason);
   if (std::getenv("SHOW_LOG"))
     for (const auto& line : store->log(run)) std::printf("%s: %s\n", line.level.c_str(), line.text.c_str());
 }

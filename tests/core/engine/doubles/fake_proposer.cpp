@@ -2,6 +2,7 @@
 #include "tests/core/engine/doubles/fake_proposer.h"
 
 #include <random>
+#include <stdexcept>
 
 namespace crucible::testing {
 namespace {
@@ -9,6 +10,15 @@ int draw(std::mt19937_64& rng, std::size_t n) { return static_cast<int>(rng() % 
 int drawOther(std::mt19937_64& rng, std::size_t n, int current) {
   int v = draw(rng, n - 1);
   return v >= current ? v + 1 : v;
+}
+bool hasFakeGenome(const Candidate& c) { return c.genomeJson.find("\"mem\"") != std::string::npos; }
+// A parent's genome: from its genomeJson, or, for a genome-less kernel (a
+// user's edit, proposer "user"), read back from its source, as a proposer
+// that reads code (a language model) builds on any kernel.
+FakeGenome parentGenome(const Candidate& c) {
+  if (hasFakeGenome(c)) return genomeFromJson(c.genomeJson);
+  if (auto g = parseFakeSource(c.source)) return *g;
+  throw std::invalid_argument("fake proposer: parent " + std::to_string(c.id) + " has no fake genome");
 }
 }  // namespace
 
@@ -60,15 +70,15 @@ Proposal FakeProposer::propose(const ProposalContext& ctx) {
     mutation = "fresh";
   } else if (ctx.parents.size() == 2) {
     ++crossovers;
-    FakeGenome a = genomeFromJson(ctx.parents[0]->genomeJson);
-    FakeGenome b = genomeFromJson(ctx.parents[1]->genomeJson);
+    FakeGenome a = parentGenome(*ctx.parents[0]);
+    FakeGenome b = parentGenome(*ctx.parents[1]);
     g = a;
     if (rng() & 1) g.mem = b.mem;
     if (rng() & 1) g.gran = b.gran;
     if (rng() & 1) g.vec = b.vec;
     mutation = "crossover";
   } else {
-    g = genomeFromJson(ctx.parents[0]->genomeJson);
+    g = parentGenome(*ctx.parents[0]);
     // The strategy's name says which gene to change ("mutate:memory+v12" is a variant).
     int gene = draw(rng, 3);
     if (strategy.rfind("mutate:memory", 0) == 0) gene = 0;
@@ -103,11 +113,14 @@ MetaPrompt FakeProposer::varyStrategy(const MetaPrompt& s, std::uint64_t seed) c
   return v;
 }
 
-std::vector<TunableParameter> FakeProposer::tunables(const Candidate&) const {
+// Like the template proposer: a kernel without a genome has nothing to tune.
+std::vector<TunableParameter> FakeProposer::tunables(const Candidate& c) const {
+  if (!hasFakeGenome(c)) return {};
   return {{"BLOCK", kBlock}, {"UNROLL", kUnroll}};
 }
 
 ParameterPoint FakeProposer::parametersOf(const Candidate& c) const {
+  if (!hasFakeGenome(c)) return {};
   FakeGenome g = genomeFromJson(c.genomeJson);
   return {{"BLOCK", g.block}, {"UNROLL", g.unroll}};
 }
