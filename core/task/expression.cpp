@@ -4,60 +4,26 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include "core/task/expression_cursor.h"
 #include "core/task/task_spec.h"
 
 namespace crucible {
 namespace {
 
-class Parser {
+class Parser : task_detail::ExpressionCursor {
 public:
-  Parser(const std::string& text, const std::map<std::string, std::int64_t>& axes) : text_(text), axes_(axes) {}
+  Parser(const std::string& text, const std::map<std::string, std::int64_t>& axes) : ExpressionCursor(text), axes_(axes) {}
 
   std::int64_t parseAll() {
-    if (text_.size() > kMaxExpressionLength)
-      throw ExpressionError("expression of " + std::to_string(text_.size()) + " characters is longer than the limit of " +
-                            std::to_string(kMaxExpressionLength));
-    skipSpace();
-    if (pos_ == text_.size()) fail("empty expression");
+    begin();
     std::int64_t v = expr();
-    skipSpace();
-    if (pos_ != text_.size()) fail(std::string("unexpected '") + text_[pos_] + "'");
+    end();
     return v;
   }
 
 private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ExpressionError(what + " at column " + std::to_string(pos_ + 1) + " in expression '" + text_ + "'");
-  }
   [[noreturn]] void overflow(const char* op) const {
     throw ExpressionError(std::string("integer overflow in '") + op + "' in expression '" + text_ + "'");
-  }
-
-  // One level of recursion (a parenthesis, a call or a unary sign) while it lives.
-  class Nesting {
-  public:
-    explicit Nesting(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxExpressionNesting)
-        p_.fail("the expression nests too deeply (more than " + std::to_string(kMaxExpressionNesting) +
-                " levels of parentheses, calls and unary signs)");
-    }
-    ~Nesting() { --p_.depth_; }
-    Nesting(const Nesting&) = delete;
-    Nesting& operator=(const Nesting&) = delete;
-  private:
-    Parser& p_;
-  };
-
-  void skipSpace() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  bool accept(char c) {
-    skipSpace();
-    if (pos_ < text_.size() && text_[pos_] == c) { ++pos_; return true; }
-    return false;
-  }
-  void expect(char c) {
-    if (!accept(c)) fail(std::string("expected '") + c + "'");
   }
 
   std::int64_t expr() {
@@ -165,10 +131,7 @@ private:
     return it->second;
   }
 
-  const std::string& text_;
   const std::map<std::string, std::int64_t>& axes_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
 };
 
 }  // namespace

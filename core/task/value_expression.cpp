@@ -7,61 +7,24 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include "core/task/expression_cursor.h"
 
 namespace crucible {
 namespace {
 
-class Parser {
+class Parser : task_detail::ExpressionCursor {
 public:
-  Parser(const std::string& text, const std::set<std::string>& allowed) : text_(text), allowed_(allowed) {}
+  Parser(const std::string& text, const std::set<std::string>& allowed) : ExpressionCursor(text), allowed_(allowed) {}
 
   ValueExpression parseAll() {
-    if (text_.size() > kMaxExpressionLength)
-      throw ExpressionError("expression of " + std::to_string(text_.size()) + " characters is longer than the limit of " +
-                            std::to_string(kMaxExpressionLength));
-    skipSpace();
-    if (pos_ == text_.size()) fail("empty expression");
+    begin();
     out_.text = text_;
     out_.root = expr();
-    skipSpace();
-    if (pos_ != text_.size()) fail(std::string("unexpected '") + text_[pos_] + "'");
+    end();
     return std::move(out_);
   }
 
 private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ExpressionError(what + " at column " + std::to_string(pos_ + 1) + " in expression '" + text_ + "'");
-  }
-
-  // One level of recursion (a parenthesis, a call or a unary sign) while it lives.
-  class Nesting {
-  public:
-    explicit Nesting(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxExpressionNesting)
-        p_.fail("the expression nests too deeply (more than " + std::to_string(kMaxExpressionNesting) +
-                " levels of parentheses, calls and unary signs)");
-    }
-    ~Nesting() { --p_.depth_; }
-    Nesting(const Nesting&) = delete;
-    Nesting& operator=(const Nesting&) = delete;
-  private:
-    Parser& p_;
-  };
-
-  void skipSpace() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  bool accept(char c) {
-    skipSpace();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  void expect(char c) {
-    if (!accept(c)) fail(std::string("expected '") + c + "'");
-  }
 
   int add(ValueNode n) {
     out_.nodes.push_back(std::move(n));
@@ -195,11 +158,8 @@ private:
     return add(std::move(n));
   }
 
-  const std::string& text_;
   const std::set<std::string>& allowed_;
   ValueExpression out_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
 };
 
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }

@@ -57,23 +57,26 @@ public:
   // bandwidth); bigger blocks, more packs per thread, grid-stride loops and
   // evict-first accesses were 1-10% slower (tests/bench/results/2026-11-29-h200-variants.md).
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
-    const std::string vec16 = p.input("x").dtype == DType::F32 ? "4" : "8";
-    const std::string& f = p.family;
-    return {
-        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "default"}}, {{"THREADS", 128}, {"ITEMS_PER_THREAD", 1}}},
-        // 4 blocks on each of the 132 SMs, all resident at once (at ~48 registers
-        // 5 fit): a grid-stride grid of whole waves leaves no straggling last wave.
-        Genome{f, {{"grid", "grid_stride"}, {"vector", vec16}, {"cache", "default"}},
-               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}, {"MAX_BLOCKS", 528}}},
-        // The same map with evict-first accesses: the 256 MiB streamed through
-        // a 60 MiB L2 has no reuse to protect.
-        Genome{f, {{"grid", "one_shot"}, {"vector", vec16}, {"cache", "streaming"}},
-               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
-    };
+    return elementwiseStartingGenomes(p.family, p.input("x").dtype == DType::F32 ? "4" : "8");
   }
 };
 
 }  // namespace
+
+std::vector<Genome> elementwiseStartingGenomes(const std::string& family, const std::string& vector) {
+  return {
+      Genome{family, {{"grid", "one_shot"}, {"vector", vector}, {"cache", "default"}},
+             {{"THREADS", 128}, {"ITEMS_PER_THREAD", 1}}},
+      // 4 blocks on each of the 132 SMs, all resident at once (at ~48 registers
+      // 5 fit): a grid-stride grid of whole waves leaves no straggling last wave.
+      Genome{family, {{"grid", "grid_stride"}, {"vector", vector}, {"cache", "default"}},
+             {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}, {"MAX_BLOCKS", 528}}},
+      // The same map with evict-first accesses: the 256 MiB streamed through
+      // a 60 MiB L2 has no reuse to protect.
+      Genome{family, {{"grid", "one_shot"}, {"vector", vector}, {"cache", "streaming"}},
+             {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
+  };
+}
 
 const DesignSpace& elementwiseSpace() {
   static const ElementwiseSpace space;

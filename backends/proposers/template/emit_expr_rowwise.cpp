@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include "backends/proposers/template/expr_cuda.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
@@ -144,53 +145,9 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
            "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n";
       s += "__device__ __forceinline__ MaxSum shfl_xor(MaxSum v, int offset) {\n"
            "  return {__shfl_xor_sync(0xffffffffu, v.max, offset), __shfl_xor_sync(0xffffffffu, v.sum, offset)};\n}\n\n";
-      if (warpsPerRow_ == 1)
-        s += R"(// Combines the values of the 32 lanes of a row's warp; every lane gets the result.
-template <class T, class Op>
-__device__ __forceinline__ T row_reduce(T v, Op op) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
-  return v;
-}
-
-)";
-      else
-        s += R"(// Combines the values of a row's THREADS_PER_ROW threads: shuffles inside each
-// warp, then the row's warps meet in shared memory. Every thread gets the result.
-template <class T, class Op>
-__device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
-  const int row_in_block = threadIdx.x / THREADS_PER_ROW;
-  if (threadIdx.x % 32 == 0) partials[row_in_block][threadIdx.x % THREADS_PER_ROW / 32] = v;
-  __syncthreads();
-  v = partials[row_in_block][0];
-#pragma unroll
-  for (int w = 1; w < WARPS_PER_ROW; ++w) v = op(v, partials[row_in_block][w]);
-  __syncthreads();  // the partials are free for the next reduction
-  return v;
-}
-
-)";
+      s += rowReduceSource(RowReduceKind::Shuffle, warpsPerRow_);
     } else {
-      s += R"(// Combines the values of a row's THREADS_PER_ROW threads with a tree in shared
-// memory (buffer holds one value per thread of the block). Every thread gets the result.
-template <class T, class Op>
-__device__ __forceinline__ T row_reduce(T v, Op op, T* buffer) {
-  const int lane = threadIdx.x % THREADS_PER_ROW;
-  buffer[threadIdx.x] = v;
-  __syncthreads();
-#pragma unroll
-  for (int stride = THREADS_PER_ROW / 2; stride > 0; stride /= 2) {
-    if (lane < stride) buffer[threadIdx.x] = op(buffer[threadIdx.x], buffer[threadIdx.x + stride]);
-    __syncthreads();
-  }
-  v = buffer[threadIdx.x - lane];
-  __syncthreads();  // the buffer is free for the next reduction
-  return v;
-}
-
-)";
+      s += rowReduceSource(RowReduceKind::SharedTree, warpsPerRow_);
     }
     return s;
   }

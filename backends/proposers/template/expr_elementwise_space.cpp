@@ -121,15 +121,8 @@ public:
       if (t.read && t.broadcast == Broadcast::General)
         while (vec > 1 && rowLength % vec != 0) vec /= 2;
     }
-    const std::string v = std::to_string(vec);
-    const std::string& f = p.family;
-    return {
-        Genome{f, {{"grid", "one_shot"}, {"vector", v}, {"cache", "default"}}, {{"THREADS", 128}, {"ITEMS_PER_THREAD", 1}}},
-        Genome{f, {{"grid", "grid_stride"}, {"vector", v}, {"cache", "default"}},
-               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}, {"MAX_BLOCKS", 528}}},
-        Genome{f, {{"grid", "one_shot"}, {"vector", v}, {"cache", "streaming"}},
-               {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}},
-    };
+    // The elementwise family's starting points, at the widest vector every read allows.
+    return elementwiseStartingGenomes(p.family, std::to_string(vec));
   }
 };
 

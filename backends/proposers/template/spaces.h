@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The four design spaces and their emitters (one emitter file per space).
+// The design spaces and their emitters (one emitter file per space).
 #pragma once
 #include "backends/proposers/template/design_space.h"
 
@@ -11,6 +11,9 @@ const DesignSpace& transposeSpace();    // transpose
 const DesignSpace& gemmSpace();         // matmul, matmul_bias_relu
 const DesignSpace& exprElementwiseSpace();  // expr_elementwise: an elementwise operator stated as an expression
 const DesignSpace& exprRowwiseSpace();      // expr_rowwise: reductions over the last axis, then an epilogue
+
+// The elementwise families' starting genomes (one-shot, grid-stride, streaming) at a vector width.
+std::vector<Genome> elementwiseStartingGenomes(const std::string& family, const std::string& vector);
 
 EmittedKernel emitElementwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitRowReduce(const Genome& g, const KernelProblem& p);
