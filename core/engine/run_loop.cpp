@@ -13,6 +13,7 @@
 #include "core/engine/run_events.h"
 #include "core/engine/seeding.h"
 #include "core/engine/slot_plan.h"
+#include "core/engine/stop_request.h"
 #include "core/engine/strategy_selection.h"
 #include "core/engine/tuning_cache.h"
 #include "core/engine/unix_time.h"
@@ -122,6 +123,7 @@ void RunLoop::finish(const std::string& reason) {
 }
 
 void RunLoop::stopped() {
+  clearStopRequest(store_.path(), run_.id);
   run_.status = RunStatus::Stopped;
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
@@ -144,6 +146,7 @@ void RunLoop::fail(const std::string& reason) {
 // ------------------------------------------------------------------ the loop
 
 void RunLoop::execute() {
+  clearStopRequest(store_.path(), run_.id);  // a request from before this session is stale
   run_.status = RunStatus::Running;
   store_.updateRun(run_);
   send(events::RunStarted{counters()});

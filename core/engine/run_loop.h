@@ -152,7 +152,8 @@ private:
   // Why the proposer made no starting candidate (its first error), when it
   // made none: the plain reason a run that never had a candidate ends with.
   std::string noSeedReason_;
-  std::string lastProposalError_;  // the latest failed proposal's reason: why a run made nothing new
+  std::string lastProposalError_;
+  bool stopFromOutside_ = false;   // a stop request file was seen (stop_request.h)  // the latest failed proposal's reason: why a run made nothing new
   CandidateId lastSeenCandidate_ = 0;          // noticeOutsideCandidates() looks above it
 };
 

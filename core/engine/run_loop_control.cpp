@@ -6,6 +6,7 @@
 #include <ctime>
 #include "core/engine/review_verdicts.h"
 #include "core/engine/run_loop.h"
+#include "core/engine/stop_request.h"
 #include "core/engine/unix_time.h"
 
 namespace crucible::engine_detail {
@@ -26,6 +27,13 @@ void RunLoop::recordResumed() {
 }
 
 void RunLoop::applyControlChanges() {
+  // A stop asked by another process (crucible-cli stop) counts as one asked here.
+  if (!stopFromOutside_ && stopRequested(store_.path(), run_.id)) {
+    stopFromOutside_ = true;
+    log("info", "another process asked this run to stop (" + stopRequestPath(store_.path(), run_.id) + ")");
+    std::lock_guard lock(control_.mutex);
+    control_.stopRequested = true;
+  }
   std::optional<Budget> budget;
   std::deque<ReviewVerdict> verdicts;
   bool paused;

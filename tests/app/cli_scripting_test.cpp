@@ -119,6 +119,18 @@ TEST_F(CliScripting, ExportWritesEveryCandidateWithItsLineageAsJsonAndCsv) {
   EXPECT_EQ(cli("export" + p() + " --run 0").exitCode, 2);
 }
 
+TEST_F(CliScripting, StopAsksARunningRunAndRefusesOneThatIsNot) {
+  // Every run of the sample is finished: nothing to stop, and no request file is left.
+  const auto done = cli("stop" + p() + " --run 1");
+  EXPECT_EQ(done.exitCode, 1) << done.out;
+  EXPECT_NE(done.out.find("not running"), std::string::npos) << done.out;
+  EXPECT_FALSE(fs::exists(project_ + ".stop-1"));
+  EXPECT_EQ(cli("stop" + p() + " --run 999").exitCode, 2);
+  EXPECT_EQ(cli("stop" + p()).exitCode, 2);
+  EXPECT_EQ(cli("stop" + p() + " --run 1 --wait 0").exitCode, 2);
+  EXPECT_EQ(cli("stop --project " + quoted((dir_ / "missing.crucible").string()) + " --run 1").exitCode, 4);
+}
+
 TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {
   const fs::path file = fs::temp_directory_path() / ("crucible-damaged-" + std::to_string(::getpid()) + ".crucible");
   { std::ofstream(file) << "SQLite format 3\0 this is not a database"; }
