@@ -215,6 +215,8 @@ void RunCoordinator::onStarted(RunId run) {
 
 void RunCoordinator::onFinished(RunId run) {
   window_.session()->setRunActive(false);
+  // Outside a run this waits for the reader: the session's snapshot then holds how the run ended.
+  window_.session()->notifyDataChanged();
   activeRun_ = 0;
   // The store says how it ended (also when run() never raised an event).
   if (runControl_ && run != 0 && window_.session()->currentRun() == run) runControl_->reload();
