@@ -131,11 +131,27 @@ TEST_F(CliScripting, StopAsksARunningRunAndRefusesOneThatIsNot) {
   EXPECT_EQ(cli("stop --project " + quoted((dir_ / "missing.crucible").string()) + " --run 1").exitCode, 4);
 }
 
+TEST_F(CliScripting, KbListsTheSamplesKnowledgeAndFiltersIt) {
+  const auto all = cli("kb list" + p() + " --json", false);
+  ASSERT_EQ(all.exitCode, 0) << all.out;
+  const auto entries = nlohmann::json::parse(all.out);
+  for (const auto& e : entries) {
+    EXPECT_TRUE(e.contains("claim") && e.contains("decision") && e.contains("observations")) << e.dump();
+    EXPECT_EQ(e["arch"].get<std::string>().rfind("sm_", 0), 0u) << e.dump();
+  }
+  const auto validated = nlohmann::json::parse(cli("kb list" + p() + " --status validated --json", false).out);
+  for (const auto& e : validated) EXPECT_EQ(e["status"], "validated");
+  EXPECT_LE(validated.size(), entries.size());
+  EXPECT_EQ(cli("kb list" + p() + " --status maybe").exitCode, 2);
+  EXPECT_EQ(cli("kb frobnicate" + p()).exitCode, 2);
+  EXPECT_EQ(cli("kb list --project " + quoted((dir_ / "missing.crucible").string())).exitCode, 4);
+}
+
 TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {
   const fs::path file = fs::temp_directory_path() / ("crucible-damaged-" + std::to_string(::getpid()) + ".crucible");
   { std::ofstream(file) << "SQLite format 3\0 this is not a database"; }
   const std::string before = bytes(file);
-  for (const std::string command : {"status", "seal list", "export"})
+  for (const std::string command : {"status", "seal list", "export", "kb list"})
     EXPECT_EQ(cli(command + " --project " + quoted(file.string())).exitCode, 4) << command;
   EXPECT_TRUE(bytes(file) == before);
   fs::remove(file);
