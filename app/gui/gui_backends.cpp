@@ -4,10 +4,12 @@
 #include "backends/dispatch/local_gpu_dispatcher.h"
 #include "backends/proposers/template/template_proposer.h"
 #if CRUCIBLE_HAVE_CUDA
+#include "backends/cuda/compile/kernel_inspector.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/sanitize/compute_sanitizer.h"
 #endif
 #include "app/gui/gui_backends.h"
+#include "app/gui/no_cuda_inspector.h"
 
 namespace crucible::app {
 namespace {
@@ -34,15 +36,19 @@ struct GuiBackends::Parts {
   TemplateProposer proposer;
 #if CRUCIBLE_HAVE_CUDA
   NvrtcCompiler compiler;
+  NvrtcKernelInspector inspector{compiler};   // after the compiler it uses
   ComputeSanitizer sanitizer;   // says in each refused seal when compute-sanitizer is missing
 #else
   NoCudaCompiler compiler;
+  NoCudaInspector inspector;
 #endif
   LocalGpuDispatcher dispatcher;
 };
 
 GuiBackends::GuiBackends(const GpuProbe& probe) : parts_(std::make_unique<Parts>(probe)) {}
 GuiBackends::~GuiBackends() = default;
+
+KernelInspector& GuiBackends::inspector() const { return parts_->inspector; }
 
 EngineBackends GuiBackends::backends() const {
   EngineBackends b{&parts_->proposer, &parts_->compiler, &parts_->dispatcher, {}};

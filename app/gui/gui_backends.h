@@ -7,6 +7,7 @@
 #include <memory>
 #include "backends/gpu_probe.h"
 #include "core/engine/interfaces.h"
+#include "core/model/kernel_inspection.h"
 
 namespace crucible::app {
 
@@ -29,6 +30,9 @@ public:
   GuiBackends& operator=(const GuiBackends&) = delete;
 
   EngineBackends backends() const;
+  // The kernel editor's compiler: NVRTC with the PTX and SASS where CUDA is
+  // built, else one that says there is no CUDA toolkit in this build.
+  KernelInspector& inspector() const;
 
 private:
   struct Parts;

@@ -19,6 +19,7 @@
 #include "app/gui/run_coordinator.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/task_import.h"
+#include "app/gui/user_evaluation_runner.h"
 #include "backends/gpu_probe.h"
 #include "crucible/version.h"
 #include "views/mainwindow/main_window.h"
@@ -61,6 +62,10 @@ int takeScreenshot(crucible::views::MainWindow& window, const QString& project, 
     wanted = kWindowShotSize;
   } else {
     QString why;
+    if (viewName == QLatin1String("editor") && !openSelectedInEditor(window, why)) {
+      std::fprintf(stderr, "crucible: --view editor: %s\n", qPrintable(why));
+      return 1;
+    }
     image = grabView(window, viewName, why);
     if (image.isNull()) {
       std::fprintf(stderr, "crucible: --view: %s\n", qPrintable(why));
@@ -114,8 +119,8 @@ int main(int argc, char** argv) {
       QStringLiteral("view"),
       QApplication::translate("main",
                               "With --screenshot: render only the view <name> (lineage, diff, roofline, knowledge, "
-                              "archive, runcontrol, review, vault), with the best valid candidate of the newest run "
-                              "selected."),
+                              "archive, runcontrol, review, vault, editor), with the best valid candidate of the newest "
+                              "run selected (editor: forked into the kernel editor and compiled)."),
       QStringLiteral("name"));
   parser.addOption(view);
   const QCommandLineOption runOption(
@@ -145,17 +150,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   const crucible::GpuProbe probe = crucible::probeGpus();
-  crucible::views::MainWindow window(crucible::app::hostInfoFrom(probe));
-
   // The engine, as crucible-cli runs it, driven from the window (wired for
-  // screenshots too, so Run control shows what this machine can do).
+  // screenshots too, so Run control shows what this machine can do). Made
+  // before the window: the kernel editor's compile thread uses its inspector
+  // until the window is gone.
   crucible::app::GuiBackends backends(probe);
+  crucible::views::MainWindow window(crucible::app::hostInfoFrom(probe));
+  window.installKernelEditor(backends.inspector());
   std::vector<std::string> taskProblems;
   auto builtins = crucible::app::builtinTasks(taskProblems);
   for (const std::string& problem : taskProblems)
     std::fprintf(stderr, "crucible: a built-in task is left out: %s\n", problem.c_str());
   crucible::app::RunCoordinator runs(window, backends.backends(), std::move(builtins));
   crucible::app::ProjectWatcher watcher(window.session());
+  crucible::app::UserEvaluationRunner userEvaluations(window, backends.backends());
 
   if (parser.isSet(screenshot)) {
     if (positional.isEmpty()) {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/screenshot.h"
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QDockWidget>
+#include <Qsci/qsciscintilla.h>
 #include <memory>
+#include "views/editor/inspection_runner.h"
+#include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/main_window.h"
 #include "views/session/project_session.h"
 
@@ -30,6 +34,39 @@ void selectBestCandidate(views::MainWindow& window) {
   // The session holds the current run's summaries: nothing is read here.
   if (!session->isOpen() || session->currentRun() == 0) return;
   if (const CandidateId best = bestValidCandidate(session->candidates())) session->selectCandidate(best);
+}
+
+bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeoutMs) {
+  views::KernelEditorView* editor = window.kernelEditor();
+  if (!editor) {
+    error = QApplication::translate("main", "this window has no kernel editor");
+    return false;
+  }
+  const CandidateId id = window.session()->selectedCandidate();
+  if (id == 0) {
+    error = QApplication::translate("main", "the run has no valid candidate to open in the editor");
+    return false;
+  }
+  bool opened = false;
+  QObject::connect(&window, &views::MainWindow::kernelEditorOpened, editor, [&opened] { opened = true; },
+                   Qt::SingleShotConnection);
+  window.forkCandidate(id);  // outside a run the read is immediate; during one it arrives by queued call
+  const QDeadlineTimer deadline(timeoutMs);
+  while ((!opened || editor->runner()->busy()) && !deadline.hasExpired())
+    QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+  if (!opened || editor->runner()->busy()) {
+    error = QApplication::translate("main", "the editor's compile of candidate #%1 did not finish within %2 s")
+                .arg(id)
+                .arg(timeoutMs / 1000);
+    return false;
+  }
+  // The line that made the most PTX: its linked PTX and SASS lines are highlighted.
+  int line = 0;
+  std::size_t most = 0;
+  for (const auto& [source, listing] : editor->inspection().ptxLines.listingLinesOf)
+    if (listing.size() > most) line = source, most = listing.size();
+  if (line > 0) editor->sourceEditor()->setCursorPosition(line - 1, 0);
+  return true;
 }
 
 QImage grabWindow(views::MainWindow& window) {

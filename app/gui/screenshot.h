@@ -29,6 +29,12 @@ CandidateId bestValidCandidate(const std::vector<CandidateSummary>& candidates);
 // recent one after opening), so the candidate views have something to show.
 void selectBestCandidate(views::MainWindow& window);
 
+// `--view editor`: forks the selected candidate into the kernel editor and
+// waits (at most timeoutMs) for its first compile, then puts the cursor on
+// the source line with the most PTX so the linked listing lines show. Returns
+// false and sets error when there is no editor, no candidate or no compile.
+bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeoutMs = 120000);
+
 // The whole window at kWindowShotSize.
 QImage grabWindow(views::MainWindow& window);
 

@@ -82,6 +82,7 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
   source_->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, 400);
   connect(source_, &QsciScintilla::textChanged, this, [this] {
     if (loading_) return;
+    unkept_ = true;
     emit edited();
     scheduleCompile();
   });
@@ -109,12 +110,18 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
   origin_ = new QLabel(this);
   status_ = new QLabel(tr("Not compiled yet"), this);
   evaluate_ = new QPushButton(tr("Evaluate"), this);
+  evaluate_->setObjectName(QStringLiteral("kernelEditorEvaluate"));
   evaluate_->setToolTip(tr("Validate, time and profile this kernel on the GPU; the result joins the lineage"));
   connect(evaluate_, &QPushButton::clicked, this,
           [this] { emit evaluateRequested(source(), launchRule(), parent_); });
+  note_ = new QLineEdit(this);
+  note_->setObjectName(QStringLiteral("kernelEditorNote"));
+  note_->setPlaceholderText(tr("Note for the candidate (what this edit tries)"));
+  note_->setToolTip(tr("Stored with the evaluated candidate"));
   auto* top = new QHBoxLayout;
   top->addWidget(origin_, 1);
   top->addWidget(status_);
+  top->addWidget(note_, 1);
   top->addWidget(evaluate_);
 
   resources_ = new QLabel(this);
@@ -140,6 +147,7 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
   split->addWidget(listings_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({3000, 2000});  // 3:2 from the start (scaled to the width), not what the size hints leave
   auto* bottom = new QWidget(this);
   auto* bottomLayout = new QVBoxLayout(bottom);
   bottomLayout->setContentsMargins(0, 0, 0, 0);
@@ -151,6 +159,7 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
   vertical->addWidget(bottom);
   vertical->setStretchFactor(0, 4);
   vertical->setStretchFactor(1, 1);
+  vertical->setSizes({4000, 1000});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(vertical, 1);
@@ -167,6 +176,7 @@ QWidget* KernelEditorView::buildLaunchFields() {
     auto* e = new QLineEdit(this);
     e->setToolTip(tip);
     connect(e, &QLineEdit::textEdited, this, [this] {
+      unkept_ = true;
       emit edited();
       scheduleCompile();
     });
@@ -219,6 +229,8 @@ void KernelEditorView::open(const std::string& source, const LaunchRule& launch,
                             const QString& origin) {
   loading_ = true;
   parent_ = parent;
+  opened_ = launch;
+  note_->clear();
   source_->setText(QString::fromStdString(source));
   entry_->setText(QString::fromStdString(launch.entry));
   for (int i = 0; i < 3; ++i) {
@@ -228,6 +240,7 @@ void KernelEditorView::open(const std::string& source, const LaunchRule& launch,
   smem_->setText(QString::fromStdString(launch.dynamicSmemBytes));
   origin_->setText(origin);
   loading_ = false;
+  unkept_ = false;
   compileNow();
 }
 
@@ -247,8 +260,18 @@ LaunchRule KernelEditorView::launchRule() const {
     rule.block[i] = fieldText(block_[i], "1");
   }
   rule.dynamicSmemBytes = fieldText(smem_, "0");
+  rule.tensorMaps = opened_.tensorMaps;
   return rule;
 }
+
+bool KernelEditorView::launchFieldsBlank() const {
+  auto blank = [](const QLineEdit* e) { return e->text().trimmed().isEmpty(); };
+  for (int i = 0; i < 3; ++i)
+    if (!blank(grid_[i]) || !blank(block_[i])) return false;
+  return blank(entry_) && blank(smem_);
+}
+
+QString KernelEditorView::note() const { return note_->text().trimmed(); }
 
 void KernelEditorView::scheduleCompile() { debounce_->start(); }
 

@@ -43,7 +43,19 @@ public:
   void setEvaluationAvailable(bool available, const QString& reason);
 
   std::string source() const;
+  // The launch fields as typed (blank ones read as "1", or "0" for shared
+  // memory); the opened rule's tensor maps, which have no fields, are kept.
   LaunchRule launchRule() const;
+  // Every launch field is blank (a kernel opened from a file before the user
+  // typed a rule): the evaluation then takes the run reference's rule.
+  bool launchFieldsBlank() const;
+  // The user's note for the candidate the evaluation stores ("" when none).
+  QString note() const;
+  // The user changed the source or the launch rule since open() or
+  // markKept() (the app asks before another open() throws that away).
+  bool hasUnkeptEdits() const { return unkept_; }
+  // The edits are kept elsewhere now (evaluated into a candidate).
+  void markKept() { unkept_ = false; }
   CandidateId parentCandidate() const { return parent_; }
   // The last shown compile (the newest request's), and what the view derived from it.
   const KernelInspection& inspection() const { return inspection_; }
@@ -60,6 +72,8 @@ public:
   QsciScintilla* sourceEditor() const { return source_; }
   QsciScintilla* ptxEditor() const { return ptx_; }
   QsciScintilla* sassEditor() const { return sass_; }
+  QPushButton* evaluateButton() const { return evaluate_; }
+  QLineEdit* noteField() const { return note_; }
   // Compiles now instead of after the typing pause.
   void compileNow();
 
@@ -90,8 +104,10 @@ private:
   std::string specJson_;
   std::string arch_;
   CandidateId parent_ = 0;
+  LaunchRule opened_;  // the rule open() was given: its tensor maps travel with the edits
   KernelInspection inspection_;
   bool loading_ = false;
+  bool unkept_ = false;
 
   QsciScintilla* source_ = nullptr;
   QsciScintilla* ptx_ = nullptr;
@@ -101,6 +117,7 @@ private:
   QLineEdit* grid_[3] = {};
   QLineEdit* block_[3] = {};
   QLineEdit* smem_ = nullptr;
+  QLineEdit* note_ = nullptr;
   QLineEdit* find_ = nullptr;
   QLabel* origin_ = nullptr;
   QLabel* status_ = nullptr;

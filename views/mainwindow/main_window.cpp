@@ -16,9 +16,12 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include "core/engine/run_settings.h"
+#include "core/io/bounded_file.h"
 #include "core/model/candidate.h"
 #include "core/model/run.h"
 #include "core/store/project_store.h"
+#include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/filtered_table.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/source_file.h"
@@ -33,6 +36,8 @@ namespace crucible::views {
 namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+// What the editor compiles for when neither the run nor the candidate names an architecture.
+const char* const kDefaultEditorArch = "sm_90";
 constexpr int kLayoutVersion = 1;  // bump when the dock set changes incompatibly
 
 QStringList runStatusNames() {
@@ -53,6 +58,16 @@ QStringList candidateStatusNames() {
   return names;
 }
 
+// The architecture a run compiles for ("" when its settings name none or cannot be read).
+std::string runCompileArch(const std::optional<Run>& run) {
+  if (!run) return {};
+  try {
+    return runSettingsFromJson(run->settingsJson).compileArch;
+  } catch (const std::exception&) {
+    return {};  // settings this build cannot read: the caller's fallback decides
+  }
+}
+
 struct CandidateActionSpec {
   MainWindow::CandidateAction action;
   const char* text;
@@ -71,6 +86,8 @@ const std::vector<CandidateActionSpec>& candidateActionSpecs() {
       {A::CopySource, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Copy source"),
        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)},
       {A::SaveSource, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Save source as .cu…"), QKeySequence::SaveAs},
+      // No key of its own: Edit > Fork && edit carries Ctrl+E window-wide (one key, one action).
+      {A::ForkAndEdit, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Fork && edit"), QKeySequence()},
   };
   return specs;
 }
@@ -108,6 +125,13 @@ MainWindow::MainWindow(HostInfo host, QWidget* parent)
           [this] { candidates_->selectId(session_->selectedCandidate()); });
   connect(session_, &ProjectSession::projectOpened, this, &MainWindow::updateTitle);
   connect(session_, &ProjectSession::projectClosed, this, &MainWindow::updateTitle);
+  // The editor's kernel joins a run of the project it came from, never of another one.
+  connect(session_, &ProjectSession::projectOpened, this, [this] { editorRun_ = 0; });
+  connect(session_, &ProjectSession::projectClosed, this, [this] { editorRun_ = 0; });
+  for (auto signal : {&ProjectSession::projectOpened, &ProjectSession::projectClosed})
+    connect(session_, signal, this, &MainWindow::updateEditorActions);
+  connect(session_, &ProjectSession::candidateSelected, this, &MainWindow::updateEditorActions);
+  connect(session_, &ProjectSession::currentRunChanged, this, &MainWindow::updateEditorActions);
 
   createMenus();
   createDocks();
@@ -131,8 +155,19 @@ void MainWindow::createMenus() {
   recentMenu_ = file->addMenu(tr("Recent projects"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   rebuildRecentMenu();
+  file->addSeparator();
+  openKernel_ = file->addAction(tr("Open &kernel…"), this, &MainWindow::openKernelDialog);
+  openKernel_->setObjectName(QStringLiteral("openKernelAction"));
   quitSeparator_ = file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  editMenu_ = menuBar()->addMenu(tr("&Edit"));
+  fork_ = editMenu_->addAction(tr("&Fork && edit"), this, [this] {
+    if (const CandidateId id = session_->selectedCandidate()) forkCandidate(id);
+  });
+  fork_->setObjectName(QStringLiteral("forkAction"));
+  fork_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  updateEditorActions();
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
 
@@ -153,6 +188,9 @@ void MainWindow::createDocks() {
     // through this signal; it is optional, so views stay independent of the main window.
     if (d.widget->metaObject()->indexOfSignal("showViewRequested(QString)") >= 0)
       connect(d.widget, SIGNAL(showViewRequested(QString)), this, SLOT(raiseView(QString)));
+    // Likewise a view's own "Fork && edit" (lineage, vault, review: optional) opens the kernel editor.
+    if (d.widget->metaObject()->indexOfSignal("forkRequested(crucible::CandidateId)") >= 0)
+      connect(d.widget, SIGNAL(forkRequested(crucible::CandidateId)), this, SLOT(forkCandidate(crucible::CandidateId)));
     addDockWidget(d.area, dock);
     // Tabs keep the default layout within a 1600x1000 window; users re-arrange and saveState keeps it.
     if (QDockWidget* first = firstOfGroup.value(d.tabGroup))
@@ -218,8 +256,115 @@ QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
     action->setShortcutContext(Qt::WidgetShortcut);
     if (spec.action == CandidateAction::ShowInLineage) action->setEnabled(viewDocks_.contains(QStringLiteral("lineage")));
     if (spec.action == CandidateAction::CompareWithParent) action->setEnabled(viewDocks_.contains(QStringLiteral("diff")));
+    if (spec.action == CandidateAction::ForkAndEdit) {
+      action->setEnabled(editor_ != nullptr);
+      action->setShortcut(fork_->shortcut());  // the hint of Edit > Fork && edit's key
+    }
   }
   return menu;
+}
+
+void MainWindow::installKernelEditor(KernelInspector& inspector) {
+  if (editor_) return;
+  const ViewDock d = createKernelEditorDock(inspector, this);
+  editor_ = qobject_cast<KernelEditorView*>(d.widget);
+  auto* dock = new QDockWidget(d.title, this);
+  dock->setObjectName(d.objectName);
+  dock->setWidget(d.widget);
+  viewDocks_.insert(d.viewName, dock);
+  addDockWidget(d.area, dock);
+  dock->hide();  // until a kernel is forked or opened
+  viewMenu_->addAction(dock->toggleViewAction());
+  viewMenu_->setEnabled(true);
+  updateEditorActions();
+}
+
+void MainWindow::updateEditorActions() {
+  if (!fork_) return;
+  const bool open = session_->isOpen();
+  if (!editor_) {
+    for (QAction* a : {fork_, openKernel_}) {
+      a->setEnabled(false);
+      a->setToolTip(tr("This build of the workbench has no kernel editor"));
+    }
+    return;
+  }
+  fork_->setEnabled(open && session_->selectedCandidate() != 0);
+  fork_->setToolTip(fork_->isEnabled() ? tr("Open the selected candidate in the kernel editor, as a fork of it")
+                                       : tr("Select a candidate to fork"));
+  openKernel_->setEnabled(open && session_->currentRun() != 0);
+  openKernel_->setToolTip(openKernel_->isEnabled() ? tr("Open a .cu file in the kernel editor against the current run")
+                                                   : tr("Open a project and select a run: a kernel joins a run"));
+}
+
+void MainWindow::forkCandidate(CandidateId id) {
+  if (!editor_) return statusBar()->showMessage(tr("This build of the workbench has no kernel editor."), 10000);
+  if (!session_->isOpen()) return;
+  // A full candidate: off the GUI thread during a run, like every such read.
+  session_->read(
+      this, [id](const ProjectStore& store) { return store.candidate(id); },
+      [this, id](std::optional<Candidate> c) {
+        if (!c) return statusBar()->showMessage(tr("Candidate #%1 is not in this project.").arg(id), 10000);
+        // The run's compile architecture, else what the candidate was compiled for, else the default.
+        std::string arch = runCompileArch(session_->run(c->runId));
+        if (arch.empty() && c->compile && !c->compile->arch.empty()) arch = c->compile->arch;
+        if (arch.empty()) arch = kDefaultEditorArch;
+        const QString origin = tr("Fork of #%1 (%2, %3)")
+                                   .arg(id)
+                                   .arg(QString::fromLatin1(toString(c->status)), QString::fromStdString(c->mutation));
+        openInEditor(c->source, c->launch, id, c->runId, origin, arch);
+      });
+}
+
+QString MainWindow::openKernelFile(const QString& path) {
+  if (!editor_) return tr("This build of the workbench has no kernel editor.");
+  const RunId run = session_->isOpen() ? session_->currentRun() : 0;
+  if (run == 0) return tr("Open a project and select a run first: an opened kernel joins a run.");
+  std::string source;
+  try {
+    source = readBoundedFile(path.toStdString(), kMaxKernelSourceBytes, "kernel source");
+  } catch (const std::exception& e) {
+    return tr("Cannot open the kernel: %1").arg(QString::fromStdString(e.what()));
+  }
+  if (source.find_first_not_of(" \t\r\n") == std::string::npos) return tr("%1 is empty: there is no kernel to edit.").arg(path);
+  // Blank launch fields: the kernel is launched by the run reference's rule until the user types one.
+  LaunchRule blank;
+  for (int i = 0; i < 3; ++i) blank.grid[i].clear(), blank.block[i].clear();
+  blank.dynamicSmemBytes.clear();
+  const std::string arch = runCompileArch(session_->run(run));
+  openInEditor(source, blank, 0, run, tr("%1 (opened file, joins run %2)").arg(QFileInfo(path).fileName()).arg(run),
+               arch.empty() ? kDefaultEditorArch : arch);
+  return {};
+}
+
+void MainWindow::openKernelDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open kernel"), QString(),
+                                                    tr("CUDA source (*.cu *.cuh);;All files (*)"));
+  if (path.isEmpty()) return;
+  const QString error = openKernelFile(path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot open kernel"), error);
+}
+
+bool MainWindow::mayReplaceEdits() {
+  if (!editor_->hasUnkeptEdits()) return true;
+  if (askDiscardEdits_) return askDiscardEdits_();
+  return QMessageBox::question(this, tr("Discard your edits?"),
+                               tr("The kernel editor holds edits that were not evaluated. Open another kernel and "
+                                  "discard them?"),
+                               QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Discard;
+}
+
+void MainWindow::openInEditor(const std::string& source, const LaunchRule& launch, CandidateId parent, RunId run,
+                              const QString& origin, const std::string& arch) {
+  if (!mayReplaceEdits()) return statusBar()->showMessage(tr("Kept your edits in the kernel editor."), 10000);
+  const std::optional<Run> r = session_->run(run);
+  const std::optional<Task> task = r ? session_->task(r->taskId) : std::nullopt;
+  editor_->setTask(task ? QString::fromStdString(task->name) : tr("(unknown task)"), task ? task->specJson : std::string(),
+                   arch);
+  editor_->open(source, launch, parent, origin);
+  editorRun_ = run;
+  raiseView(QStringLiteral("editor"));
+  emit kernelEditorOpened(parent);
 }
 
 void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
@@ -245,6 +390,9 @@ void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
           session_->selectCandidate(id);
           lineage->findCandidate(id);  // says in its status line why when it is filtered out
         }
+      break;
+    case CandidateAction::ForkAndEdit:
+      forkCandidate(id);
       break;
     case CandidateAction::CopyId:
       QGuiApplication::clipboard()->setText(QString::number(id));

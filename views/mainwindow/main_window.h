@@ -15,9 +15,15 @@ class QMenu;
 class QLabel;
 class QTableView;
 
+namespace crucible {
+class KernelInspector;
+struct LaunchRule;
+}
+
 namespace crucible::views {
 
 class CandidatesModel;
+class KernelEditorView;
 class FilteredTable;
 class ProjectSession;
 class RunsModel;
@@ -43,7 +49,7 @@ public:
   QStringList viewNames() const;
   QDockWidget* viewDock(const QString& viewName) const;
 
-  enum class CandidateAction { CompareWithParent, ShowInLineage, CopyId, CopySource, SaveSource };
+  enum class CandidateAction { CompareWithParent, ShowInLineage, CopyId, CopySource, SaveSource, ForkAndEdit };
   // The candidates table's context menu for one candidate: compare with its
   // parent, show in the lineage, copy its id or source, save its source.
   // The caller owns the menu. The same actions, acting on the selected
@@ -52,6 +58,25 @@ public:
   // Asks where to save a file (default: a QFileDialog); tests answer without a dialog.
   using SavePathAsker = std::function<QString(const QString& suggestedName)>;
   void setSavePathAsker(SavePathAsker asker) { askSavePath_ = std::move(asker); }
+
+  // The kernel editor (issue 17): a hidden dock, Edit > Fork && edit (also in
+  // the candidates' context menu) and File > Open kernel.... The app installs
+  // it with the inspector its build has; the inspector must outlive the
+  // window. Without it the actions stay disabled and say why.
+  void installKernelEditor(KernelInspector& inspector);
+  KernelEditorView* kernelEditor() const { return editor_; }
+  // The run the editor's kernel joins when evaluated (0: nothing open in the
+  // editor, or its project was closed since).
+  RunId kernelEditorRun() const { return editorRun_; }
+  QAction* forkAction() const { return fork_; }
+  QAction* openKernelAction() const { return openKernel_; }
+  // Asked before a fork or an opened file replaces edits the editor has not
+  // kept (default: a question box); false keeps them. Tests answer without a dialog.
+  using DiscardEditsAsker = std::function<bool()>;
+  void setDiscardEditsAsker(DiscardEditsAsker asker) { askDiscardEdits_ = std::move(asker); }
+  // Opens a .cu file in the editor against the current run's task (parent 0).
+  // Returns "" on success, else what is wrong (no run, an unreadable file).
+  QString openKernelFile(const QString& path);
 
   // The app's own File entries (engine commands), placed above Quit.
   void addFileAction(QAction* action);
@@ -73,6 +98,16 @@ public slots:
   void showAbout();
   // Shows and raises a view's dock (views ask through their showViewRequested signal).
   void raiseView(const QString& viewName);
+  // Opens candidate id's source and launch rule in the kernel editor, as a
+  // fork of it (read off the GUI thread during a run: it opens when the read
+  // returns). A view's signal forkRequested(crucible::CandidateId), where it
+  // has one, is connected here.
+  void forkCandidate(crucible::CandidateId id);
+  void openKernelDialog();
+
+signals:
+  // The editor was given a kernel: a fork of parent, or a file (parent 0).
+  void kernelEditorOpened(crucible::CandidateId parent);
 
 protected:
   void closeEvent(QCloseEvent* event) override;
@@ -84,6 +119,11 @@ private:
   void updateTitle();
   void createCandidateShortcuts();
   void runCandidateAction(CandidateAction action, CandidateId id);
+  // false: the user kept the edits the editor holds, so nothing is opened.
+  bool mayReplaceEdits();
+  void openInEditor(const std::string& source, const LaunchRule& launch, CandidateId parent, RunId run,
+                    const QString& origin, const std::string& arch);
+  void updateEditorActions();
 
   HostInfo host_;
   ProjectSession* session_;
@@ -94,10 +134,16 @@ private:
   QMenu* recentMenu_ = nullptr;
   QMenu* fileMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
+  QMenu* editMenu_ = nullptr;
+  QAction* fork_ = nullptr;
+  QAction* openKernel_ = nullptr;
+  KernelEditorView* editor_ = nullptr;
+  RunId editorRun_ = 0;
   QAction* quitSeparator_ = nullptr;
   QHash<QString, QDockWidget*> viewDocks_;
   std::function<bool()> closeGuard_;
   SavePathAsker askSavePath_;
+  DiscardEditsAsker askDiscardEdits_;
   QLabel* hostLabel_ = nullptr;
   bool persistLayout_ = false;
 };

@@ -10,6 +10,7 @@
 #include "views/knowledge/knowledge_view.h"
 #include "views/review/review_queue_view.h"
 #include "views/vault/vault_view.h"
+#include "views/editor/kernel_editor_view.h"
 
 namespace crucible::views {
 
@@ -42,6 +43,13 @@ std::vector<ViewDock> createViewDocks([[maybe_unused]] ProjectSession* session, 
   add("vault", "vaultDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Vault"), Qt::BottomDockWidgetArea, "outcome",
       new VaultView(session, parent));
   return docks;
+}
+
+ViewDock createKernelEditorDock(KernelInspector& inspector, QWidget* parent) {
+  // Bottom, in a group of its own: the editor wants the window's width for source beside PTX.
+  return {QStringLiteral("editor"), QStringLiteral("kernelEditorDock"),
+          QCoreApplication::translate("crucible::views::ViewDocks", "Kernel editor"), Qt::BottomDockWidgetArea,
+          QStringLiteral("editor"), new KernelEditorView(inspector, parent)};
 }
 
 }  // namespace crucible::views

@@ -8,6 +8,10 @@
 
 class QWidget;
 
+namespace crucible {
+class KernelInspector;
+}
+
 namespace crucible::views {
 
 class ProjectSession;
@@ -22,5 +26,10 @@ struct ViewDock {
 };
 
 std::vector<ViewDock> createViewDocks(ProjectSession* session, QWidget* parent);
+
+// The kernel editor (issue 17): only where the app has an inspector to give
+// it (the inspector must outlive the widget). It starts hidden: forking a
+// candidate or opening a kernel shows it.
+ViewDock createKernelEditorDock(KernelInspector& inspector, QWidget* parent);
 
 }  // namespace crucible::views

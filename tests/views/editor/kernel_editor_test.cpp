@@ -6,6 +6,7 @@
 #include "views/editor/kernel_editor_view.h"
 
 #include <Qsci/qsciscintilla.h>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -127,6 +128,31 @@ TEST(KernelEditor, TypingCompilesAfterAPauseAndTheEvaluateActionSaysWhyItIsOff) 
   evaluate->click();
   ASSERT_EQ(asked.count(), 1);
   EXPECT_EQ(asked.at(0).at(2).value<CandidateId>(), 42);
+}
+
+TEST(KernelEditor, TheNoteAndTheOpenedRulesTensorMapsTravelWithTheEdit) {
+  app();
+  HeldInspector inspector;
+  KernelEditorView editor(inspector);
+  LaunchRule rule = launch("tma");
+  rule.grid[0] = "ceil_div(M, 128)";
+  rule.tensorMaps.push_back({"x", 64, 64, "128B"});
+  editor.noteField()->setText("stale note");
+  editor.open("src", rule, 7, "fork of #7");
+  EXPECT_EQ(editor.note(), QString()) << "a new fork starts without the last one's note";
+  editor.noteField()->setText("  tiles of 64  ");
+  EXPECT_EQ(editor.note(), "tiles of 64");
+  const LaunchRule edited = editor.launchRule();
+  EXPECT_EQ(edited.grid[0], "ceil_div(M, 128)");
+  EXPECT_EQ(edited.tensorMaps, rule.tensorMaps) << "the tensor maps, which have no fields, were lost";
+  EXPECT_FALSE(editor.launchFieldsBlank());
+
+  LaunchRule blank;
+  for (int i = 0; i < 3; ++i) blank.grid[i].clear(), blank.block[i].clear();
+  blank.dynamicSmemBytes.clear();
+  editor.open("file", blank, 0, "a file");
+  EXPECT_TRUE(editor.launchFieldsBlank());
+  EXPECT_EQ(editor.launchRule().block[0], "1") << "a blank field reads as its default";
 }
 
 #if CRUCIBLE_EDITOR_WITH_NVRTC

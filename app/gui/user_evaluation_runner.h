@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The kernel editor's Evaluate (issue 17): the edited kernel is compiled,
+// validated, timed and profiled by evaluateUserKernel (core/engine/
+// user_evaluation.h) on a worker thread, through a read-write store
+// connection of its own and the dispatcher's first evaluator, with progress
+// in a dialog and the status bar and Cancel wired to the evaluation's cancel
+// flag. The result comes back to the GUI thread; the session is poked so the
+// new candidate shows at once in the tables and views, and it is selected.
+// Where nothing can be evaluated (no GPU, a read-only project) Evaluate is
+// disabled with the reason.
+#pragma once
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include "app/gui/gui_backends.h"
+#include "core/engine/user_evaluation.h"
+
+class QProgressDialog;
+
+namespace crucible::views {
+class MainWindow;
+}
+
+namespace crucible::app {
+
+class UserEvaluationRunner : public QObject {
+  Q_OBJECT
+public:
+  // The window must have its kernel editor installed. backends' compiler,
+  // dispatcher and sanitizer must outlive the runner; a non-empty
+  // evaluationProblem (no GPU) keeps Evaluate disabled with that reason.
+  UserEvaluationRunner(views::MainWindow& window, EngineBackends backends, QObject* parent = nullptr);
+  // Cancels an evaluation in progress and waits for it (nothing is stored).
+  ~UserEvaluationRunner() override;
+
+  bool isEvaluating() const { return evaluating_; }
+  // Why Evaluate is disabled now ("" when it is enabled).
+  QString evaluationProblem() const;
+  QProgressDialog* progressDialog() const { return progress_; }
+
+public slots:
+  // Evaluates the kernel as the editor asks (its note and run come from the window).
+  void evaluate(const std::string& source, const crucible::LaunchRule& launch, crucible::CandidateId parent);
+  // The evaluation stores nothing; the step in flight (a GPU call) finishes first.
+  void cancel();
+
+signals:
+  void progressed(const QString& text);
+  // The evaluation ended: the stored candidate, or 0 when it was cancelled or
+  // failed (failed() then says why).
+  void finished(crucible::CandidateId candidate);
+  void failed(const QString& message);
+
+private:
+  void work(UserKernel kernel, std::string projectPath);
+  void onProgress(int stage, const QString& text);
+  void onDone(UserEvaluation result, QString error);
+  void showResult(const Candidate& c);
+  void selectWhenShown();
+  void updateAvailability();
+  void report(const QString& message);
+  // Runs call on the GUI thread, in order (the engine controller's pattern:
+  // the data crosses threads under a std::mutex, only a wake-up goes through Qt).
+  void post(std::function<void()> call);
+  Q_INVOKABLE void runPosted();
+
+  views::MainWindow& window_;
+  EngineBackends backends_;
+  QProgressDialog* progress_ = nullptr;
+  bool evaluating_ = false;        // GUI thread only
+  CandidateId pendingSelect_ = 0;  // stored, waiting for the session to show it
+  std::string evaluatedSource_;    // the source of the evaluation in progress (GUI thread)
+  std::atomic<bool> cancel_{false};
+  std::mutex postedMutex_;
+  std::deque<std::function<void()>> posted_;  // guarded by postedMutex_
+  std::thread worker_;
+};
+
+}  // namespace crucible::app
