@@ -370,6 +370,8 @@ QMenu* LineageView::contextMenuFor(CandidateId id, QWidget* parent) {
     fold->setEnabled(collapsed || hasChildren);
     menu->addAction(tr("Copy candidate id"), this,
                     [id] { QGuiApplication::clipboard()->setText(QString::number(id)); });
+    // The main window opens the kernel editor on it (MainWindow::forkCandidate).
+    menu->addAction(tr("Fork && edit"), this, [this, id] { emit forkRequested(id); });
     menu->addSeparator();
   }
   menu->addAction(fitAction_);

@@ -63,6 +63,8 @@ signals:
   void layoutFinished();
   // Asks the window to show another view ("diff"); the main window raises its dock.
   void showViewRequested(const QString& viewName);
+  // "Fork && edit" on a node: the window opens the kernel editor on that candidate.
+  void forkRequested(crucible::CandidateId id);
 
 private:
   void relayout();

@@ -169,6 +169,9 @@ QMenu* VaultView::contextMenuFor(int row, QWidget* parent) {
   const bool isSeal = model_->sealAt(row) != nullptr;
   menu->addAction(tr("Export .cu…"), this, [this, row] { exportWithDialog(row); })->setEnabled(isSeal);
   menu->addAction(tr("Copy source"), this, [this, row] { copySource(row); })->setEnabled(isSeal);
+  const CandidateId sealed = isSeal ? model_->sealAt(row)->candidateId : 0;
+  // The main window opens the kernel editor on the sealed candidate (MainWindow::forkCandidate).
+  menu->addAction(tr("Fork && edit"), this, [this, sealed] { emit forkRequested(sealed); })->setEnabled(isSeal);
   return menu;
 }
 

@@ -42,6 +42,11 @@ public slots:
   void reload();
   void showSeal(int row);
 
+
+signals:
+  // "Fork && edit" on a seal: the window opens the kernel editor on the sealed candidate.
+  void forkRequested(crucible::CandidateId id);
+
 private:
   void exportWithDialog(int row);
   void copySource(int row);

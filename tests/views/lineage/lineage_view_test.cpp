@@ -161,6 +161,11 @@ TEST(LineageView, NodeMenuSelectsComparesCopiesAndFits) {
   ASSERT_EQ(raised.count(), 1);
   EXPECT_EQ(raised.front().front().toString(), QStringLiteral("diff"));
 
+  QSignalSpy forked(&view, &LineageView::forkRequested);
+  actionStartingWith(menu.get(), QStringLiteral("Fork"))->trigger();
+  ASSERT_EQ(forked.count(), 1);
+  EXPECT_EQ(forked.front().front().value<CandidateId>(), a) << "the window opens the editor on it";
+
   // The seed has no parent to compare with.
   std::unique_ptr<QMenu> seedMenu(view.contextMenuFor(ref));
   EXPECT_FALSE(actionStartingWith(seedMenu.get(), QStringLiteral("Compare with parent"))->isEnabled());

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <QSignalSpy>
 #include <QAbstractItemModelTester>
 #include <QClipboard>
 #include <QFile>
@@ -75,7 +76,7 @@ TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
     return path;
   });
   std::unique_ptr<QMenu> menu(view.contextMenuFor(0));
-  ASSERT_EQ(menu->actions().size(), 2);
+  ASSERT_EQ(menu->actions().size(), 3);
   QAction* exportAction = menu->actions()[0];
   EXPECT_EQ(exportAction->text(), QStringLiteral("Export .cu…"));
   exportAction->trigger();
@@ -89,6 +90,13 @@ TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
   QGuiApplication::clipboard()->clear();
   copy->trigger();
   EXPECT_EQ(QGuiApplication::clipboard()->text(), QStringLiteral("__global__ void gelu_kernel() {}\n"));
+
+  QSignalSpy forked(&view, &VaultView::forkRequested);
+  QAction* fork = menu->actions()[2];
+  EXPECT_EQ(fork->text(), QStringLiteral("Fork && edit"));
+  fork->trigger();
+  ASSERT_EQ(forked.count(), 1);
+  EXPECT_EQ(forked.front().front().value<CandidateId>(), c) << "the sealed candidate";
 
   std::unique_ptr<QMenu> none(view.contextMenuFor(5));
   for (QAction* a : none->actions()) EXPECT_FALSE(a->isEnabled()) << "no seal in row 5";
