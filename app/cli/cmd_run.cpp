@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// crucible-cli init / run / resume / runs: the evolution engine headless.
+// crucible-cli init / run / resume / runs: the evolution engine headless, with
+// the template proposer or a language model (--proposer llm), on this
+// machine's GPUs or a Slurm cluster (--dispatch slurm).
 // Ctrl-C stops the run cleanly (it stays resumable); a kill loses at most the
 // candidates in flight, which `resume` evaluates again.
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <functional>
+#include <memory>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -17,6 +21,11 @@
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
+#include "app/cli/run_front_end.h"
+#include "app/cli/run_model_usage.h"
+#include "backends/dispatch/slurm/slurm_dispatcher.h"
+#include "backends/proposers/llm/clients.h"
+#include "backends/proposers/llm/store_context.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/sanitize/compute_sanitizer.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
@@ -110,17 +119,19 @@ private:
 // engine code runs inside a signal handler.
 class StopOnSignal {
 public:
-  explicit StopOnSignal(Engine& engine) {
+  // `alsoOnStop` runs after engine.stop() (cancelling model requests in flight).
+  explicit StopOnSignal(Engine& engine, std::function<void()> alsoOnStop = {}) {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set_, nullptr);
-    thread_ = std::thread([this, &engine] {
+    thread_ = std::thread([this, &engine, alsoOnStop = std::move(alsoOnStop)] {
       timespec tick{0, 200'000'000};
       while (!done_) {
         if (sigtimedwait(&set_, nullptr, &tick) > 0) {
           std::cerr << "\nstopping: the candidates in flight finish, then the run is saved (resume it later)\n";
           engine.stop();
+          if (alsoOnStop) alsoOnStop();
         }
       }
     });
@@ -149,17 +160,87 @@ TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
   return importTaskFile(store, *file).id;
 }
 
-struct Backends {
+// What a run is made of: the compiler, the sanitizer, the proposer (the
+// template proposer or a language model, with the user's tunable kernels when
+// given) and the dispatcher (this machine's GPUs or a Slurm cluster). The
+// settings files were read and checked before (usage errors come first).
+class Backends {
+public:
   // With starting kernels (or combineAlways, on resume: the run may hold tunable
-  // kernels), the tunable-kernel and template proposers compete in one run.
-  Backends(ComputeSanitizerOptions sanitizing, std::vector<StartingKernel> kernels = {}, bool combineAlways = false)
-      : proposers(std::move(kernels), combineAlways), sanitizer(std::move(sanitizing)) {}
+  // kernels), the tunable-kernel proposer and the kernel writer compete in one run.
+  Backends(ComputeSanitizerOptions sanitizing, const std::optional<llm::LlmSettings>& model,
+           const std::optional<SlurmSettings>& slurm, std::vector<StartingKernel> kernels = {},
+           bool combineAlways = false)
+      : sanitizer(std::move(sanitizing)),
+        proposers(std::move(kernels), combineAlways, makeModel(model)) {
+    if (slurm) {
+      try {
+        slurm_ = std::make_unique<SlurmDispatcher>(*slurm, [](const std::string& level, const std::string& text) {
+          std::cerr << "[slurm " << level << "] " << text << "\n";
+        });
+      } catch (const std::exception& e) {  // the shared directory cannot be made: the settings are wrong here
+        throw UsageError(std::string("--slurm-settings: ") + e.what());
+      }
+    } else
+      local_ = std::make_unique<LocalGpuDispatcher>();
+  }
   Proposer& proposer() { return proposers.get(); }
-  RunProposer proposers;
-  NvrtcCompiler compiler;
-  LocalGpuDispatcher dispatcher;
+  Dispatcher& dispatcher() { return slurm_ ? static_cast<Dispatcher&>(*slurm_) : *local_; }
+  bool canEvaluate() const { return slurm_ || local_->canEvaluate(); }
+  std::string dispatchStatus() const {
+    if (!slurm_) return local_->status();
+    const SlurmSettings& s = slurm_->settings();
+    return "Slurm: " + std::to_string(s.concurrentJobs) + " job(s) at once" +
+           (s.partition.empty() ? "" : ", partition " + s.partition) + ", job folders under " + s.sharedDirectory;
+  }
+  // The model reads its context from the run (its own read-only connection per
+  // proposal); a resumed run's kernels are not proposed again.
+  void attachRun(const std::string& project, RunId run, bool resumed) {
+    llm::LlmProposer* model = model_;
+    if (!model) return;
+    model->setOwningContextProvider(llm::storeContextProvider(project, run));
+    if (!resumed) return;
+    auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
+    for (const CandidateSummary& s : store->candidateSummaries(run))
+      if (auto c = store->candidate(s.id); c && !c->source.empty()) model->rememberSource(c->source);
+  }
+  // Ctrl-C: requests to the model in flight end at once.
+  void cancelRequests() { cancel_.cancel(); }
+  const llm::LlmProposer* model() const { return model_; }  // null without --proposer llm
+
+private:
+  llm::CancelToken cancel_;   // before proposers: the model is given it as it is made
+  llm::LlmProposer* model_ = nullptr;  // owned by proposers
+
+public:
+  NvrtcCompiler compiler;     // before proposers: the model checks its kernels with it
   ComputeSanitizer sanitizer;   // before every seal, on the GPU that validated the kernel
+  RunProposer proposers;
+
+private:
+  std::unique_ptr<Proposer> makeModel(const std::optional<llm::LlmSettings>& s) {
+    if (!s) return nullptr;
+    std::shared_ptr<llm::ChatClient> client(llm::makeChatClient(s->api, llm::clientSettings(*s)));
+    auto model = std::make_unique<llm::LlmProposer>(*s, std::move(client), &compiler);
+    model->setCancelToken(cancel_);
+    model_ = model.get();
+    return model;
+  }
+  std::unique_ptr<LocalGpuDispatcher> local_;
+  std::unique_ptr<SlurmDispatcher> slurm_;
 };
+
+// The settings files of a front-end choice, read and checked (UsageError).
+struct FrontEndSettings {
+  std::optional<llm::LlmSettings> model;
+  std::optional<SlurmSettings> slurm;
+};
+FrontEndSettings readFrontEndSettings(const FrontEnd& f) {
+  FrontEndSettings out;
+  if (f.proposer == "llm") out.model = readLlmSettings(f.llmSettingsFile);
+  if (f.dispatch == "slurm") out.slurm = readSlurmSettingsFile(f.slurmSettingsFile);
+  return out;
+}
 
 // --sanitize-timeout SECONDS: how long each compute-sanitizer tool may take
 // before a seal (a tool that does not finish refuses the seal).
@@ -179,17 +260,32 @@ void requireWritableProject(const std::string& project, const std::string& what)
                    (exists ? "the project is open read-only (" + why + ")" : "cannot create the project (" + why + ")"));
 }
 
+// The proposer and dispatcher choice, in the run's settingsJson ("frontEnd"):
+// file paths only; the settings files hold no key.
+void storeFrontEnd(const std::string& project, RunId run, const FrontEnd& f) {
+  auto store = ProjectStore::open(project);
+  auto r = store->run(run);
+  if (!r) return;
+  const std::string updated = withFrontEnd(r->settingsJson, f);
+  if (updated == r->settingsJson) return;
+  r->settingsJson = updated;
+  store->updateRun(*r);
+}
+
 int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) {
-  if (!b.dispatcher.canEvaluate()) {
-    std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatcher.status() << "\n";
+  if (!b.canEvaluate()) {
+    std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatchStatus() << "\n";
     return ExitCode::NoGpu;
   }
-  std::cout << "evaluating on: " << b.dispatcher.status() << "\n"
+  std::cout << "evaluating on: " << b.dispatchStatus() << "\n"
             << "before a seal: " << b.sanitizer.status() << "\n";
+  if (const llm::LlmProposer* model = b.model())
+    std::cout << "proposing with: " << model->name() << " at " << model->settings().endpoint << ", "
+              << model->settings().concurrency << " request(s) at once\n";
   ConsoleObserver observer(verbose);
-  Engine engine(project, b.proposer(), b.compiler, b.dispatcher, &observer, &b.sanitizer);
+  Engine engine(project, b.proposer(), b.compiler, b.dispatcher(), &observer, &b.sanitizer);
   {
-    StopOnSignal stopper(engine);
+    StopOnSignal stopper(engine, [&b] { b.cancelRequests(); });
     engine.run(run);
   }
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
@@ -197,6 +293,7 @@ int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) 
   if (!r) return ExitCode::Failed;
   std::cout << "run " << run << ": " << toString(r->status) << ", " << r->evaluationsDone << " evaluations, best "
             << r->bestSpeedup << "x vs reference\n";
+  if (const auto usage = runModelUsage(*store, *r)) std::cout << "model: " << describeModelUsage(*usage) << "\n";
   return r->status == RunStatus::Failed ? ExitCode::Failed : ExitCode::Success;
 }
 
@@ -210,7 +307,7 @@ int cmdInit(const std::vector<std::string>& args) {
 
 int cmdRun(const std::vector<std::string>& args) {
   Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile",
-                   "sanitize-timeout", "kernel", "tune"},
+                   "sanitize-timeout", "kernel", "tune", "proposer", "llm-settings", "dispatch", "slurm-settings"},
             {"gated", "verbose", "away-from-seal"});
   // The whole command line is checked before anything is opened, created or probed.
   const std::string project = o.required("project");
@@ -232,6 +329,9 @@ int cmdRun(const std::vector<std::string>& args) {
   }
   if (o.flag("away-from-seal")) settings.sealStart = SealStart::AwayFromSeal;
   const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1, 0));
+  // The proposer and the dispatcher with their settings files (and the model's key variable) are checked first.
+  const FrontEnd frontEnd = frontEndFromOptions(o);
+  const FrontEndSettings frontEndSettings = readFrontEndSettings(frontEnd);
   requireWritableProject(project, "start a run");
   // A project that is not one (damaged, newer) and a task that names nothing are refused before the GPU is probed.
   bool taskInProject = false;
@@ -243,9 +343,9 @@ int cmdRun(const std::vector<std::string>& args) {
     checkStartingKernels(kernels, taskInProject ? ProjectStore::open(project)->taskByName(taskName)->specJson
                                                 : toJson(loadTaskSpecFile(*findTaskSpecFile(taskName))));
 
-  Backends b(sanitizerOptions(o), std::move(kernels));
-  if (!b.dispatcher.canEvaluate()) {
-    std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatcher.status() << "\n";
+  Backends b(sanitizerOptions(o), frontEndSettings.model, frontEndSettings.slurm, std::move(kernels));
+  if (!b.canEvaluate()) {
+    std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatchStatus() << "\n";
     return ExitCode::NoGpu;
   }
   TaskId task;
@@ -254,24 +354,45 @@ int cmdRun(const std::vector<std::string>& args) {
     auto store = ProjectStore::openOrCreate(project);
     task = ensureTask(*store, taskName);
   }
-  Engine creator(project, b.proposer(), b.compiler, b.dispatcher);
+  Engine creator(project, b.proposer(), b.compiler, b.dispatcher());
   const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings);
+  storeFrontEnd(project, run, frontEnd);  // so `resume` rebuilds the same proposer and dispatcher
   std::cout << "run " << run << " created in " << project << "\n";
+  b.attachRun(project, run, false);
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
 int cmdResume(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run", "sanitize-timeout"}, {"verbose"});
+  Options o(args, {"project", "run", "sanitize-timeout", "proposer", "llm-settings", "dispatch", "slurm-settings"},
+            {"verbose"});
   const std::string project = o.required("project");
   if (!o.has("run")) throw UsageError("missing --run (`crucible-cli runs --project P` lists them)");
   const RunId run = o.integer("run", 0, 1);
+  std::optional<FrontEnd> stored;
   {
     // Read-write where it can be (an older schema is migrated, as resuming would); read-only otherwise.
     auto store = ProjectStore::open(project);
-    if (!store->run(run)) throw UsageError("no run " + std::to_string(run) + " in " + project);
+    const auto r = store->run(run);
+    if (!r) throw UsageError("no run " + std::to_string(run) + " in " + project);
+    stored = frontEndOf(r->settingsJson);
   }
+  // The run's proposer and dispatcher as it was started; a settings file that
+  // moved may be given again, and the dispatcher changed, but not the proposer.
+  const std::string storedProposer = stored ? stored->proposer : "template";
+  if (o.has("proposer") && o.value("proposer") != storedProposer)
+    throw UsageError("run " + std::to_string(run) + " was started with --proposer " + storedProposer +
+                     "; a resumed run keeps its proposer (start a new run for another)");
+  const FrontEnd frontEnd = frontEndFromOptions(o, stored);
+  const FrontEndSettings frontEndSettings = readFrontEndSettings(frontEnd);
   requireWritableProject(project, "resume run " + std::to_string(run));
-  Backends b(sanitizerOptions(o), {}, true);  // the run may hold tunable kernels: they keep tuning
+  // The run may hold tunable kernels: they keep tuning.
+  Backends b(sanitizerOptions(o), frontEndSettings.model, frontEndSettings.slurm, {}, true);
+  if (!b.canEvaluate()) {
+    std::cerr << "crucible-cli: cannot evaluate kernels here: " << b.dispatchStatus() << "\n";
+    return ExitCode::NoGpu;
+  }
+  if (stored || frontEnd.proposer != "template" || frontEnd.dispatch != "local") storeFrontEnd(project, run, frontEnd);
+  b.attachRun(project, run, true);
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
@@ -283,14 +404,17 @@ int cmdRuns(const std::vector<std::string>& args) {
   for (const auto& r : store->runs()) {
     auto t = store->task(r.taskId);
     std::cout << std::setw(5) << r.id << std::setw(34) << (t ? t->name : "?") << std::setw(10) << toString(r.status)
-              << std::setw(8) << r.evaluationsDone << r.bestSpeedup << "x\n";
+              << std::setw(8) << r.evaluationsDone << r.bestSpeedup << "x";
+    // A run a language model proposed for: what it spent (tokens, cost at the settings' prices).
+    if (const auto usage = runModelUsage(*store, r)) std::cout << "  model " << describeModelUsage(*usage);
+    std::cout << "\n";
   }
   return ExitCode::Success;
 }
 
 const RegisterCommand kInit("init", {"create an empty project file", cmdInit});
-const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]...", cmdRun});
-const RegisterCommand kResume("resume", {"continue an interrupted or stopped run: --project P --run ID", cmdResume});
+const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]... [--proposer template|llm [--llm-settings FILE]] [--dispatch local|slurm [--slurm-settings FILE]]", cmdRun});
+const RegisterCommand kResume("resume", {"continue an interrupted or stopped run with the proposer and dispatcher it was started with: --project P --run ID [--llm-settings FILE] [--dispatch local|slurm [--slurm-settings FILE]]", cmdResume});
 const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", cmdRuns});
 
 }  // namespace

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // crucible-cli status: where a project's runs stand (issue 21): progress
 // against each budget, the best speedup, time and GPU time used, candidates by
-// status, seals; with --run, that run's latest log lines. For scripts, --json.
+// status, seals, tokens and cost when a language model proposed; with --run,
+// that run's latest log lines. For scripts, --json.
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
+#include "app/cli/run_model_usage.h"
 #include <sstream>
 #include "core/model/run.h"
 #include "core/store/project_store.h"
@@ -20,14 +23,16 @@ namespace {
 const char* const kUsage =
     "usage: crucible-cli status --project P [--run ID [--log N]] [--json]\n"
     "Every run of the project (or one): its status, evaluations against the budget, the best speedup, wall\n"
-    "and GPU time used against their limits, its candidates by status and its task's seals. With --run, the\n"
-    "run's last N log lines too (default 10). Reads only: works on read-only storage and during a run.\n";
+    "and GPU time used against their limits, its candidates by status and its task's seals, and, when a\n"
+    "language model proposed, its tokens and cost at the settings' prices. With --run, the run's last N log\n"
+    "lines too (default 10). Reads only: works on read-only storage and during a run.\n";
 
 struct RunStatusReport {
   Run run;
   std::string task;
   std::map<std::string, std::int64_t> byStatus;
   std::int64_t seals = 0;
+  std::optional<llm::LlmUsage> model;  // when a language model proposed
   std::vector<LogLine> log;
 };
 
@@ -46,6 +51,9 @@ nlohmann::json toJson(const RunStatusReport& r) {
                                   {"gpu_seconds", run.budget.gpuSeconds}}},
                       {"candidates", r.byStatus},
                       {"task_seals", r.seals}};
+  if (r.model)
+    j["llm"] = {{"tokens_in", r.model->tokensIn}, {"tokens_out", r.model->tokensOut}, {"requests", r.model->requests},
+                {"repairs", r.model->repairs}, {"cost_usd", r.model->costUsd}, {"latency_seconds", r.model->latencyS}};
   if (!r.log.empty()) {
     nlohmann::json lines = nlohmann::json::array();
     for (const LogLine& l : r.log) lines.push_back({{"at_ms", l.at}, {"level", l.level}, {"text", l.text}});
@@ -73,6 +81,7 @@ void print(const RunStatusReport& r, std::ostream& out) {
   if (r.byStatus.empty()) out << " none";
   for (const auto& [status, n] : r.byStatus) out << " " << status << " " << n;
   out << "\n  task seals   " << r.seals << "\n";
+  if (r.model) out << "  model        " << describeModelUsage(*r.model) << "\n";
   for (const LogLine& l : r.log) out << "  [" << l.level << "] " << l.text << "\n";
 }
 
@@ -94,6 +103,7 @@ int cmdStatus(const std::vector<std::string>& args) {
     r.task = task ? task->name : "task #" + std::to_string(run.taskId);
     for (const CandidateSummary& s : store->candidateSummaries(run.id)) ++r.byStatus[toString(s.status)];
     r.seals = static_cast<std::int64_t>(store->seals(run.taskId).size());
+    r.model = runModelUsage(*store, run);
     if (only && logLines > 0) {
       // The run's last lines: read forward in pages (the log has no "last N" query), keep the tail.
       std::int64_t after = 0;

@@ -97,15 +97,18 @@ void checkStartingKernels(const std::vector<StartingKernel>& kernels, const std:
   if (!problems.empty()) throw UsageError(problems);
 }
 
-RunProposer::RunProposer(std::vector<StartingKernel> kernels, bool combineAlways) : tunable_(std::move(kernels)) {
+RunProposer::RunProposer(std::vector<StartingKernel> kernels, bool combineAlways, std::unique_ptr<Proposer> writer)
+    : writer_(std::move(writer)), tunable_(std::move(kernels)) {
+  Proposer* kernelWriter = writer_ ? writer_.get() : &template_;
   if (tunable_.kernels().empty() && !combineAlways) {
-    active_ = &template_;
+    active_ = kernelWriter;
     return;
   }
   combined_ = std::make_unique<CombinedProposer>(std::vector<CombinedProposer::Member>{
       {&tunable_, [](const Candidate& c) { return TunableKernelProposer::owns(c); }},
-      // Every other candidate (the template's, the baseline, a seal) goes to the template proposer, as it did alone.
-      {&template_, [](const Candidate& c) { return !TunableKernelProposer::owns(c); }},
+      // Every other candidate (the template's or the model's, the baseline, a seal) goes to the other member, as it
+      // did alone.
+      {kernelWriter, [](const Candidate& c) { return !TunableKernelProposer::owns(c); }},
   });
   active_ = combined_.get();
 }

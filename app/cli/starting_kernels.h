@@ -33,14 +33,19 @@ void checkStartingKernels(const std::vector<StartingKernel>& kernels, const std:
 // kernels (unless combineAlways, for `resume`, whose stored candidates may be
 // tunable kernels'), else the starting kernels' tunable proposer and the
 // template proposer competing, the starting kernels' seeds first.
+// Another kernel writer (`--proposer llm`: the language model) takes the
+// template proposer's place: alone, or after the tunable proposer in the
+// same way (it gets every candidate the tunable proposer does not own).
 class RunProposer {
 public:
-  explicit RunProposer(std::vector<StartingKernel> kernels = {}, bool combineAlways = false);
+  explicit RunProposer(std::vector<StartingKernel> kernels = {}, bool combineAlways = false,
+                       std::unique_ptr<Proposer> writer = nullptr);
   Proposer& get() { return *active_; }
   TunableKernelProposer& tunable() { return tunable_; }
 
 private:
   TemplateProposer template_;
+  std::unique_ptr<Proposer> writer_;
   TunableKernelProposer tunable_;
   std::unique_ptr<CombinedProposer> combined_;
   Proposer* active_ = nullptr;

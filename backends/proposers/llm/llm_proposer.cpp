@@ -49,7 +49,14 @@ LlmProposer::LlmProposer(LlmSettings settings, std::shared_ptr<ChatClient> clien
   if (!client_) throw std::invalid_argument("LlmProposer: no chat client");
 }
 
-void LlmProposer::setContextProvider(ContextProvider provider) { provider_ = std::move(provider); }
+void LlmProposer::setContextProvider(ContextProvider provider) {
+  if (!provider) return provider_ = nullptr, void();
+  provider_ = [provider = std::move(provider)](const ProposalContext& ctx, PromptContext& pc) {
+    provider(ctx, pc);
+    return std::shared_ptr<const void>();
+  };
+}
+void LlmProposer::setOwningContextProvider(OwningContextProvider provider) { provider_ = std::move(provider); }
 void LlmProposer::setCancelToken(CancelToken token) { cancel_ = std::move(token); }
 
 std::string LlmProposer::name() const { return "llm:" + settings_.models.front().name; }
@@ -137,7 +144,7 @@ std::vector<Proposal> LlmProposer::seeds(const Task& task, std::uint64_t seed) {
     ctx.seed = seed + static_cast<std::uint64_t>(i);
     pending.push_back(std::async(std::launch::async, [this, ctx] {
       ArchitectureStep step = planArchitecture(ctx, "seed");
-      return step.ok ? implement(ctx, std::move(step.conversation)) : std::move(step.proposal);
+      return step.ok ? implement(ctx, std::move(step.conversation)) : billStrategyRewrites(std::move(step.proposal));
     }));
   }
   std::vector<Proposal> out;
@@ -147,7 +154,23 @@ std::vector<Proposal> LlmProposer::seeds(const Task& task, std::uint64_t seed) {
 
 Proposal LlmProposer::propose(const ProposalContext& ctx) {
   ArchitectureStep step = planArchitecture(ctx);
-  return step.ok ? implement(ctx, std::move(step.conversation)) : std::move(step.proposal);
+  return step.ok ? implement(ctx, std::move(step.conversation)) : billStrategyRewrites(std::move(step.proposal));
+}
+
+Proposal LlmProposer::billStrategyRewrites(Proposal p) const {
+  if (!p.ok && !p.keep) return p;  // not stored: the next one carries it
+  LlmUsage carried;
+  {
+    std::lock_guard lock(mutex_);
+    if (unbilledStrategy_.requests == 0) return p;
+    carried = unbilledStrategy_;
+    unbilledStrategy_ = LlmUsage{};
+  }
+  json g = json::parse(p.candidate.genomeJson, nullptr, false);
+  if (g.is_discarded() || !g.is_object()) g = json::object();
+  g["llmStrategy"] = toJsonValue(carried);
+  p.candidate.genomeJson = g.dump();
+  return p;
 }
 
 Proposal LlmProposer::finish(const ProposalContext& ctx, const Conversation& conv, const ParsedReply& parsed,
@@ -220,7 +243,8 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
   pc.parent = parent;
   pc.knowledge = ctx.knowledge;
   pc.strategy = ctx.strategy;
-  if (provider_) provider_(ctx, pc);
+  std::shared_ptr<const void> shown;  // owns what the provider's pointers point to
+  if (provider_) shown = provider_(ctx, pc);
   pc.spec = &conv.spec;  // the provider adds context; the task is the one being proposed for
   // A crossover's other parents are shown first among the inspirations.
   for (std::size_t i = ctx.parents.size(); i-- > 1;)
@@ -257,6 +281,10 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
 }
 
 Proposal LlmProposer::implement(const ProposalContext& ctx, Conversation conv) {
+  return billStrategyRewrites(implementTurns(ctx, std::move(conv)));
+}
+
+Proposal LlmProposer::implementTurns(const ProposalContext& ctx, Conversation conv) {
   if (!conv.model || !conv.plan) return Proposal{{}, false, "implement: the conversation has no architecture plan"};
   const TaskSpec& spec = conv.spec;
   const Candidate* parent = ctx.parents.empty() ? nullptr : ctx.parents.front();
@@ -338,6 +366,15 @@ MetaPrompt LlmProposer::varyStrategy(const MetaPrompt& s, std::uint64_t seed) co
   std::string why;
   std::vector<StrategySection> rewritten;
   try {
+    // Whatever the reply says, its tokens were spent: carried into the next stored proposal.
+    struct Carry {
+      const LlmProposer& self;
+      LlmUsage& usage;
+      ~Carry() {
+        std::lock_guard lock(self.mutex_);
+        self.unbilledStrategy_ += usage;
+      }
+    } carry{*this, usage};
     const ChatReply reply = send(model, {{"user", request}}, usage);
     std::string body;
     for (const FencedBlock& b : fencedBlocks(reply.text))

@@ -47,6 +47,11 @@ public:
   // proposing thread; must be thread-safe if proposals run concurrently.
   using ContextProvider = std::function<void(const ProposalContext&, PromptContext&)>;
   void setContextProvider(ContextProvider provider);
+  // The same for a provider that reads what it shows (from a store, say): it
+  // returns the owner of what PromptContext points to, kept alive until the
+  // prompt is built.
+  using OwningContextProvider = std::function<std::shared_ptr<const void>(const ProposalContext&, PromptContext&)>;
+  void setOwningContextProvider(OwningContextProvider provider);
   // Cancels requests in flight when the run pauses or stops.
   void setCancelToken(CancelToken token);
   // How many first kernels seeds() asks for (concurrently).
@@ -55,6 +60,11 @@ public:
   std::string name() const override;  // "llm:<first model>"
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
   Proposal propose(const ProposalContext& ctx) override;
+  // settings().concurrency proposals at once: propose() is thread-safe (the
+  // client bounds and serialises its own requests, the novelty set and the
+  // totals are under a mutex, the Compiler is thread-safe by contract). An
+  // installed ContextProvider must be thread-safe too.
+  int concurrentProposals() const override { return settings_.concurrency; }
   std::vector<MetaPrompt> initialStrategies() const override;
   MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const override;
 
@@ -84,6 +94,10 @@ public:
   ArchitectureStep planArchitecture(const ProposalContext& ctx, const std::string& mutation = "");
   // Turn 2 and the repair turns; `ctx` as given to planArchitecture.
   Proposal implement(const ProposalContext& ctx, Conversation conversation);
+  // A strategy rewrite (varyStrategy) makes no candidate, so its usage is
+  // carried into the genomeJson ("llmStrategy") of the next proposal this
+  // proposer returns to be stored (ok, or keep): sumLlmUsage over a run's
+  // candidates then adds up everything the run spent on the model.
 
   // A source already in the run (a resumed run's candidates): not proposed again.
   void rememberSource(const std::string& source);
@@ -102,18 +116,22 @@ private:
   Proposal finish(const ProposalContext& ctx, const Conversation& conv, const ParsedReply& parsed,
                   const std::optional<CompileReport>& report, const std::string& detail, const std::string& source) const;
   void note(const std::string& text) const;
+  Proposal implementTurns(const ProposalContext& ctx, Conversation conv);
+  // Moves the strategy rewrites' usage not yet carried by a candidate into p's genomeJson.
+  Proposal billStrategyRewrites(Proposal p) const;
   bool claimNovel(const std::string& source);
 
   LlmSettings settings_;
   std::shared_ptr<ChatClient> client_;
   Compiler* compiler_;
-  ContextProvider provider_;
+  OwningContextProvider provider_;
   CancelToken cancel_;
   int seedCount_ = 3;
 
   mutable std::mutex mutex_;
   std::set<std::string> seen_;  // normalised sources of this run
   mutable LlmUsage total_;
+  mutable LlmUsage unbilledStrategy_;  // strategy rewrites not yet in a candidate's genomeJson
   mutable std::vector<std::string> notes_;
 };
 

@@ -34,11 +34,12 @@ nlohmann::json toJsonValue(const LlmUsage& u) {
           {"costUsd", u.costUsd},   {"requests", u.requests}, {"repairs", u.repairs}};
 }
 
-LlmUsage llmUsageOfGenome(const std::string& genomeJson) {
+namespace {
+
+LlmUsage usageAt(const nlohmann::json& j, const char* key) {
   LlmUsage u;
-  const nlohmann::json j = nlohmann::json::parse(genomeJson, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("llm") || !j["llm"].is_object()) return u;
-  const nlohmann::json& l = j["llm"];
+  if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return u;
+  const nlohmann::json& l = j[key];
   try {
   u.model = l.value("model", "");
   u.tokensIn = l.value("tokensIn", std::int64_t{0});
@@ -53,9 +54,21 @@ LlmUsage llmUsageOfGenome(const std::string& genomeJson) {
   return u;
 }
 
+}  // namespace
+
+LlmUsage llmUsageOfGenome(const std::string& genomeJson) {
+  const nlohmann::json j = nlohmann::json::parse(genomeJson, nullptr, false);
+  return j.is_discarded() ? LlmUsage{} : usageAt(j, "llm");
+}
+
 LlmUsage sumLlmUsage(const std::vector<std::string>& genomeJsons) {
   LlmUsage total;
-  for (const auto& g : genomeJsons) total += llmUsageOfGenome(g);
+  for (const auto& g : genomeJsons) {
+    const nlohmann::json j = nlohmann::json::parse(g, nullptr, false);
+    if (j.is_discarded()) continue;
+    total += usageAt(j, "llm");
+    total += usageAt(j, "llmStrategy");  // strategy rewrites carried by this candidate
+  }
   return total;
 }
 

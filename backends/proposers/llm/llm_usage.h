@@ -31,7 +31,8 @@ nlohmann::json toJsonValue(const LlmUsage& u);
 // The "llm" object of a candidate's genomeJson; nullopt-like empty usage
 // (requests == 0) when it has none or it is not JSON.
 LlmUsage llmUsageOfGenome(const std::string& genomeJson);
-// The run's total over its candidates' genomeJson documents.
+// The run's total over its candidates' genomeJson documents: their own usage
+// ("llm") and the strategy rewrites they carry ("llmStrategy").
 LlmUsage sumLlmUsage(const std::vector<std::string>& genomeJsons);
 
 }  // namespace crucible::llm
