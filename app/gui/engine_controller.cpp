@@ -102,36 +102,6 @@ void EngineController::launch(std::function<RunId()> prepare) {
   });
 }
 
-void EngineController::post(std::function<void()> call) {
-  bool wake;
-  {
-    std::lock_guard lock(postedMutex_);
-    wake = posted_.empty();
-    posted_.push_back(std::move(call));
-  }
-  // Only the wake-up goes through Qt's event queue, and it carries no data:
-  // a functor posted there would be written on this thread and read on the
-  // GUI thread with nothing ThreadSanitizer can see in between (Qt's queue
-  // and its reference counts are not instrumented). One wake-up serves every
-  // call queued until runPosted() empties the queue.
-  if (wake) QMetaObject::invokeMethod(this, "runPosted", Qt::QueuedConnection);
-}
-
-void EngineController::runPosted() {
-  // One call at a time: when a call spins a nested event loop (a dialog), the
-  // calls after it still run in order, from the nested loop's runPosted().
-  for (;;) {
-    std::function<void()> call;
-    {
-      std::lock_guard lock(postedMutex_);
-      if (posted_.empty()) return;
-      call = std::move(posted_.front());
-      posted_.pop_front();
-    }
-    call();
-  }
-}
-
 void EngineController::pause() { engine_->pause(); }
 void EngineController::resume() { engine_->resume(); }
 void EngineController::stop() { engine_->stop(); }

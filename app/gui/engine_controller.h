@@ -16,6 +16,7 @@
 #include <thread>
 #include "core/engine/engine.h"
 #include "core/engine/run_settings.h"
+#include "views/session/call_queue.h"
 
 Q_DECLARE_METATYPE(crucible::EngineEvent)
 
@@ -80,10 +81,8 @@ private:
   static constexpr int kRefreshMs = 250;
   void deliver(const EngineEvent& event);
   // Runs call on the GUI thread, after every call posted before it. Called
-  // from the worker and engine threads.
-  void post(std::function<void()> call);
-  // The GUI thread's half of post(): runs the posted calls in order.
-  Q_INVOKABLE void runPosted();
+  // from the worker and engine threads (views/session/call_queue.h).
+  void post(std::function<void()> call) { calls_.post(std::move(call)); }
   // Runs prepare (which returns the run to start) and the run on the worker thread.
   void launch(std::function<RunId()> prepare);
   void joinWorker();
@@ -94,10 +93,9 @@ private:
   std::thread worker_;
   bool running_ = false;  // GUI thread only
   // Calls from other threads wait here for the GUI thread (post()). The data
-  // crosses threads under this std::mutex, not inside Qt's event queue, so
+  // crosses threads under a std::mutex, not inside Qt's event queue, so
   // ThreadSanitizer sees the hand-over (Qt is not built with it).
-  std::mutex postedMutex_;
-  std::deque<std::function<void()>> posted_;  // guarded by postedMutex_
+  views::CallQueue calls_{this};
   QTimer refresh_;
 };
 

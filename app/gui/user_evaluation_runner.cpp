@@ -192,27 +192,4 @@ void UserEvaluationRunner::selectWhenShown() {
   session->selectCandidate(id);
 }
 
-void UserEvaluationRunner::post(std::function<void()> call) {
-  bool wake;
-  {
-    std::lock_guard lock(postedMutex_);
-    wake = posted_.empty();
-    posted_.push_back(std::move(call));
-  }
-  if (wake) QMetaObject::invokeMethod(this, "runPosted", Qt::QueuedConnection);
-}
-
-void UserEvaluationRunner::runPosted() {
-  for (;;) {
-    std::function<void()> call;
-    {
-      std::lock_guard lock(postedMutex_);
-      if (posted_.empty()) return;
-      call = std::move(posted_.front());
-      posted_.pop_front();
-    }
-    call();
-  }
-}
-
 }  // namespace crucible::app

@@ -20,6 +20,7 @@
 #include <thread>
 #include "app/gui/gui_backends.h"
 #include "core/engine/user_evaluation.h"
+#include "views/session/call_queue.h"
 
 class QProgressDialog;
 
@@ -65,10 +66,9 @@ private:
   void selectWhenShown();
   void updateAvailability();
   void report(const QString& message);
-  // Runs call on the GUI thread, in order (the engine controller's pattern:
-  // the data crosses threads under a std::mutex, only a wake-up goes through Qt).
-  void post(std::function<void()> call);
-  Q_INVOKABLE void runPosted();
+  // Runs call on the GUI thread, in order (views/session/call_queue.h: the data
+  // crosses threads under a std::mutex, only a wake-up goes through Qt).
+  void post(std::function<void()> call) { calls_.post(std::move(call)); }
 
   views::MainWindow& window_;
   EngineBackends backends_;
@@ -77,8 +77,7 @@ private:
   CandidateId pendingSelect_ = 0;  // stored, waiting for the session to show it
   std::string evaluatedSource_;    // the source of the evaluation in progress (GUI thread)
   std::atomic<bool> cancel_{false};
-  std::mutex postedMutex_;
-  std::deque<std::function<void()>> posted_;  // guarded by postedMutex_
+  views::CallQueue calls_{this};
   std::thread worker_;
 };
 

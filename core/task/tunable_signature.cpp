@@ -5,6 +5,7 @@
 #include <cctype>
 #include "core/task/kernel_abi.h"
 #include "core/task/tunable_kernel.h"
+#include "core/task/whitespace.h"
 
 namespace crucible {
 namespace {
@@ -17,21 +18,6 @@ bool isIdentChar(char c) {
 }
 
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
-
-std::string collapsed(const std::string& text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 // The parameter list of the first `__global__` function named `entry`, or nullopt.
 std::optional<std::string> parameterListOf(const std::string& source, const std::string& entry) {
@@ -71,13 +57,13 @@ std::optional<std::string> signatureProblem(const std::string& source, const Tas
       if (c == '(' || c == '<') ++depth;
       if (c == ')' || c == '>') --depth;
       if (c == ',' && depth == 0) {
-        given.push_back(collapsed(current));
+        given.push_back(collapseWhitespace(current));
         current.clear();
       } else {
         current += c;
       }
     }
-    given.push_back(collapsed(current));
+    given.push_back(collapseWhitespace(current));
   }
   const auto params = kernelParameters(task, KernelRole::Candidate);
   for (std::size_t i = 0; i < std::max(given.size(), params.size()); ++i) {

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include "core/task/kernel_abi.h"
+#include "core/task/whitespace.h"
 
 namespace crucible::llm {
 namespace {
@@ -11,18 +12,9 @@ constexpr std::size_t kMaxShown = 400;
 
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// The text with its white space collapsed, cut for a message.
 std::string collapsed(const std::string& text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
+  const std::string out = collapseWhitespace(text);
   return out.size() > kMaxShown ? out.substr(0, kMaxShown) + "..." : out;
 }
 

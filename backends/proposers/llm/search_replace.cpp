@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <unordered_map>
+#include "core/task/whitespace.h"
 
 namespace crucible::llm {
 namespace {
@@ -37,20 +38,7 @@ std::vector<std::string> splitLines(const std::string& text) {
 }
 
 // Trimmed, inner whitespace runs collapsed to one space.
-std::string squeezed(const std::string& line) {
-  std::string out;
-  bool space = false;
-  for (char c : line) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
+std::string squeezed(const std::string& line) { return collapseWhitespace(line); }
 
 std::string firstLine(const std::string& text) {
   const std::string line = trimmed(text.substr(0, text.find('\n')));

@@ -14,22 +14,11 @@ public:
   std::string kind() const override { return "elementwise"; }
 
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
-    const bool narrow = p.input("x").dtype != DType::F32;  // 2-byte types fit 8 per 16-byte access
-    return {
-        {"grid", {"one_shot", "grid_stride"}},
-        {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
-        {"cache", {"default", "streaming"}},
-    };
+    return elementwiseGenes(p.input("x").dtype != DType::F32);
   }
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
-    std::vector<TunableParameter> out = {
-        {"THREADS", {64, 128, 256, 512, 1024}},
-        {"ITEMS_PER_THREAD", {1, 2, 4, 8}},
-    };
-    // A grid of a few waves of the 132 SMs of an H100/H200.
-    if (genes.at("grid") == "grid_stride") out.push_back({"MAX_BLOCKS", {264, 528, 1056, 2112, 4224}});
-    return out;
+    return elementwiseParameters(genes);
   }
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
@@ -62,6 +51,25 @@ public:
 };
 
 }  // namespace
+
+std::vector<GeneDef> elementwiseGenes(bool narrow) {
+  return {
+      {"grid", {"one_shot", "grid_stride"}},
+      // 2-byte types fit 8 per 16-byte access.
+      {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
+      {"cache", {"default", "streaming"}},
+  };
+}
+
+std::vector<TunableParameter> elementwiseParameters(const GeneMap& genes) {
+  std::vector<TunableParameter> out = {
+      {"THREADS", {64, 128, 256, 512, 1024}},
+      {"ITEMS_PER_THREAD", {1, 2, 4, 8}},
+  };
+  // A grid of a few waves of the 132 SMs of an H100/H200.
+  if (genes.at("grid") == "grid_stride") out.push_back({"MAX_BLOCKS", {264, 528, 1056, 2112, 4224}});
+  return out;
+}
 
 std::vector<Genome> elementwiseStartingGenomes(const std::string& family, const std::string& vector) {
   return {

@@ -48,22 +48,11 @@ class ExprElementwiseSpace final : public DesignSpace {
 public:
   std::string kind() const override { return "elementwise"; }
 
-  std::vector<GeneDef> genes(const KernelProblem& p) const override {
-    const bool narrow = widestElement(p) <= 2;  // 2-byte types fit 8 per 16-byte access
-    return {
-        {"grid", {"one_shot", "grid_stride"}},
-        {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
-        {"cache", {"default", "streaming"}},
-    };
-  }
+  // The elementwise family's genes and parameters (elementwise_space.cpp).
+  std::vector<GeneDef> genes(const KernelProblem& p) const override { return elementwiseGenes(widestElement(p) <= 2); }
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
-    std::vector<TunableParameter> out = {
-        {"THREADS", {64, 128, 256, 512, 1024}},
-        {"ITEMS_PER_THREAD", {1, 2, 4, 8}},
-    };
-    if (genes.at("grid") == "grid_stride") out.push_back({"MAX_BLOCKS", {264, 528, 1056, 2112, 4224}});
-    return out;
+    return elementwiseParameters(genes);
   }
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {

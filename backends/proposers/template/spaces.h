@@ -12,7 +12,10 @@ const DesignSpace& gemmSpace();         // matmul, matmul_bias_relu
 const DesignSpace& exprElementwiseSpace();  // expr_elementwise: an elementwise operator stated as an expression
 const DesignSpace& exprRowwiseSpace();      // expr_rowwise: reductions over the last axis, then an epilogue
 
-// The elementwise families' starting genomes (one-shot, grid-stride, streaming) at a vector width.
+// The elementwise families' genes (narrow: 2-byte elements, up to 8 a 16-byte access), parameters,
+// and starting genomes (one-shot, grid-stride, streaming) at a vector width.
+std::vector<GeneDef> elementwiseGenes(bool narrow);
+std::vector<TunableParameter> elementwiseParameters(const GeneMap& genes);
 std::vector<Genome> elementwiseStartingGenomes(const std::string& family, const std::string& vector);
 
 EmittedKernel emitElementwise(const Genome& g, const KernelProblem& p);
