@@ -92,7 +92,12 @@ TEST_P(KillTest, ResumeAfterSigkillEvaluatesNothingTwice) {
     if (!hung) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ASSERT_TRUE(hung) << "the child never reached evaluation " << hangAfter + 1;
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));   // let it sit mid-evaluation
+  // Let it sit mid-evaluation with every finished evaluation committed: the
+  // commit follows the evaluation's end on the run loop's thread, which a
+  // loaded machine (or ThreadSanitizer) can delay well past a fixed pause.
+  for (int i = 0; i < 2000 && project.open()->run(run)->evaluationsDone < hangAfter; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_EQ(::kill(child, SIGKILL), 0);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
