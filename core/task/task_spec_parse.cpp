@@ -20,6 +20,7 @@
 #include "core/task/identifier.h"
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_limits.h"
 #include "core/task/task_spec.h"
 #include "core/task/task_spec_operator.h"
 
@@ -30,12 +31,7 @@ using namespace taskjson;
 
 constexpr int kFormatVersion = 1;
 
-// Launch limits every CUDA GPU since compute capability 3.0 shares, and the
-// dynamic shared memory an sm_90 block may opt into (227 KiB).
-constexpr std::int64_t kMaxThreadsPerBlock = 1024;
-constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
-constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
-constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
+using namespace launch_limits;
 
 // Far above what any operator needs (the built-in suite uses at most 3 of each
 // and rank 2); they keep a hostile spec's checks cheap.

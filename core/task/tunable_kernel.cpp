@@ -15,6 +15,7 @@
 #include "core/task/identifier.h"
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_limits.h"
 
 namespace crucible {
 
@@ -25,11 +26,8 @@ namespace {
 using namespace taskjson;
 
 constexpr int kFormatVersion = 1;
-// CUDA's launch limits (as the task format checks them for a baseline).
-constexpr std::int64_t kMaxThreadsPerBlock = 1024;
-constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
-constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
-constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
+// CUDA's launch limits, as the task format checks them for a baseline.
+using namespace launch_limits;
 constexpr const char* kEmbeddedOpen = "/* crucible-tune";
 
 bool isIdentStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
