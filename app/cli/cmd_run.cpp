@@ -42,6 +42,9 @@ namespace {
 // How the console shows an event: the candidate it is about, what it says
 // of that candidate before the counters, and a message after them.
 struct EventLine {
+  // A constructor rather than aggregate initialisation: most kinds give only the first fields.
+  EventLine(bool quiet, CandidateId id = 0, std::string d = {}, std::string m = {})
+      : quietToo(quiet), candidate(id), detail(std::move(d)), message(std::move(m)) {}
   bool quietToo = false;   // shown with --quiet as well
   CandidateId candidate = 0;
   std::string detail;
