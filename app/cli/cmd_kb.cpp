@@ -4,13 +4,19 @@
 // measured effect, how many one-change observations support it and its
 // status (validated claims are used as facts, hypotheses as hypotheses,
 // refuted ones as warnings), filtered by status or searched by words.
+// kb export / kb import move claims between projects through a JSON file
+// (core/knowledge/knowledge_exchange.h says what travels and what does not).
+#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
+#include "core/knowledge/knowledge_exchange.h"
 #include "core/store/project_store.h"
 
 namespace crucible::cli {
@@ -18,10 +24,17 @@ namespace {
 
 const char* const kUsage =
     "usage: crucible-cli kb list --project P [--status validated|hypothesis|refuted] [--search WORDS] [--json]\n"
+    "       crucible-cli kb export --project P --out FILE.json [--status S]\n"
+    "       crucible-cli kb import --project P --in FILE.json [--dry-run] [--json]\n"
     "The project's knowledge: claims learnt from candidates that differ from their parent in one decision,\n"
     "with their scope (GPU architecture, operator family, shape class), effect and evidence count.\n"
     "--search matches every word in the claim, decision or scope (a word ending in * as a prefix).\n"
-    "Reads only: works on read-only storage and during a run.\n";
+    "list and export read only: they work on read-only storage and during a run.\n"
+    "export writes the claims (not their evidence: candidate ids belong to this project) for another project;\n"
+    "import adds the claims the project does not have (same GPU architecture, family, shape class and\n"
+    "decision), keeps its own where it has them, and adds nothing when the file has an error. An imported\n"
+    "claim keeps the exporter's effect and status until this project's own observations of that decision\n"
+    "replace them.\n";
 
 nlohmann::json entryJson(const KnowledgeEntry& k) {
   return {{"id", k.id},          {"status", toString(k.status)}, {"arch", k.scopeArch},
@@ -64,6 +77,88 @@ int list(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+int exportTo(const std::vector<std::string>& args) {
+  Options o(args, {"project", "out", "status"}, {});
+  const std::string project = o.required("project");
+  const std::string out = o.required("out");
+  if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
+  std::optional<KnowledgeStatus> status;
+  if (o.has("status")) {
+    try {
+      status = knowledgeStatusFromString(o.value("status"));
+    } catch (const std::invalid_argument&) {
+      throw UsageError("--status must be validated, hypothesis or refuted, not '" + o.value("status") + "'");
+    }
+  }
+  auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
+  KnowledgeExchange exchange;
+  exchange.source = fileName(project);
+  exchange.exportedAt = static_cast<std::int64_t>(std::time(nullptr));
+  exchange.entries = store->knowledge();
+  if (status) std::erase_if(exchange.entries, [&](const KnowledgeEntry& k) { return k.status != *status; });
+  // Written beside the target and renamed: a failed write leaves no half file.
+  const std::string partial = out + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    file << knowledgeExchangeJson(exchange);
+    if (!file.good()) {
+      std::filesystem::remove(partial);
+      std::cerr << "crucible-cli kb export: cannot write '" << out << "'\n";
+      return ExitCode::Failed;
+    }
+  }
+  std::filesystem::rename(partial, out);
+  std::cout << "exported " << exchange.entries.size() << " claim(s) to " << out << "\n";
+  return ExitCode::Success;
+}
+
+int importFrom(const std::vector<std::string>& args) {
+  Options o(args, {"project", "in"}, {"dry-run", "json"});
+  const std::string project = o.required("project");
+  const std::string in = o.required("in");
+  if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(in, ec);
+  if (ec) throw UsageError("cannot read '" + in + "': " + ec.message());
+  if (size > kKnowledgeExchangeMaxBytes)
+    throw UsageError("'" + in + "' is larger than " + std::to_string(kKnowledgeExchangeMaxBytes >> 20) + " MiB");
+  std::ifstream file(in, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  KnowledgeExchange exchange;
+  try {
+    exchange = parseKnowledgeExchange(text.str());
+  } catch (const KnowledgeExchangeError& e) {
+    std::cerr << "crucible-cli kb import: " << in << ": " << e.what() << "\nnothing was imported\n";
+    return ExitCode::Failed;
+  }
+  const bool dryRun = o.flag("dry-run");
+  auto store = ProjectStore::open(project, dryRun ? ProjectStore::Mode::ReadOnly : ProjectStore::Mode::ReadWrite);
+  const KnowledgeImportPlan plan = planKnowledgeImport(store->knowledge(), exchange.entries);
+  if (!dryRun)
+    store->transaction([&] {
+      for (KnowledgeEntry k : plan.add) {
+        k.updatedAt = static_cast<std::int64_t>(std::time(nullptr));
+        store->addKnowledge(k);
+      }
+    });
+  if (o.flag("json")) {
+    nlohmann::json added = nlohmann::json::array(), kept = nlohmann::json::array();
+    for (const auto& k : plan.add) added.push_back(entryJson(k));
+    for (const auto& k : plan.alreadyKnown) kept.push_back(entryJson(k));
+    std::cout << nlohmann::json{{"source", exchange.source}, {"dryRun", dryRun}, {"added", added}, {"alreadyKnown", kept}}.dump(2)
+              << "\n";
+    return ExitCode::Success;
+  }
+  std::cout << (dryRun ? "would import " : "imported ") << plan.add.size() << " claim(s) from "
+            << (exchange.source.empty() ? in : exchange.source) << "; " << plan.alreadyKnown.size()
+            << " the project already has (kept as measured here)\n";
+  for (const auto& k : plan.add) std::cout << "  + [" << toString(k.status) << "] " << k.claim << "\n";
+  return ExitCode::Success;
+}
+
 int run(const std::vector<std::string>& args) {
   if (args.empty() || args.front() == "--help" || args.front() == "help") {
     (args.empty() ? std::cerr : std::cout) << kUsage;
@@ -71,7 +166,9 @@ int run(const std::vector<std::string>& args) {
   }
   try {
     if (args.front() == "list") return list({args.begin() + 1, args.end()});
-    throw UsageError("unknown kb command '" + args.front() + "' (list)");
+    if (args.front() == "export") return exportTo({args.begin() + 1, args.end()});
+    if (args.front() == "import") return importFrom({args.begin() + 1, args.end()});
+    throw UsageError("unknown kb command '" + args.front() + "' (list, export, import)");
   } catch (const UsageError& e) {
     std::cerr << "crucible-cli kb: " << e.what() << "\n" << kUsage;
     return ExitCode::Usage;

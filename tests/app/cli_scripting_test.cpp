@@ -147,6 +147,57 @@ TEST_F(CliScripting, KbListsTheSamplesKnowledgeAndFiltersIt) {
   EXPECT_EQ(cli("kb list --project " + quoted((dir_ / "missing.crucible").string())).exitCode, 4);
 }
 
+TEST_F(CliScripting, KbExportAndImportMoveClaimsBetweenProjects) {
+  const std::string file = (dir_ / "kb.json").string();
+  const auto exported = cli("kb export" + p() + " --out " + quoted(file));
+  ASSERT_EQ(exported.exitCode, 0) << exported.out;
+  const auto sample = nlohmann::json::parse(cli("kb list" + p() + " --json", false).out);
+  ASSERT_FALSE(sample.empty()) << "the sample project has knowledge to move";
+  const auto doc = nlohmann::json::parse(bytes(file));
+  EXPECT_EQ(doc["kind"], "crucible-knowledge");
+  EXPECT_EQ(doc["source"], "sample.crucible");
+  EXPECT_EQ(doc["entries"].size(), sample.size());
+
+  const std::string other = (dir_ / "other.crucible").string();
+  ASSERT_EQ(cli("init " + quoted(other)).exitCode, 0);
+  const std::string to = " --project " + quoted(other);
+  const auto dry = nlohmann::json::parse(cli("kb import" + to + " --in " + quoted(file) + " --dry-run --json", false).out);
+  EXPECT_EQ(dry["added"].size(), sample.size());
+  EXPECT_TRUE(nlohmann::json::parse(cli("kb list" + to + " --json", false).out).empty()) << "--dry-run adds nothing";
+  const auto imported = cli("kb import" + to + " --in " + quoted(file));
+  ASSERT_EQ(imported.exitCode, 0) << imported.out;
+  EXPECT_NE(imported.out.find("imported " + std::to_string(sample.size()) + " claim(s) from sample.crucible"),
+            std::string::npos) << imported.out;
+  const auto moved = nlohmann::json::parse(cli("kb list" + to + " --json", false).out);
+  ASSERT_EQ(moved.size(), sample.size());
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    EXPECT_EQ(moved[i]["claim"], sample[i]["claim"]);
+    EXPECT_EQ(moved[i]["status"], sample[i]["status"]);
+    EXPECT_EQ(moved[i]["observations"], sample[i]["observations"]);
+    EXPECT_TRUE(moved[i]["evidence"].empty()) << "evidence stays with the project that measured it";
+  }
+  // Again: everything is already known and kept as it is.
+  const auto again = nlohmann::json::parse(cli("kb import" + to + " --in " + quoted(file) + " --json", false).out);
+  EXPECT_TRUE(again["added"].empty());
+  EXPECT_EQ(again["alreadyKnown"].size(), sample.size());
+
+  // A damaged file adds nothing and says which field is wrong.
+  auto damaged = doc;
+  damaged["entries"][0]["effect"] = -2;
+  const std::string bad = (dir_ / "bad.json").string();
+  { std::ofstream(bad) << damaged.dump(); }
+  const std::string fresh = (dir_ / "fresh.crucible").string();
+  ASSERT_EQ(cli("init " + quoted(fresh)).exitCode, 0);
+  const auto refused = cli("kb import --project " + quoted(fresh) + " --in " + quoted(bad));
+  EXPECT_EQ(refused.exitCode, 1) << refused.out;
+  EXPECT_NE(refused.out.find("entries[0].effect"), std::string::npos) << refused.out;
+  EXPECT_TRUE(nlohmann::json::parse(cli("kb list --project " + quoted(fresh) + " --json", false).out).empty());
+  EXPECT_EQ(cli("kb import" + to).exitCode, 2) << "--in is required";
+  EXPECT_EQ(cli("kb import" + to + " --in " + quoted((dir_ / "missing.json").string())).exitCode, 2);
+  EXPECT_EQ(cli("kb export" + p()).exitCode, 2) << "--out is required";
+  EXPECT_EQ(cli("kb import --project " + quoted((dir_ / "missing.crucible").string()) + " --in " + quoted(file)).exitCode, 4);
+}
+
 TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {
   const fs::path file = fs::temp_directory_path() / ("crucible-damaged-" + std::to_string(::getpid()) + ".crucible");
   { std::ofstream(file) << "SQLite format 3\0 this is not a database"; }

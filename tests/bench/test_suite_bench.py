@@ -291,6 +291,42 @@ class AcceptanceTest(unittest.TestCase):
         self.assertEqual([ok for ok, _ in checks], [False])
 
 
+class AnyOperatorTest(unittest.TestCase):
+    """The operators a user brings (issue 16) are benchmarked like the suite, with a torch.compile target."""
+    FOLDERS = [HERE.parent / "tasks" / "any-operator", HERE.parent.parent / "resources" / "kernels" / "gemv"]
+
+    def cases(self):
+        return [c for folder in self.FOLDERS for c in sb.load_baselines(folder)]
+
+    def test_every_family_has_a_pytorch_reference(self):
+        cases = self.cases()
+        self.assertGreaterEqual(len(cases), 8)
+        for case in cases:
+            if case.family in sb.MATMUL_FAMILIES:
+                continue   # the matmul reference needs torch itself; the suite's tests cover it
+            with self.subTest(task=case.name):
+                self.assertIsInstance(sb.reference_for(case), sb.Reference)
+
+    def test_elementwise_and_row_operators_are_memory_bound(self):
+        for case in self.cases():
+            if case.family not in sb.MATMUL_FAMILIES:
+                with self.subTest(task=case.name):
+                    self.assertTrue(sb.is_memory_bound(case))
+
+    def test_compile_target_is_checked_only_when_asked(self):
+        (case,) = sb.select_cases(sb.load_baselines(self.FOLDERS[0]), ["swiglu_bf16_4096x11008"])
+        r = sb.TaskResult(case, ours_us=100.0, eager_us=200.0, correct=True)
+        r.compile_us = 95.0
+        self.assertEqual(len(sb.acceptance_lines([r], 4000.0, [])), 2)
+        checks = sb.acceptance_lines([r], 4000.0, [], compile_target=0.9)
+        self.assertEqual([ok for ok, _ in checks], [True, False, True])   # 95% of torch.compile's speed
+        self.assertIn("95.0%", checks[2][1])
+        r.compile_us = 85.0
+        self.assertFalse(sb.acceptance_lines([r], 4000.0, [], compile_target=0.9)[2][0])
+        r.compile_us = None
+        self.assertIn("not measured", sb.acceptance_lines([r], 4000.0, [], compile_target=0.9)[2][1])
+
+
 class ClockLineTest(unittest.TestCase):
     def test_parses_nvidia_smi_csv_with_its_timestamp(self):
         stamp, sm, mem, max_sm = sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201, 1980\n")

@@ -26,12 +26,16 @@ std::string product(const KernelProblem& p, const ProblemTensor& t) {
 // Outputs of fewer than 2^31 elements (at the task's shape; the sanitizers'
 // shapes are smaller) index in 32-bit unsigned arithmetic: a 64-bit division
 // costs several times as much, and this one runs once per pack.
+std::int64_t outputElements(const KernelProblem& p, const ProblemTensor& out) {
+  std::int64_t n = 1;
+  for (int d = 0; d < static_cast<int>(out.shape.size()); ++d) n *= p.extent(out, d);
+  return n;
+}
+
 std::string indexLambda(const KernelProblem& p, const ProblemTensor& t, const ProblemTensor& out) {
   const int outRank = static_cast<int>(out.shape.size());
   const int inRank = static_cast<int>(t.shape.size());
-  std::int64_t n = 1;
-  for (int d = 0; d < outRank; ++d) n *= p.extent(out, d);
-  const bool narrow = n < (std::int64_t{1} << 31);
+  const bool narrow = outputElements(p, out) < (std::int64_t{1} << 31);
   const std::string type = narrow ? "unsigned" : "long long";
   auto cast = [&](const std::string& code) { return narrow ? "(unsigned)" + code : code; };
   std::string s = "  auto cr_index_" + t.role + " = [&](long long cr_element) -> long long {\n";
@@ -55,6 +59,7 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
   const bool gridStride = g.gene("grid") == "grid_stride";
   const bool streaming = g.gene("cache") == "streaming";
   const std::int64_t vec = std::stoll(g.gene("vector"));
+  const bool narrowIndex = outputElements(p, out) < (std::int64_t{1} << 31);
   const ValueExpression expr = parseValueExpression(p.operation->expression, [&] {
     std::set<std::string> names;
     for (const auto& t : p.inputs) names.insert(t.role);
@@ -108,7 +113,12 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
     if (*t->broadcast == Broadcast::Same)
       body += "    " + std::string(streaming ? "load_vec_cs" : "load_vec") + "(" + t->role + " + cr_pack * VEC, " + dst + ");\n";
     else if (*t->broadcast == Broadcast::Trailing)
-      body += "    load_vec(" + t->role + " + cr_pack * VEC % cr_size_" + t->role + ", " + dst + ");  // reused: cached\n";
+      // A 32-bit remainder where the output allows it, as indexLambda does: a 64-bit one is a
+      // long instruction sequence, paid once per pack of a memory-bound kernel.
+      body += "    load_vec(" + t->role + " + " +
+              (narrowIndex ? "(long long)((unsigned)(cr_pack * VEC) % (unsigned)cr_size_" + t->role + ")"
+                           : "cr_pack * VEC % cr_size_" + t->role) +
+              ", " + dst + ");  // reused: cached\n";
     else if (p.extent(*t, static_cast<int>(t->shape.size()) - 1) == 1)
       // A pack lies in one output row (the row length is a multiple of VEC), and
       // the input repeats along that row: one element for the whole pack.

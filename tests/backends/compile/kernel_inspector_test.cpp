@@ -10,6 +10,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
 #include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
 #include "core/task/task_spec.h"
@@ -131,6 +134,30 @@ printf '.text.scale:\n\t//## File "candidate.cu", line 4\n        /*0000*/  FMUL
   std::ifstream args(dir.path() / "args");
   const std::string given((std::istreambuf_iterator<char>(args)), {});
   EXPECT_NE(given.find("--print-line-info"), std::string::npos) << given;
+}
+
+// The toolkit's own nvdisasm, where installed (the device image has it; this
+// machine's Debian CUDA toolkit may not): the real listing, parsed the same way.
+TEST(KernelInspector, TheToolkitsNvdisasmGivesSassWithSourceLines) {
+  NvrtcCompiler compiler;
+  NvrtcKernelInspector inspector(compiler);   // nvdisasm found on PATH or in the toolkit
+  const KernelInspection k = inspector.inspect(scaleRequest());
+  ASSERT_TRUE(k.report.ok);
+  if (!k.sassUnavailable.empty()) GTEST_SKIP() << "no nvdisasm here: " << k.sassUnavailable;
+  EXPECT_FALSE(k.sass.empty());
+  // The multiply is on line 4 and the store on line 5; each has instructions, and a store among line 5's.
+  ASSERT_FALSE(k.sassLines.linesFor(4).empty()) << k.sass;
+  ASSERT_FALSE(k.sassLines.linesFor(5).empty()) << k.sass;
+  std::vector<std::string> listing;   // listing line n is listing[n - 1], as the maps count
+  std::istringstream in(k.sass);
+  for (std::string line; std::getline(in, line);) listing.push_back(line);
+  bool storeOnLine5 = false;
+  for (int line : k.sassLines.linesFor(5))
+    storeOnLine5 |= line >= 1 && line <= static_cast<int>(listing.size()) &&
+                    listing[line - 1].find("STG") != std::string::npos;
+  EXPECT_TRUE(storeOnLine5) << k.sass;
+  std::cout << "nvdisasm: " << k.sass.size() << " bytes of SASS; line 4 -> " << k.sassLines.linesFor(4).size()
+            << " instructions, line 5 -> " << k.sassLines.linesFor(5).size() << "\n";
 }
 
 TEST(KernelInspector, AFailingOrHangingNvdisasmIsReportedNotFatal) {

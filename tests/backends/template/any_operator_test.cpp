@@ -146,6 +146,12 @@ TEST(AnyOperator, BroadcastInputsAreIndexedAsDocumented) {
                                                   {"y", F, {"M", "N"}}, {{"M", 64}, {"N", 128}}),
                                  keep);
   EXPECT_NE(src.find("cr_size_bias = (N)"), std::string::npos) << src;
+  EXPECT_NE(src.find("bias + (long long)((unsigned)(cr_pack * VEC) % (unsigned)cr_size_bias)"), std::string::npos)
+      << "a 32-bit remainder below 2^31 output elements\n" << src;
+  // Past 2^31 output elements the remainder is taken in 64 bits.
+  src = sourceOfSeed(makeOperatorTask("t", {"elementwise", "x + bias", {}}, {{"x", F, {"M", "N"}}, {"bias", F, {"N"}}},
+                                      {"y", F, {"M", "N"}}, {{"M", 65536}, {"N", 32768}}),
+                     keep);
   EXPECT_NE(src.find("bias + cr_pack * VEC % cr_size_bias"), std::string::npos) << src;
   // A per-row [M, 1] scale is read element by element from the coordinates: row = e / N.
   src = sourceOfSeed(makeOperatorTask("t", {"elementwise", "x * s", {}}, {{"x", F, {"M", "N"}}, {"s", F, {"M", "1"}}},

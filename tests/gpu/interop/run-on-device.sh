@@ -14,11 +14,13 @@ project=${2:-resources/sample/sample.crucible}
 work=$(mktemp -d /tmp/crucible-interop.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 log=${OUT:-$work}/interop.log
+mkdir -p "$(dirname "$log")"
 {
   echo "== $(date -u '+%Y-%m-%d %H:%M UTC'); $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1)"
   cp "$project" "$work/project.crucible"
   CRUCIBLE_TASKS_DIR=$PWD/resources/tasks "$bin/crucible-cli" best --project "$work/project.crucible" \
     --export "$work/torch" --format torch
-  TORCH_EXTENSIONS_DIR=$work/build python3 tests/gpu/interop/check_torch_extension.py "$work/torch"
+  # -X faulthandler: a crash inside an extension prints the Python stack that reached it.
+  TORCH_EXTENSIONS_DIR=$work/build python3 -X faulthandler tests/gpu/interop/check_torch_extension.py "$work/torch"
 } 2>&1 | tee "$log"
 exit "${PIPESTATUS[0]}"
