@@ -326,7 +326,7 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtens
         const unsigned a_tile = ring + stage * STAGE_BYTES, b_tile = a_tile + A_STAGE_BYTES;
         const unsigned full = full_bars + stage * 8;
         mbarrier_arrive_expect_tx(full, STAGE_BYTES);
-        tma_load_2d(a_tile, tmap_A, k0, static_cast<int>(block_row), full);
+        tma_load_2d(a_tile, tmap_A, k0, static_cast<int>(block_row{{A_BATCH_ROWS}}), full);
 {{B_COPIES}}
         if (++stage == STAGES) {
           stage = 0;
@@ -366,13 +366,24 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtens
 #pragma unroll
         for (int panel = 0; panel < B_PANELS; ++panel)
           tma_load_2d_multicast(b_tile + panel * B_PANEL_BYTES + rank * B_SHARE_ROWS * ROW_BYTES, tmap_B,
-                                static_cast<int>(block_col) + panel * 64, k0 + static_cast<int>(rank) * B_SHARE_ROWS, full,
+                                static_cast<int>(block_col) + panel * 64, k0 + static_cast<int>(rank) * B_SHARE_ROWS{{B_BATCH_ROWS}}, full,
                                 (1u << CLUSTER_M) - 1);
 )"
                              : R"(#pragma unroll
         for (int panel = 0; panel < B_PANELS; ++panel)
-          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, k0, full);
+          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, k0{{B_BATCH_ROWS}}, full);
 )";
+  // A batched GEMM's maps see each tensor as one matrix of its batch entries stacked row-wise
+  // (core/task/kernel_abi.h: tensorMatrix): entry z of A starts at row z * M, of B at row z * K.
+  // Tile rows of A past M read the next entry's rows into accumulator rows that are never
+  // stored; B's k-tiles stay inside their entry because K is a multiple of BLOCK_K (gemm_space).
+  const std::string aBatchRows = p.batched ? " + static_cast<int>(blockIdx.z) * " + vars["M"] : "";
+  const std::string bBatchRows = p.batched && p.batchedB ? " + static_cast<int>(blockIdx.z) * " + vars["K"] : "";
+  for (const char* key : {"B_COPIES"}) {
+    std::string& text = vars[key];
+    for (std::size_t at; (at = text.find("{{B_BATCH_ROWS}}")) != std::string::npos;) text.replace(at, 16, bBatchRows);
+  }
+  vars["A_BATCH_ROWS"] = aBatchRows;
   vars["EMPTY_ARRIVALS"] = cluster ? "CONSUMER_THREADS / 32 * CLUSTER_M);  // one per consumer warp of both blocks"
                                    : "CONSUMER_THREADS / 32);  // one arrival per consumer warp";
   vars["START_SYNC"] = cluster ? "  // Both blocks' barriers exist before any copy or arrival crosses between them.\n  cluster_sync();\n"

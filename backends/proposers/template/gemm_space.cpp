@@ -90,8 +90,15 @@ public:
     if (p.batched) {
       Violations v;
       v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
-      // The TMA pipelines' tensor maps describe one whole matrix, not a batch of them.
-      v.require(g.gene("pipeline") != kTma, "a batched GEMM is not fed by TMA (pipeline=tma): its maps cover one matrix");
+      if (g.gene("pipeline") == kTma) {
+        // The maps stack the batch entries row-wise (emit_gemm_wgmma_ws.cpp): a k-tile of B must
+        // not reach into the next entry, and TMA coordinates are 32-bit. The fp32 split's TMA
+        // producer (emit_gemm_wgmma_split.cpp) does not offset its rows by the batch entry.
+        v.require(g.gene("tensor_core") == "wgmma", "a batched GEMM is fed by TMA only on the bf16 wgmma kernel");
+        const std::int64_t K = p.extent(p.input("A"), 1), M = p.extent(p.input("A"), 0);
+        if (p.batchedB) v.divisible(K, "K", 64, "the TMA k-tile (64) of a batched B");
+        v.atMost(p.batch * std::max(M, K), "stacked rows of A or B", 2147483647LL, "TMA's 32-bit coordinates");
+      }
       if (!v.empty()) return v.take();
     }
     return entryViolations(g, p);
