@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/user_evaluation_runner.h"
 
+#include <QDockWidget>
 #include <QMetaObject>
 #include <QProgressDialog>
 #include <QStatusBar>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include "app/gui/draft_keeper.h"
 #include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/main_window.h"
 #include "views/session/project_session.h"
+#include "views/vault/vault_view.h"
 
 namespace crucible::app {
 namespace {
@@ -27,16 +33,26 @@ UserEvaluationRunner::UserEvaluationRunner(views::MainWindow& window, EngineBack
   connect(session, &views::ProjectSession::projectClosed, this, &UserEvaluationRunner::updateAvailability);
   connect(session, &views::ProjectSession::dataChanged, this, &UserEvaluationRunner::selectWhenShown);
   connect(&window_, &views::MainWindow::kernelEditorOpened, this, &UserEvaluationRunner::updateAvailability);
+  if (window_.kernelEditor()) drafts_ = new DraftKeeper(window_, this);
+  if (views::VaultView* v = vault()) {
+    connect(v, &views::VaultView::revalidateRequested, this, &UserEvaluationRunner::revalidate);
+    connect(v, &views::VaultView::hostDeviceWanted, this, &UserEvaluationRunner::probeHostDevice);
+  }
   updateAvailability();
 }
 
 UserEvaluationRunner::~UserEvaluationRunner() {
   cancel_ = true;
   if (worker_.joinable()) worker_.join();
+  if (prober_.joinable()) prober_.join();
 }
 
-QString UserEvaluationRunner::evaluationProblem() const {
-  if (!window_.kernelEditor()) return tr("This window has no kernel editor.");
+views::VaultView* UserEvaluationRunner::vault() const {
+  QDockWidget* dock = window_.viewDock(QStringLiteral("vault"));
+  return dock ? qobject_cast<views::VaultView*>(dock->widget()) : nullptr;
+}
+
+QString UserEvaluationRunner::commonProblem() const {
   if (!backends_.evaluationProblem.isEmpty()) return backends_.evaluationProblem;
   if (!backends_.compiler || !backends_.dispatcher) return tr("Nothing can be evaluated here: no compiler or GPU backend.");
   if (evaluating_) return tr("An evaluation is in progress.");
@@ -44,16 +60,55 @@ QString UserEvaluationRunner::evaluationProblem() const {
   if (!session->isOpen()) return tr("Open a project: the evaluated kernel joins one of its runs.");
   if (const std::string why = ProjectStore::writeProblem(session->path().toStdString()); !why.empty())
     return tr("This project cannot record a candidate: %1.").arg(QString::fromStdString(why));
+  return {};
+}
+
+QString UserEvaluationRunner::evaluationProblem() const {
+  if (!window_.kernelEditor()) return tr("This window has no kernel editor.");
+  if (const QString why = commonProblem(); !why.isEmpty()) return why;
   if (window_.kernelEditorRun() == 0)
     return tr("Nothing to evaluate: fork a candidate or open a kernel of the open project first.");
   return {};
 }
+
+QString UserEvaluationRunner::revalidationProblem() const { return commonProblem(); }
 
 void UserEvaluationRunner::updateAvailability() {
   if (views::KernelEditorView* editor = window_.kernelEditor()) {
     const QString why = evaluationProblem();
     editor->setEvaluationAvailable(why.isEmpty(), why);
   }
+  if (views::VaultView* v = vault()) v->setRevalidationProblem(revalidationProblem());
+}
+
+void UserEvaluationRunner::probeHostDevice() {
+  // The fingerprint a new measurement would carry: the evaluator's own (a
+  // worker's hello, which may start the worker), so never on the GUI thread.
+  if (probing_ || !backends_.evaluationProblem.isEmpty() || !backends_.dispatcher) return;
+  probing_ = true;
+  if (prober_.joinable()) prober_.join();
+  prober_ = std::thread([this] {
+    std::optional<Fingerprint> device;
+    QString error;
+    try {
+      const std::vector<Evaluator*> evaluators = backends_.dispatcher->evaluators();
+      if (evaluators.empty() || !evaluators.front())
+        throw std::runtime_error("the dispatcher " + backends_.dispatcher->name() + " has no GPU");
+      device = evaluators.front()->device();
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+    }
+    post([this, device, error] {
+      views::VaultView* v = vault();
+      if (!v) return;
+      // Found once; a failure leaves it unknown and says why (a later seal shown asks again).
+      if (device) v->setHostDevice(device);
+      else {
+        v->setRevalidationProblem(tr("This machine's GPU could not be identified: %1").arg(error));
+        probing_ = false;
+      }
+    });
+  });
 }
 
 void UserEvaluationRunner::report(const QString& message) { window_.statusBar()->showMessage(message, kStatusMs); }
@@ -74,14 +129,44 @@ void UserEvaluationRunner::evaluate(const std::string& source, const LaunchRule&
   // Blank launch fields (a file kernel) leave the rule to the parent or the run's reference.
   if (!editor->launchFieldsBlank()) kernel.launch = launch;
   kernel.note = editor->note().toStdString();
+  start(std::move(kernel), 0, tr("Evaluating your kernel"));
+}
 
+void UserEvaluationRunner::revalidate(SealId seal) {
+  if (const QString why = revalidationProblem(); !why.isEmpty()) {
+    report(tr("Seal #%1 not validated again: %2").arg(seal).arg(why));
+    emit failed(why);
+    return;
+  }
+  std::optional<Seal> sealed;
+  for (const Seal& s : window_.session()->seals())
+    if (s.id == seal) sealed = s;
+  if (!sealed) {
+    const QString why = tr("seal #%1 is not in this project").arg(seal);
+    report(tr("Not validated again: %1").arg(why));
+    emit failed(why);
+    return;
+  }
+  // The sealed kernel as it is, a child of the sealed candidate; its source is read by the worker.
+  UserKernel kernel;
+  kernel.parent = sealed->candidateId;
+  kernel.note = tr("Seal #%1 validated again on this GPU (sealed on %2)")
+                    .arg(seal)
+                    .arg(QString::fromStdString(sealed->fingerprint.gpu))
+                    .toStdString();
+  evaluatedSource_.clear();
+  start(std::move(kernel), seal, tr("Validating seal #%1 again").arg(seal));
+}
+
+void UserEvaluationRunner::start(UserKernel kernel, SealId revalidating, const QString& title) {
+  revalidating_ = revalidating;
   cancel_ = false;
   evaluating_ = true;
   updateAvailability();
   if (!progress_) {
     progress_ = new QProgressDialog(&window_);
     progress_->setObjectName(QStringLiteral("userEvaluationProgress"));
-    progress_->setWindowTitle(tr("Evaluating your kernel"));
+    progress_->setWindowTitle(title);
     progress_->setWindowModality(Qt::NonModal);  // the workbench stays usable; only Evaluate waits
     progress_->setAutoClose(false);
     progress_->setAutoReset(false);
@@ -89,15 +174,17 @@ void UserEvaluationRunner::evaluate(const std::string& source, const LaunchRule&
     progress_->setRange(0, stageStep(UserEvaluationStage::Done));
     connect(progress_, &QProgressDialog::canceled, this, &UserEvaluationRunner::cancel);
   }
+  progress_->setWindowTitle(title);
   progress_->reset();  // forgets an earlier Cancel
   progress_->setValue(0);
   progress_->setLabelText(tr("Preparing…"));
   progress_->show();
-  report(tr("Evaluating your kernel…"));
+  report(title + QStringLiteral("…"));
 
   if (worker_.joinable()) worker_.join();  // a finished one: immediate
-  worker_ = std::thread([this, kernel = std::move(kernel), path = window_.session()->path().toStdString()]() mutable {
-    work(std::move(kernel), std::move(path));
+  worker_ = std::thread([this, kernel = std::move(kernel), revalidating,
+                         path = window_.session()->path().toStdString()]() mutable {
+    work(std::move(kernel), revalidating, std::move(path));
   });
 }
 
@@ -109,7 +196,7 @@ void UserEvaluationRunner::cancel() {
   report(text);
 }
 
-void UserEvaluationRunner::work(UserKernel kernel, std::string projectPath) {
+void UserEvaluationRunner::work(UserKernel kernel, SealId revalidating, std::string projectPath) {
   UserEvaluation result;
   QString error;
   try {
@@ -124,7 +211,24 @@ void UserEvaluationRunner::work(UserKernel kernel, std::string projectPath) {
     options.progress = [this](const UserEvaluationProgress& p) {
       post([this, stage = stageStep(p.stage), text = QString::fromStdString(p.text)] { onProgress(stage, text); });
     };
+    if (revalidating != 0) {
+      const std::optional<Candidate> sealed = store->candidate(kernel.parent);
+      if (!sealed) throw UserEvaluationError("the sealed candidate #" + std::to_string(kernel.parent) + " is missing");
+      kernel.source = sealed->source;
+    }
     result = evaluateUserKernel(*store, *backends_.compiler, *evaluators.front(), kernel, options);
+    if (revalidating != 0 && !result.cancelled) {
+      // The new figures beside the seal's: linked to it, with the device they were measured on.
+      SealRevalidation r;
+      r.sealId = revalidating;
+      r.candidateId = result.candidate.id;
+      r.status = toString(result.candidate.status);
+      const Timing* t = result.candidate.timing ? &*result.candidate.timing : nullptr;
+      r.medianUs = t ? t->medianUs : std::numeric_limits<double>::quiet_NaN();
+      r.speedup = t ? t->speedup : std::numeric_limits<double>::quiet_NaN();
+      r.fingerprint = result.device.gpu.empty() ? evaluators.front()->device() : result.device;
+      store->addSealRevalidation(r);
+    }
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
   }
@@ -144,10 +248,12 @@ void UserEvaluationRunner::onProgress(int stage, const QString& text) {
 void UserEvaluationRunner::onDone(UserEvaluation result, QString error) {
   if (worker_.joinable()) worker_.join();  // it has posted its last call: immediate
   evaluating_ = false;
+  const SealId revalidated = std::exchange(revalidating_, 0);
   if (progress_) progress_->hide();
   updateAvailability();
   if (!error.isEmpty()) {
-    report(tr("Your kernel was not evaluated: %1").arg(error));
+    report(revalidated != 0 ? tr("Seal #%1 was not validated again: %2").arg(revalidated).arg(error)
+                            : tr("Your kernel was not evaluated: %1").arg(error));
     emit failed(error);
     emit finished(0);
     return;
@@ -159,8 +265,12 @@ void UserEvaluationRunner::onDone(UserEvaluation result, QString error) {
   }
   // The edits are a candidate now: opening another kernel no longer asks before replacing them.
   // (Unless the user typed on while it ran: those edits are still only in the editor.)
-  if (views::KernelEditorView* editor = window_.kernelEditor(); editor && editor->source() == evaluatedSource_)
+  if (revalidated != 0) {
+    if (views::VaultView* v = vault()) v->refreshRevalidations();
+  } else if (views::KernelEditorView* editor = window_.kernelEditor(); editor && editor->source() == evaluatedSource_) {
     editor->markKept();
+    if (drafts_) drafts_->forgetEditorDraft();  // the edit is a candidate now: its draft goes
+  }
   showResult(result.candidate);
   QString message = tr("Your kernel is candidate #%1 of run %2: %3")
                         .arg(result.candidate.id)
@@ -170,6 +280,8 @@ void UserEvaluationRunner::onDone(UserEvaluation result, QString error) {
   if (!result.candidate.statusDetail.empty())
     message += QStringLiteral(" (%1)").arg(QString::fromStdString(result.candidate.statusDetail));
   if (result.seal) message += tr("; sealed");
+  if (revalidated != 0)
+    message = tr("Seal #%1 validated again on %2: %3").arg(revalidated).arg(QString::fromStdString(result.device.gpu), message);
   report(message);
   emit finished(result.candidate.id);
 }

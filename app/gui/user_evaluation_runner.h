@@ -8,6 +8,13 @@
 // new candidate shows at once in the tables and views, and it is selected.
 // Where nothing can be evaluated (no GPU, a read-only project) Evaluate is
 // disabled with the reason.
+//
+// The same path validates a sealed kernel again (the vault's "Validate again
+// on this GPU"): the sealed source is evaluated as a user candidate, child of
+// the sealed one, and a seal_revalidations row links the seal to it with the
+// fingerprint of this GPU, so the vault shows the new figures beside the old.
+// The runner also owns the editor's DraftKeeper (unsaved edits kept in the
+// project; deleted when an edit is evaluated).
 #pragma once
 #include <QObject>
 #include <QPointer>
@@ -26,9 +33,12 @@ class QProgressDialog;
 
 namespace crucible::views {
 class MainWindow;
+class VaultView;
 }
 
 namespace crucible::app {
+
+class DraftKeeper;
 
 class UserEvaluationRunner : public QObject {
   Q_OBJECT
@@ -44,10 +54,15 @@ public:
   // Why Evaluate is disabled now ("" when it is enabled).
   QString evaluationProblem() const;
   QProgressDialog* progressDialog() const { return progress_; }
+  // Why a seal cannot be validated again here ("" when it can).
+  QString revalidationProblem() const;
+  DraftKeeper* draftKeeper() const { return drafts_; }
 
 public slots:
   // Evaluates the kernel as the editor asks (its note and run come from the window).
   void evaluate(const std::string& source, const crucible::LaunchRule& launch, crucible::CandidateId parent);
+  // Validates and times the sealed kernel of `seal` again on this GPU.
+  void revalidate(crucible::SealId seal);
   // The evaluation stores nothing; the step in flight (a GPU call) finishes first.
   void cancel();
 
@@ -59,7 +74,11 @@ signals:
   void failed(const QString& message);
 
 private:
-  void work(UserKernel kernel, std::string projectPath);
+  void start(UserKernel kernel, SealId revalidating, const QString& title);
+  void work(UserKernel kernel, SealId revalidating, std::string projectPath);
+  QString commonProblem() const;
+  void probeHostDevice();
+  views::VaultView* vault() const;
   void onProgress(int stage, const QString& text);
   void onDone(UserEvaluation result, QString error);
   void showResult(const Candidate& c);
@@ -76,6 +95,10 @@ private:
   bool evaluating_ = false;        // GUI thread only
   CandidateId pendingSelect_ = 0;  // stored, waiting for the session to show it
   std::string evaluatedSource_;    // the source of the evaluation in progress (GUI thread)
+  SealId revalidating_ = 0;        // the seal being validated again (GUI thread; 0: an editor evaluation)
+  DraftKeeper* drafts_ = nullptr;
+  bool probing_ = false;           // the host device is being found (GUI thread)
+  std::thread prober_;
   std::atomic<bool> cancel_{false};
   views::CallQueue calls_{this};
   std::thread worker_;

@@ -103,7 +103,7 @@ std::unique_ptr<ProjectStore> ProjectStore::open(const std::string& path, Mode m
   // Every check runs on a connection that only reads: a file we refuse is never written.
   const int version = store_detail::inspectProjectFile(path, storage);
   const bool readOnly = mode == Mode::ReadOnly || !storage.notWritable.empty();
-  if (readOnly && version < currentSchemaVersion())
+  if (readOnly && version < store_detail::oldestReadableSchemaVersion())
     throw StoreError(path + ": schema " + std::to_string(version) + " is older than this build's " +
                      std::to_string(currentSchemaVersion()) +
                      (storage.notWritable.empty()

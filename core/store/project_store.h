@@ -54,6 +54,31 @@ struct LogLine {
   std::string text;
 };
 
+// The kernel editor's unsaved edit of one kernel (issue 17), kept as the
+// user types and offered back after a crash. One per (run, parent).
+struct KernelDraft {
+  RunId runId = 0;
+  CandidateId parent = 0;          // the forked candidate; 0: a kernel opened from a file
+  std::string source;
+  LaunchRule launch;               // the launch fields as typed (blank ones stay blank)
+  std::string note;
+  std::string origin;              // what the editor said it holds ("Fork of #12 ...")
+  std::int64_t savedAt = 0;        // unix milliseconds; 0 on save means now
+};
+
+// A seal validated and timed again on other hardware: the new figures (held by
+// the user candidate candidateId) and the fingerprint they were measured on.
+struct SealRevalidation {
+  std::int64_t id = 0;
+  SealId sealId = 0;
+  CandidateId candidateId = 0;
+  std::string status;              // the candidate's status ("valid", "invalid", ...)
+  double medianUs = 0;             // NaN when it was not timed
+  double speedup = 0;              // against its run's reference, measured there too
+  Fingerprint fingerprint;
+  std::int64_t validatedAt = 0;    // unix seconds; 0 on add means now
+};
+
 class ProjectStore {
 public:
   enum class Mode { ReadWrite, ReadOnly };
@@ -68,7 +93,8 @@ public:
   // doing this at once all end up in the one project.
   static std::unique_ptr<ProjectStore> openOrCreate(const std::string& path);
   // Opens an existing project, migrating an older schema forward (ReadWrite
-  // only). A file that is not a Crucible project, is corrupt, or has a newer
+  // only; read-only reads a version-2 file as it is, its drafts and seal
+  // re-validations as none, and refuses older ones). A file that is not a Crucible project, is corrupt, or has a newer
   // schema throws StoreError and is left untouched. On storage this process
   // cannot write (a read-only mount; a file or folder without write
   // permission) a project opens read-only in either mode, and every write
@@ -162,6 +188,16 @@ public:
   SealId addSeal(const Seal& s);
   std::vector<Seal> seals(TaskId task = 0) const;          // 0 = all tasks, newest first
   std::optional<Seal> latestSeal(TaskId task) const;
+
+  // Seals validated again (store_seal_revalidations.cpp), oldest first.
+  std::int64_t addSealRevalidation(const SealRevalidation& r);
+  std::vector<SealRevalidation> sealRevalidations(SealId seal) const;
+
+  // Kernel editor drafts (store_drafts.cpp): insert or replace by (run, parent).
+  void saveDraft(const KernelDraft& d);
+  std::vector<KernelDraft> drafts() const;                 // newest first
+  std::optional<KernelDraft> draft(RunId run, CandidateId parent) const;
+  void deleteDraft(RunId run, CandidateId parent);         // none there: nothing happens
 
   // Meta-prompts / mutation strategies
   MetaPromptId addMetaPrompt(const MetaPrompt& m);

@@ -230,7 +230,46 @@ END;
 INSERT INTO knowledge_fts(knowledge_fts) VALUES ('rebuild');
 )sql";
 
-constexpr std::array<const char*, 2> kMigrations{kV1Tables, kV2IndicesAndSearch};
+// v3: the kernel editor's unsaved drafts (issue 17: nothing typed is lost;
+// one per edited kernel: a fork of parent_id, or a file kernel of run_id when
+// parent_id is 0, which is why parent_id has no foreign key), and the seals
+// validated again on other hardware: each links the seal to the user
+// candidate that holds the new measurement and keeps the fingerprint it was
+// measured on (a candidate row has none), beside the seal's own figures;
+// a figure not measured (the kernel did not validate) is NULL.
+constexpr const char* kV3DraftsAndRevalidations = R"sql(
+CREATE TABLE drafts (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  parent_id INTEGER NOT NULL,
+  saved_at INTEGER NOT NULL,
+  origin TEXT NOT NULL,
+  note TEXT NOT NULL,
+  launch_json TEXT NOT NULL,
+  source TEXT NOT NULL,
+  UNIQUE (run_id, parent_id)
+);
+CREATE TABLE seal_revalidations (
+  id INTEGER PRIMARY KEY,
+  seal_id INTEGER NOT NULL REFERENCES seals(id),
+  candidate_id INTEGER NOT NULL REFERENCES candidates(id),
+  status TEXT NOT NULL,
+  median_us REAL,
+  speedup REAL,
+  fp_gpu TEXT NOT NULL,
+  fp_arch TEXT NOT NULL,
+  fp_driver TEXT NOT NULL,
+  fp_cuda_runtime TEXT NOT NULL,
+  fp_nvrtc TEXT NOT NULL,
+  fp_sm_clock_mhz REAL NOT NULL,
+  fp_mem_clock_mhz REAL NOT NULL,
+  fp_host TEXT NOT NULL,
+  validated_at INTEGER NOT NULL
+);
+CREATE INDEX seal_revalidations_by_seal ON seal_revalidations(seal_id, id);
+)sql";
+
+constexpr std::array<const char*, 3> kMigrations{kV1Tables, kV2IndicesAndSearch, kV3DraftsAndRevalidations};
 
 int userVersion(sqlite3* db) {
   Statement s(db, "PRAGMA user_version");
@@ -258,6 +297,9 @@ private:
 }  // namespace
 
 int latestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
+
+// v3 only adds tables (drafts, seal_revalidations) that read as empty when absent.
+int oldestReadableSchemaVersion() { return 2; }
 
 void applyMigrations(sqlite3* db, int upTo) {
   if (upTo > latestSchemaVersion()) {

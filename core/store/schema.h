@@ -14,6 +14,13 @@ inline constexpr std::int32_t kApplicationId = 0x43525543;
 // The newest schema version this build reads and writes.
 int latestSchemaVersion();
 
+// The oldest version a read-only open reads as it is (it cannot migrate):
+// every later step only adds tables that the store reads as empty where they
+// are missing, so a reviewer can open an older project on read-only storage.
+int oldestReadableSchemaVersion();
+// The version that added the drafts and seal_revalidations tables.
+inline constexpr int kDraftsSchemaVersion = 3;
+
 // Brings the database from its PRAGMA user_version up to `upTo`, one
 // migration per transaction; a fresh (version 0) database also gets the
 // application id. Throws StoreError naming the file if a step fails (that step

@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
+#include <QProcessEnvironment>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
@@ -22,10 +24,14 @@
 #include <Qsci/qsciscintilla.h>
 #include <gtest/gtest.h>
 #include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <QImage>
 #include <QProcess>
+#include "app/gui/draft_keeper.h"
 #include "app/gui/no_cuda_inspector.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/user_evaluation_runner.h"
@@ -38,6 +44,9 @@
 #include "tests/views/models/sample_project.h"
 #include "views/editor/inspection_runner.h"
 #include "views/lineage/lineage_view.h"
+#include "views/review/review_queue_view.h"
+#include "views/vault/seal_model.h"
+#include "views/vault/vault_view.h"
 #include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/main_window.h"
 #include "views/models/model_roles.h"
@@ -517,6 +526,354 @@ TEST_F(EvaluateTest, WithoutAGpuEvaluateIsDisabledWithTheReason) {
   EXPECT_EQ(failed.count(), 1);
   EXPECT_FALSE(runner.isEvaluating());
   EXPECT_EQ(candidateCount(), before);
+}
+
+
+// ---- nothing typed is lost: drafts kept as the user types, offered back after a crash
+
+// What the crashing child "types" (unicode and a tab included): restored byte for byte.
+const char* const kDraftSource =
+    "extern \"C\" __global__ void forked(float* y) {\n\t// tried: 4 rows per warp, \xc2\xb5s matter\n"
+    "  y[threadIdx.x] = 3.0f;\n}\n";
+const char* const kDraftNote = "rows per warp";
+const char* const kDraftGrid = "ceil_div(N, 128)";
+
+struct DraftProject {
+  QString path;
+  RunId run = 0;
+  CandidateId forked = 0;
+};
+
+DraftProject makeDraftProject(const QTemporaryDir& dir) {
+  DraftProject p;
+  p.path = dir.filePath(QStringLiteral("drafts.crucible"));
+  p.run = test_support::writeSampleProject(p.path, {3}).front();
+  auto store = ProjectStore::open(p.path.toStdString());
+  Candidate c = test_support::makeCandidate(p.run, 5);
+  c.source = "extern \"C\" __global__ void forked(float* y) { y[threadIdx.x] = 2.0f; }\n";
+  c.launch.entry = "forked";
+  c.launch.grid[0] = "ceil_div(N, 256)";
+  c.launch.block[0] = "256";
+  p.forked = store->addCandidate(c);
+  return p;
+}
+
+QLineEdit* launchField(views::KernelEditorView* editor, const QString& tipPrefix) {
+  for (QLineEdit* e : editor->findChildren<QLineEdit*>())
+    if (e->toolTip().startsWith(tipPrefix)) return e;
+  return nullptr;
+}
+
+// The child of DraftRecovery.AnEditTypedBeforeAKill9IsOfferedAfterwardsAndRestoredExactly:
+// forks, types, waits until the draft is committed, then dies by SIGKILL (no close path runs).
+TEST(DraftCrashChild, TypesWaitsForItsDraftThenIsKilled) {
+  const QString path = qEnvironmentVariable("CRUCIBLE_DRAFT_CRASH_PROJECT");
+  if (path.isEmpty()) GTEST_SKIP() << "the crashing child of DraftRecovery's kill -9 test; runs only as that";
+  const CandidateId forked = qEnvironmentVariable("CRUCIBLE_DRAFT_CRASH_FORK").toLongLong();
+  const RunId run = qEnvironmentVariable("CRUCIBLE_DRAFT_CRASH_RUN").toLongLong();
+  EchoInspector inspector;
+  views::MainWindow window{views::HostInfo{}};
+  window.installKernelEditor(inspector);
+  ASSERT_EQ(window.tryOpenProject(path), QString());
+  app::DraftKeeper keeper(window);
+  QSignalSpy opened(&window, &views::MainWindow::kernelEditorOpened);
+  window.forkCandidate(forked);
+  ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+  views::KernelEditorView* editor = window.kernelEditor();
+  QSignalSpy saved(&keeper, &app::DraftKeeper::draftSaved);
+  editor->sourceEditor()->setText(QString::fromUtf8(kDraftSource));
+  QTest::keyClicks(editor->noteField(), QString::fromUtf8(kDraftNote));
+  QLineEdit* grid = launchField(editor, QStringLiteral("grid.x"));
+  ASSERT_NE(grid, nullptr);
+  grid->selectAll();
+  QTest::keyClicks(grid, QString::fromUtf8(kDraftGrid));
+  EXPECT_EQ(saved.count(), 0) << "saved before the pause in typing";
+  // One save, after the pause that followed the last keystroke.
+  ASSERT_TRUE(waitUntil([&] { return saved.count() >= 1; }, 3 * app::DraftKeeper::kSaveDelayMs + 5000));
+  {
+    auto store = ProjectStore::open(path.toStdString(), ProjectStore::Mode::ReadOnly);
+    const auto d = store->draft(run, forked);
+    ASSERT_TRUE(d.has_value()) << "draftSaved came before the commit";
+    ASSERT_EQ(d->source, kDraftSource);
+    ASSERT_EQ(d->note, kDraftNote);
+    ASSERT_EQ(d->launch.grid[0], kDraftGrid);
+  }
+  std::fflush(stdout);
+  ::kill(::getpid(), SIGKILL);
+  ADD_FAILURE() << "still alive after SIGKILL";
+}
+
+TEST(DraftRecovery, AnEditTypedBeforeAKill9IsOfferedAfterwardsAndRestoredExactly) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  useTemporarySettings(dir);
+  const DraftProject p = makeDraftProject(dir);
+  QProcess child;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("CRUCIBLE_DRAFT_CRASH_PROJECT"), p.path);
+  env.insert(QStringLiteral("CRUCIBLE_DRAFT_CRASH_FORK"), QString::number(p.forked));
+  env.insert(QStringLiteral("CRUCIBLE_DRAFT_CRASH_RUN"), QString::number(p.run));
+  child.setProcessEnvironment(env);
+  child.setProcessChannelMode(QProcess::MergedChannels);
+  child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--gtest_filter=DraftCrashChild.*")});
+  ASSERT_TRUE(child.waitForFinished(120000)) << "the child did not end";
+  const std::string out = child.readAll().toStdString();
+  ASSERT_EQ(child.exitStatus(), QProcess::CrashExit) << "the child was not killed:\n" << out;
+
+  EchoInspector inspector;
+  views::MainWindow window{views::HostInfo{}};
+  window.session()->setStoreThreadCheck(true);
+  window.installKernelEditor(inspector);
+  app::DraftKeeper keeper(window);
+  QSignalSpy offered(&keeper, &app::DraftKeeper::draftOffered);
+  ASSERT_EQ(window.tryOpenProject(p.path), QString());
+  ASSERT_EQ(offered.count(), 1) << out;
+  QMessageBox* offer = keeper.offer();
+  ASSERT_NE(offer, nullptr);
+  EXPECT_TRUE(offer->isVisible());
+  EXPECT_TRUE(offer->text().startsWith(QStringLiteral("Restore unsaved edit of kernel forked from #%1 (saved ").arg(p.forked)))
+      << offer->text().toStdString();
+  auto* restore = offer->findChild<QPushButton*>(QStringLiteral("draftRestore"));
+  ASSERT_NE(restore, nullptr);
+  EXPECT_NE(offer->findChild<QPushButton*>(QStringLiteral("draftDiscard")), nullptr);
+  QSignalSpy restored(&keeper, &app::DraftKeeper::draftRestored);
+  restore->click();
+  ASSERT_TRUE(waitUntil([&] { return restored.count() == 1; }));
+  views::KernelEditorView* editor = window.kernelEditor();
+  EXPECT_EQ(editor->source(), kDraftSource);
+  EXPECT_EQ(editor->note().toStdString(), kDraftNote);
+  EXPECT_EQ(editor->typedLaunchRule().grid[0], kDraftGrid);
+  EXPECT_EQ(editor->typedLaunchRule().block[0], "256") << "a field the user did not touch";
+  EXPECT_EQ(editor->typedLaunchRule().entry, "forked");
+  EXPECT_EQ(editor->parentCandidate(), p.forked);
+  EXPECT_EQ(window.kernelEditorRun(), p.run);
+  EXPECT_TRUE(editor->hasUnkeptEdits()) << "a restored edit is not evaluated yet";
+  EXPECT_FALSE(window.viewDock(QStringLiteral("editor"))->isHidden());
+  EXPECT_EQ(keeper.offer(), nullptr);
+  // Restored is not kept elsewhere: the draft stays until the edit is evaluated or discarded.
+  EXPECT_TRUE(ProjectStore::open(p.path.toStdString(), ProjectStore::Mode::ReadOnly)->draft(p.run, p.forked));
+}
+
+TEST(DraftRecovery, EachDraftIsOfferedInTurnAndDiscardDeletesIt) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  useTemporarySettings(dir);
+  const DraftProject p = makeDraftProject(dir);
+  {
+    auto store = ProjectStore::open(p.path.toStdString());
+    KernelDraft fork;
+    fork.runId = p.run;
+    fork.parent = p.forked;
+    fork.source = "fork draft";
+    fork.savedAt = 1764600000000;
+    store->saveDraft(fork);
+    KernelDraft file;  // a kernel opened from a file: no parent, blank launch fields
+    file.runId = p.run;
+    file.source = editedSource();
+    for (int i = 0; i < 3; ++i) file.launch.grid[i].clear(), file.launch.block[i].clear();
+    file.launch.dynamicSmemBytes.clear();
+    file.note = "from my notes";
+    file.savedAt = 1764600000000 - 60000;
+    store->saveDraft(file);
+  }
+  EchoInspector inspector;
+  views::MainWindow window{views::HostInfo{}};
+  window.session()->setStoreThreadCheck(true);
+  window.installKernelEditor(inspector);
+  app::DraftKeeper keeper(window);
+  ASSERT_EQ(window.tryOpenProject(p.path), QString());
+  ASSERT_NE(keeper.offer(), nullptr);
+  EXPECT_TRUE(keeper.offer()->text().contains(QStringLiteral("forked from #%1").arg(p.forked))) << "newest first";
+  // Later: both stay in the project and are offered again when it opens again.
+  keeper.offer()->findChild<QPushButton*>(QStringLiteral("draftLater"))->click();
+  ASSERT_NE(keeper.offer(), nullptr);
+  EXPECT_TRUE(keeper.offer()->text().contains(QStringLiteral("opened from a file"))) << "the next one";
+  keeper.offer()->findChild<QPushButton*>(QStringLiteral("draftLater"))->click();
+  EXPECT_EQ(keeper.offer(), nullptr);
+  EXPECT_EQ(ProjectStore::open(p.path.toStdString(), ProjectStore::Mode::ReadOnly)->drafts().size(), 2u);
+  ASSERT_EQ(window.tryOpenProject(p.path), QString());
+  ASSERT_NE(keeper.offer(), nullptr);
+  EXPECT_TRUE(keeper.offer()->text().contains(QStringLiteral("forked from #%1").arg(p.forked)));
+  QSignalSpy deleted(&keeper, &app::DraftKeeper::draftDeleted);
+  keeper.offer()->findChild<QPushButton*>(QStringLiteral("draftDiscard"))->click();
+  ASSERT_TRUE(waitUntil([&] { return deleted.count() == 1; }));
+  EXPECT_FALSE(ProjectStore::open(p.path.toStdString(), ProjectStore::Mode::ReadOnly)->draft(p.run, p.forked));
+  ASSERT_NE(keeper.offer(), nullptr) << "the next draft is offered";
+  EXPECT_TRUE(keeper.offer()->text().contains(QStringLiteral("opened from a file into run #%1").arg(p.run)))
+      << keeper.offer()->text().toStdString();
+  QSignalSpy restored(&keeper, &app::DraftKeeper::draftRestored);
+  keeper.offer()->findChild<QPushButton*>(QStringLiteral("draftRestore"))->click();
+  ASSERT_TRUE(waitUntil([&] { return restored.count() == 1; }));
+  views::KernelEditorView* editor = window.kernelEditor();
+  EXPECT_EQ(editor->source(), editedSource());
+  EXPECT_EQ(editor->note(), QStringLiteral("from my notes"));
+  EXPECT_TRUE(editor->launchFieldsBlank());
+  EXPECT_EQ(editor->parentCandidate(), 0);
+  EXPECT_EQ(window.kernelEditorRun(), p.run);
+  EXPECT_EQ(keeper.offer(), nullptr);
+  // Forking another candidate (nothing typed since: no question) throws the restored edit away, and its draft.
+  window.setDiscardEditsAsker([] { return true; });
+  QSignalSpy opened(&window, &views::MainWindow::kernelEditorOpened);
+  window.forkCandidate(p.forked);
+  ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+  ASSERT_TRUE(waitUntil([&] { return deleted.count() == 2; }));
+  EXPECT_TRUE(ProjectStore::open(p.path.toStdString(), ProjectStore::Mode::ReadOnly)->drafts().empty());
+}
+
+TEST(DraftRecovery, AReadOnlyProjectKeepsNoDraftAndSaysNothingIsOffered) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  useTemporarySettings(dir);
+  const DraftProject p = makeDraftProject(dir);
+  ASSERT_TRUE(QFile::setPermissions(p.path, QFileDevice::ReadOwner | QFileDevice::ReadGroup));
+  if (ProjectStore::writeProblem(p.path.toStdString()).empty()) GTEST_SKIP() << "running as root: the file stays writable";
+  EchoInspector inspector;
+  views::MainWindow window{views::HostInfo{}};
+  window.installKernelEditor(inspector);
+  app::DraftKeeper keeper(window);
+  keeper.setSaveDelay(10);
+  ASSERT_EQ(window.tryOpenProject(p.path), QString());
+  EXPECT_EQ(keeper.offer(), nullptr);
+  QSignalSpy opened(&window, &views::MainWindow::kernelEditorOpened);
+  window.forkCandidate(p.forked);
+  ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+  window.kernelEditor()->sourceEditor()->setText(QStringLiteral("typed"));
+  QTest::qWait(200);
+  EXPECT_EQ(keeper.savesWritten(), 0);
+}
+
+TEST_F(EvaluateTest, AnEvaluatedEditsDraftIsDeleted) {
+  testing::FakeCompiler compiler;
+  app::UserEvaluationRunner runner(window_, backends(compiler));
+  app::DraftKeeper* keeper = runner.draftKeeper();
+  ASSERT_NE(keeper, nullptr) << "the runner keeps the editor's drafts";
+  keeper->setSaveDelay(50);
+  QSignalSpy saved(keeper, &app::DraftKeeper::draftSaved);
+  QSignalSpy deleted(keeper, &app::DraftKeeper::draftDeleted);
+  forkParent();
+  editor_->sourceEditor()->setText(QString::fromStdString(editedSource()));
+  ASSERT_TRUE(waitUntil([&] { return saved.count() == 1; }));
+  ASSERT_TRUE(project_.open()->draft(run_, parent_)) << "the typed edit was not kept";
+  EXPECT_EQ(deleted.count(), 0);
+  QSignalSpy finished(&runner, &app::UserEvaluationRunner::finished);
+  editor_->evaluateButton()->click();
+  ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+  ASSERT_GT(finished.front().front().value<CandidateId>(), 0);
+  // Stored as a candidate: its draft is gone, and nothing is offered when the project opens again.
+  ASSERT_TRUE(waitUntil([&] { return deleted.count() == 1; }));
+  EXPECT_FALSE(project_.open()->draft(run_, parent_));
+  QSignalSpy offered(keeper, &app::DraftKeeper::draftOffered);
+  ASSERT_EQ(window_.tryOpenProject(QString::fromStdString(project_.path())), QString());
+  EXPECT_EQ(offered.count(), 0);
+  EXPECT_EQ(keeper->offer(), nullptr);
+}
+
+// ---- a sealed kernel validated again on the hardware at hand
+
+class RevalidateTest : public EvaluateTest {
+protected:
+  SealId addSealOfParent() {
+    auto store = project_.open();
+    const Candidate c = *store->candidate(parent_);
+    sealedSource_ = c.source;
+    Seal s;
+    s.taskId = store->run(run_)->taskId;
+    s.candidateId = parent_;
+    s.runId = run_;
+    s.speedup = c.fitness;
+    s.medianUs = c.timing ? c.timing->medianUs : 1.0;
+    s.fingerprint = {"NVIDIA H100 80GB HBM3", "sm_90", "550.54.15", "12.4", "12.4", 1755, 2619, "elsewhere"};
+    s.sealedAt = 1764000000;
+    return store->addSeal(s);
+  }
+  views::VaultView* vault() {
+    auto* v = qobject_cast<views::VaultView*>(window_.viewDock(QStringLiteral("vault"))->widget());
+    window_.raiseView(QStringLiteral("vault"));
+    return v;
+  }
+  std::string sealedSource_;
+};
+
+TEST_F(RevalidateTest, ASealMeasuredElsewhereIsValidatedAgainHereAndTheNewFiguresSitBesideTheOld) {
+  const SealId seal = addSealOfParent();
+  testing::FakeCompiler compiler;
+  app::UserEvaluationRunner runner(window_, backends(compiler));
+  ASSERT_EQ(window_.tryOpenProject(QString::fromStdString(project_.path())), QString());  // shows the seal
+  views::VaultView* v = vault();
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(v->model()->rowCount(), 1);
+  // This GPU (the fake evaluator's) is found off the GUI thread; then the difference is said and offered.
+  ASSERT_TRUE(waitUntil([&] { return v->revalidateButton()->isEnabled(); }))
+      << v->revalidateButton()->toolTip().toStdString();
+  EXPECT_TRUE(v->hardwareText().contains(QStringLiteral("GPU NVIDIA H100 80GB HBM3, here %1").arg(QString::fromStdString(dispatcher_.evaluators().front()->device().gpu))))
+      << v->hardwareText().toStdString();
+  const std::int64_t before = candidateCount();
+  QSignalSpy finished(&runner, &app::UserEvaluationRunner::finished);
+  v->revalidateButton()->click();
+  EXPECT_TRUE(runner.isEvaluating());
+  EXPECT_FALSE(v->revalidateButton()->isEnabled()) << "offered again during the evaluation";
+  ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+  const CandidateId id = finished.front().front().value<CandidateId>();
+  ASSERT_GT(id, 0) << window_.statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(candidateCount(), before + 1);
+  auto store = project_.open();
+  const std::optional<Candidate> c = store->candidate(id);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->parents, std::vector<CandidateId>{parent_});
+  EXPECT_EQ(c->proposer, "user");
+  EXPECT_EQ(c->source, sealedSource_) << "the sealed kernel as it is";
+  EXPECT_EQ(c->status, CandidateStatus::Valid) << c->statusDetail;
+  ASSERT_TRUE(c->timing.has_value());
+  const auto again = store->sealRevalidations(seal);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].candidateId, id);
+  EXPECT_EQ(again[0].status, "valid");
+  EXPECT_EQ(again[0].fingerprint.gpu, dispatcher_.evaluators().front()->device().gpu) << "the GPU it ran on";
+  EXPECT_DOUBLE_EQ(again[0].medianUs, c->timing->medianUs);
+  EXPECT_DOUBLE_EQ(again[0].speedup, c->timing->speedup);
+  // The seal keeps its own figures and fingerprint.
+  ASSERT_EQ(store->seals().size(), 1u);
+  EXPECT_EQ(store->seals().front().fingerprint.gpu, "NVIDIA H100 80GB HBM3");
+  // Both shown in the vault.
+  ASSERT_TRUE(waitUntil([&] { return v->revalidationsText().contains(QStringLiteral("candidate #%1").arg(id)); }))
+      << v->revalidationsText().toStdString();
+  EXPECT_TRUE(v->revalidationsText().contains(QStringLiteral("NVIDIA H100 80GB HBM3")));
+  EXPECT_TRUE(v->revalidationsText().contains(QStringLiteral("Fake GPU")));
+  EXPECT_TRUE(window_.statusBar()->currentMessage().contains(QStringLiteral("Seal #%1 validated again").arg(seal)))
+      << window_.statusBar()->currentMessage().toStdString();
+  EXPECT_TRUE(v->revalidateButton()->isEnabled()) << "the next re-validation may run";
+}
+
+TEST_F(RevalidateTest, WithoutAGpuValidatingAgainIsDisabledWithTheReason) {
+  const SealId seal = addSealOfParent();
+  testing::FakeCompiler compiler;
+  const QString reason = QStringLiteral("No GPU here: nvidia-smi lists none; kernels can be reviewed, not evaluated.");
+  app::UserEvaluationRunner runner(window_, backends(compiler, reason));
+  ASSERT_EQ(window_.tryOpenProject(QString::fromStdString(project_.path())), QString());
+  views::VaultView* v = vault();
+  ASSERT_EQ(v->model()->rowCount(), 1);
+  EXPECT_FALSE(v->revalidateButton()->isEnabled());
+  EXPECT_EQ(v->revalidateButton()->toolTip(), reason);
+  EXPECT_EQ(runner.revalidationProblem(), reason);
+  QSignalSpy failed(&runner, &app::UserEvaluationRunner::failed);
+  runner.revalidate(seal);  // asked anyway: refused, nothing stored
+  EXPECT_EQ(failed.count(), 1);
+  EXPECT_FALSE(runner.isEvaluating());
+  EXPECT_TRUE(project_.open()->sealRevalidations(seal).empty());
+}
+
+// ---- Fork && edit from the review queue reaches the editor through the window's one signal path
+
+TEST_F(ForkTest, TheReviewQueuesForkOpensTheEditorLikeTheVaults) {
+  QDockWidget* dock = window_.viewDock(QStringLiteral("review"));
+  ASSERT_NE(dock, nullptr);
+  auto* review = qobject_cast<views::ReviewQueueView*>(dock->widget());
+  ASSERT_NE(review, nullptr);
+  QSignalSpy opened(&window_, &views::MainWindow::kernelEditorOpened);
+  emit review->forkRequested(forked_);
+  ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+  EXPECT_EQ(editor_->parentCandidate(), forked_);
+  EXPECT_TRUE(editor_->source().find("void forked") != std::string::npos);
 }
 
 }  // namespace

@@ -118,6 +118,10 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
   note_->setObjectName(QStringLiteral("kernelEditorNote"));
   note_->setPlaceholderText(tr("Note for the candidate (what this edit tries)"));
   note_->setToolTip(tr("Stored with the evaluated candidate"));
+  connect(note_, &QLineEdit::textEdited, this, [this] {
+    unkept_ = true;
+    emit edited();
+  });
   auto* top = new QHBoxLayout;
   top->addWidget(origin_, 1);
   top->addWidget(status_);
@@ -241,6 +245,23 @@ void KernelEditorView::open(const std::string& source, const LaunchRule& launch,
   origin_->setText(origin);
   loading_ = false;
   unkept_ = false;
+  emit opened(parent);
+  compileNow();
+}
+
+void KernelEditorView::restoreDraft(const std::string& source, const LaunchRule& typedLaunch, const QString& note) {
+  loading_ = true;
+  source_->setText(QString::fromStdString(source));
+  entry_->setText(QString::fromStdString(typedLaunch.entry));
+  for (int i = 0; i < 3; ++i) {
+    grid_[i]->setText(QString::fromStdString(typedLaunch.grid[i]));
+    block_[i]->setText(QString::fromStdString(typedLaunch.block[i]));
+  }
+  smem_->setText(QString::fromStdString(typedLaunch.dynamicSmemBytes));
+  note_->setText(note);
+  loading_ = false;
+  // Edits not evaluated: opening another kernel asks first, and the draft stays until then.
+  unkept_ = true;
   compileNow();
 }
 
@@ -272,6 +293,20 @@ bool KernelEditorView::launchFieldsBlank() const {
 }
 
 QString KernelEditorView::note() const { return note_->text().trimmed(); }
+
+LaunchRule KernelEditorView::typedLaunchRule() const {
+  LaunchRule rule;
+  rule.entry = entry_->text().toStdString();
+  for (int i = 0; i < 3; ++i) {
+    rule.grid[i] = grid_[i]->text().toStdString();
+    rule.block[i] = block_[i]->text().toStdString();
+  }
+  rule.dynamicSmemBytes = smem_->text().toStdString();
+  rule.tensorMaps = opened_.tensorMaps;
+  return rule;
+}
+
+QString KernelEditorView::origin() const { return origin_->text(); }
 
 void KernelEditorView::scheduleCompile() { debounce_->start(); }
 

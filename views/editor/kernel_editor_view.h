@@ -42,6 +42,10 @@ public:
   // The Evaluate action's state: the app enables it where a GPU can run the kernel and says why not elsewhere.
   void setEvaluationAvailable(bool available, const QString& reason);
 
+  // Puts back an unsaved draft of the kernel open now (same parent): its text,
+  // launch fields as typed and note, kept as edits not yet evaluated.
+  void restoreDraft(const std::string& source, const LaunchRule& typedLaunch, const QString& note);
+
   std::string source() const;
   // The launch fields as typed (blank ones read as "1", or "0" for shared
   // memory); the opened rule's tensor maps, which have no fields, are kept.
@@ -49,6 +53,9 @@ public:
   // Every launch field is blank (a kernel opened from a file before the user
   // typed a rule): the evaluation then takes the run reference's rule.
   bool launchFieldsBlank() const;
+  // The launch fields exactly as typed (blank ones blank), with the opened rule's tensor maps: what a draft keeps.
+  LaunchRule typedLaunchRule() const;
+  QString origin() const;
   // The user's note for the candidate the evaluation stores ("" when none).
   QString note() const;
   // The user changed the source or the launch rule since open() or
@@ -79,8 +86,10 @@ public:
 
 signals:
   void evaluateRequested(const std::string& source, const crucible::LaunchRule& launch, crucible::CandidateId parent);
-  // The text changed (for the app to keep an unsaved draft).
+  // The text, a launch field or the note changed (for the app to keep an unsaved draft).
   void edited();
+  // open() gave the editor another kernel: what it held before is gone from it.
+  void opened(crucible::CandidateId parent);
 
 public slots:
   // Highlights the PTX and SASS of a source line (1-based), and scrolls to them.

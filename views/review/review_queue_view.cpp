@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
@@ -51,7 +52,14 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
   rejectButton_ = new QPushButton(tr("Reject architecture"), this);
   acceptButton_->setToolTip(tr("Ctrl+Return"));
   rejectButton_->setToolTip(tr("Ctrl+Backspace"));
+  forkButton_ = new QPushButton(tr("Fork && edit"), this);
+  forkButton_->setObjectName(QStringLiteral("reviewFork"));
+  forkButton_->setToolTip(tr("Open this proposal in the kernel editor, as a fork of it"));
+  connect(forkButton_, &QPushButton::clicked, this, [this] {
+    if (current_) emit forkRequested(current_);
+  });
   auto* verdictRow = new QHBoxLayout;
+  verdictRow->addWidget(forkButton_);
   verdictRow->addWidget(note_, 1);
   verdictRow->addWidget(acceptButton_);
   verdictRow->addWidget(rejectButton_);
@@ -89,6 +97,14 @@ ReviewQueueView::ReviewQueueView(ProjectSession* session, QWidget* parent) : QWi
     if (row >= 0 && id != current_) table_->selectRow(row);
   });
   connect(session_, &ProjectSession::currentRunChanged, this, &ReviewQueueView::reload);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const int row = table_->indexAt(pos).row();
+    if (!model_->candidateAt(row)) return;
+    QMenu* menu = contextMenuFor(row, table_);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(table_->viewport()->mapToGlobal(pos));
+  });
   // The queue changes when a verdict is recorded or a candidate enters or
   // leaves review; nothing else re-reads it. A closed dock catches up when shown.
   lazy_ = new LazyRefresh(this, [this] { reload(); });
@@ -146,6 +162,7 @@ void ReviewQueueView::setQueue(std::vector<Candidate> awaiting, std::map<Candida
     stack_->setMessage(r && !r->gated ? tr("This run is not gated: new architectures are evaluated without review.")
                                      : tr("No candidates awaiting review in this run."));
   }
+  forkButton_->setEnabled(model_->rowCount() > 0);
   if (model_->rowCount() == 0) {
     current_ = 0;
     stack_->showMessage();
@@ -181,6 +198,15 @@ void ReviewQueueView::showRow(int row) {
     diffShown_ = {parentSource, c->source};
   }
   tabs_->setTabText(2, c->parents.empty() ? tr("Diff (no parent)") : tr("Diff against #%1").arg(c->parents.front()));
+}
+
+QMenu* ReviewQueueView::contextMenuFor(int row, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  const Candidate* c = model_->candidateAt(row);
+  const CandidateId id = c ? c->id : 0;
+  // The main window opens the kernel editor on it (MainWindow::forkCandidate), as from the lineage and the vault.
+  menu->addAction(tr("Fork && edit"), this, [this, id] { emit forkRequested(id); })->setEnabled(id != 0);
+  return menu;
 }
 
 bool ReviewQueueView::accept() { return decide(true); }

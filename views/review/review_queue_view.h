@@ -2,7 +2,8 @@
 // The review gate of the current run: each proposed new architecture with its
 // genome, descriptor, generated source and the diff against its parent;
 // Accept (Ctrl+Return) or Reject (Ctrl+Backspace) with a note. The view only
-// emits the verdict; the app records it and lets the engine continue.
+// emits the verdict; the app records it and lets the engine continue. Fork &&
+// edit takes a proposal into the kernel editor, to try a human's variant of it.
 #pragma once
 #include <QWidget>
 #include <map>
@@ -15,6 +16,7 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
@@ -45,7 +47,13 @@ public slots:
   bool accept();
   bool reject();
 
+  // The context menu of a queue row: Fork && edit. The caller owns it.
+  QMenu* contextMenuFor(int row, QWidget* parent = nullptr);
+  QPushButton* forkButton() const { return forkButton_; }
+
 signals:
+  // "Fork && edit" on a proposed candidate: the window opens it in the kernel editor (as lineage and vault do).
+  void forkRequested(crucible::CandidateId id);
   void verdictGiven(crucible::RunId run, const QString& architectureKey, bool accepted, const QString& note);
 
 private:
@@ -65,6 +73,7 @@ private:
   QLineEdit* note_ = nullptr;
   QPushButton* acceptButton_ = nullptr;
   QPushButton* rejectButton_ = nullptr;
+  QPushButton* forkButton_ = nullptr;
   CandidateId current_ = 0;
   LazyRefresh* lazy_ = nullptr;
   std::vector<Candidate> awaiting_;                   // as last read, before this view's own verdicts

@@ -3,6 +3,7 @@
 
 #include <Qsci/qsciscintilla.h>
 #include <QClipboard>
+#include <cmath>
 #include <QFileDialog>
 #include <QGuiApplication>
 #include <QMenu>
@@ -49,7 +50,19 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
   tabs->addTab(validation_, tr("Validation report"));
   tabs->addTab(performance_, tr("Performance report"));
   tabs->addTab(source_, tr("Source"));
+  tabs->addTab(revalidations_, tr("Validated again"));
   export_ = new QPushButton(tr("Export .cu…"), this);
+  revalidate_ = new QPushButton(tr("Validate again on this GPU"), this);
+  revalidate_->setObjectName(QStringLiteral("vaultRevalidate"));
+  connect(revalidate_, &QPushButton::clicked, this, [this] {
+    if (const Seal* s = model_->sealAt(table_->currentIndex().row())) emit revalidateRequested(s->id);
+  });
+  hardware_ = new QLabel(this);
+  hardware_->setWordWrap(true);
+  hardware_->setObjectName(QStringLiteral("vaultHardware"));
+  revalidations_ = new QPlainTextEdit(this);
+  revalidations_->setReadOnly(true);
+  revalidations_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
   auto* detail = new QWidget(this);
   auto* dl = new QVBoxLayout(detail);
@@ -58,6 +71,10 @@ VaultView::VaultView(ProjectSession* session, QWidget* parent) : QWidget(parent)
   top->addWidget(fingerprint_, 1);
   top->addWidget(export_);
   dl->addLayout(top);
+  auto* again = new QHBoxLayout;
+  again->addWidget(hardware_, 1);
+  again->addWidget(revalidate_);
+  dl->addLayout(again);
   dl->addWidget(tabs, 1);
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -124,6 +141,8 @@ void VaultView::reload() {
 void VaultView::showSeal(int row) {
   const Seal* s = model_->sealAt(row);
   export_->setEnabled(s != nullptr);
+  updateRevalidation();
+  refreshRevalidations();
   if (!s) return;
   const Fingerprint& fp = s->fingerprint;
   fingerprint_->setText(tr("Seal #%1: candidate #%2 of run #%3, sealed %4\nMeasured on %5 (%6), driver %7, CUDA runtime %8, "
@@ -149,6 +168,98 @@ void VaultView::showSeal(int row) {
         if (!shown || shown->candidateId != id) return;
         source_->setText(c ? QString::fromStdString(c->source) : tr("// The sealed candidate #%1 is missing from the project.").arg(id));
         kernel_ = std::move(c);
+      });
+}
+
+QStringList VaultView::fingerprintDifferences(const Fingerprint& sealed, const Fingerprint& here) {
+  QStringList out;
+  // Only what both sides know can differ: an unknown field says nothing.
+  auto compare = [&](const QString& what, const std::string& a, const std::string& b) {
+    if (!a.empty() && !b.empty() && a != b)
+      out << tr("%1 %2, here %3").arg(what, QString::fromStdString(a), QString::fromStdString(b));
+  };
+  compare(tr("GPU"), sealed.gpu, here.gpu);
+  compare(tr("driver"), sealed.driver, here.driver);
+  compare(tr("CUDA runtime"), sealed.cudaRuntime, here.cudaRuntime);
+  return out;
+}
+
+void VaultView::setHostDevice(const std::optional<Fingerprint>& device) {
+  hostDevice_ = device;
+  updateRevalidation();
+}
+
+void VaultView::setRevalidationProblem(const QString& why) {
+  revalidationProblem_ = why;
+  updateRevalidation();
+}
+
+QString VaultView::hardwareText() const { return hardware_->text(); }
+QString VaultView::revalidationsText() const { return revalidations_->toPlainText(); }
+
+void VaultView::updateRevalidation() {
+  const Seal* s = model_->sealAt(table_->currentIndex().row());
+  if (!s) {
+    hardware_->clear();
+    revalidate_->setEnabled(false);
+    revalidate_->setToolTip(tr("Select a seal"));
+    return;
+  }
+  QString why = revalidationProblem_;
+  if (!hostDevice_) {
+    if (why.isEmpty()) {
+      why = tr("Finding out which GPU this machine has…");
+      emit hostDeviceWanted();
+    }
+    hardware_->setText(tr("The figures above were measured on the hardware named in the fingerprint."));
+  } else {
+    const QStringList differences = fingerprintDifferences(s->fingerprint, *hostDevice_);
+    if (differences.isEmpty()) {
+      hardware_->setText(tr("Measured on this machine's hardware (GPU, driver and CUDA as here)."));
+      if (why.isEmpty()) why = tr("This seal was measured on this GPU, driver and CUDA: its figures hold here.");
+    } else {
+      hardware_->setText(tr("Measured on other hardware than this machine's: %1.").arg(differences.join(QStringLiteral("; "))));
+    }
+  }
+  revalidate_->setEnabled(why.isEmpty());
+  revalidate_->setToolTip(why.isEmpty() ? tr("Validate, time and profile the sealed kernel on this GPU; the new figures are "
+                                             "kept beside the sealed ones")
+                                        : why);
+}
+
+void VaultView::refreshRevalidations() {
+  const Seal* s = model_->sealAt(table_->currentIndex().row());
+  if (!s) {
+    revalidations_->clear();
+    return;
+  }
+  const Seal sealed = *s;
+  session_->read(
+      this, [id = sealed.id](const ProjectStore& store) { return store.sealRevalidations(id); },
+      [this, sealed](std::vector<SealRevalidation> again) {
+        const Seal* shown = model_->sealAt(table_->currentIndex().row());
+        if (!shown || shown->id != sealed.id) return;
+        auto figures = [](double medianUs, double speedup) {
+          if (!std::isfinite(medianUs)) return tr("not timed");
+          return tr("%1 us, %2x the reference").arg(medianUs, 0, 'f', 2).arg(speedup, 0, 'f', 2);
+        };
+        const Fingerprint& f = sealed.fingerprint;
+        QStringList lines;
+        lines << tr("Sealed %1 on %2 (%3), driver %4, CUDA %5: %6")
+                     .arg(QString::fromStdString(formatUtc(sealed.sealedAt)), QString::fromStdString(f.gpu),
+                          QString::fromStdString(f.arch), QString::fromStdString(f.driver),
+                          QString::fromStdString(f.cudaRuntime), figures(sealed.medianUs, sealed.speedup));
+        if (again.empty()) lines << tr("Not validated again on other hardware yet.");
+        for (const SealRevalidation& r : again) {
+          const Fingerprint& h = r.fingerprint;
+          lines << tr("Again %1 on %2 (%3), driver %4, CUDA %5: %6, %7 (candidate #%8)")
+                       .arg(QString::fromStdString(formatUtc(r.validatedAt)), QString::fromStdString(h.gpu),
+                            QString::fromStdString(h.arch), QString::fromStdString(h.driver),
+                            QString::fromStdString(h.cudaRuntime), QString::fromStdString(r.status),
+                            figures(r.medianUs, r.speedup))
+                       .arg(r.candidateId);
+        }
+        revalidations_->setPlainText(lines.join(QLatin1Char('\n')));
       });
 }
 

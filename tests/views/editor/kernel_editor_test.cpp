@@ -155,6 +155,59 @@ TEST(KernelEditor, TheNoteAndTheOpenedRulesTensorMapsTravelWithTheEdit) {
   EXPECT_EQ(editor.launchRule().block[0], "1") << "a blank field reads as its default";
 }
 
+TEST(KernelEditor, EveryKindOfEditIsAnnouncedForTheDraftAndADraftComesBackAsTyped) {
+  app();
+  HeldInspector inspector;
+  KernelEditorView editor(inspector);
+  QSignalSpy opened(&editor, &KernelEditorView::opened);
+  QSignalSpy edited(&editor, &KernelEditorView::edited);
+  LaunchRule rule = launch("k");
+  rule.block[0] = "256";
+  rule.tensorMaps.push_back({"x", 64, 64, "128B"});
+  editor.open("a", rule, 9, "fork of #9");
+  ASSERT_EQ(opened.count(), 1);
+  EXPECT_EQ(opened.front().front().value<CandidateId>(), 9);
+  EXPECT_EQ(edited.count(), 0) << "opening is not an edit";
+  EXPECT_EQ(editor.origin(), QStringLiteral("fork of #9"));
+  // Source, a launch field and the note: each is an edit the draft must keep.
+  editor.sourceEditor()->insertAt("b", 0, 1);
+  EXPECT_EQ(edited.count(), 1);
+  auto fields = editor.findChildren<QLineEdit*>();
+  QLineEdit* grid = nullptr;
+  for (QLineEdit* e : fields)
+    if (e->toolTip().startsWith("grid.y")) grid = e;
+  ASSERT_NE(grid, nullptr);
+  grid->clear();
+  QTest::keyClicks(grid, "M");
+  EXPECT_GE(edited.count(), 2);
+  const int beforeNote = edited.count();
+  QTest::keyClicks(editor.noteField(), "n");
+  EXPECT_EQ(edited.count(), beforeNote + 1) << "a note typed is an edit too";
+  // The launch fields as typed: a cleared field stays blank (launchRule() would read it as "1").
+  grid->clear();
+  EXPECT_EQ(editor.typedLaunchRule().grid[1], "");
+  EXPECT_EQ(editor.launchRule().grid[1], "1");
+  EXPECT_EQ(editor.typedLaunchRule().block[0], "256");
+  EXPECT_EQ(editor.typedLaunchRule().tensorMaps, rule.tensorMaps);
+
+  // A draft restored into the fork it belongs to: its text, fields and note, not yet kept.
+  editor.open("a", rule, 9, "fork of #9");
+  EXPECT_FALSE(editor.hasUnkeptEdits());
+  LaunchRule typed = rule;
+  typed.grid[0] = "ceil_div(N, 64)";
+  typed.dynamicSmemBytes = "";
+  const int editsBefore = edited.count();
+  editor.restoreDraft("restored\n\tsource \xc2\xb5", typed, "from the draft");
+  EXPECT_EQ(edited.count(), editsBefore) << "restoring is not typing";
+  EXPECT_EQ(editor.source(), "restored\n\tsource \xc2\xb5");
+  EXPECT_EQ(editor.note(), QStringLiteral("from the draft"));
+  EXPECT_EQ(editor.typedLaunchRule().grid[0], "ceil_div(N, 64)");
+  EXPECT_EQ(editor.typedLaunchRule().dynamicSmemBytes, "");
+  EXPECT_EQ(editor.parentCandidate(), 9);
+  EXPECT_TRUE(editor.hasUnkeptEdits()) << "a restored draft is an edit not evaluated";
+  EXPECT_EQ(opened.count(), 2) << "restoring opens nothing new";
+}
+
 #if CRUCIBLE_EDITOR_WITH_NVRTC
 constexpr const char* kKernel = R"(#include <cuda_runtime.h>
 extern "C" __global__ void k(const float* __restrict__ x, float* __restrict__ y, int n) {

@@ -3,6 +3,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <memory>
 #include <QSignalSpy>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -100,4 +103,48 @@ TEST(ReviewQueueView, VerdictsInTheStoreAreNotAskedAgain) {
   auto session = p.openSession();
   ReviewQueueView view(session.get());
   EXPECT_EQ(view.model()->rowCount(), 0);
+}
+
+TEST(ReviewQueueView, ForkAndEditAsksForTheShownProposalLikeLineageAndVault) {
+  app();
+  fixture::ViewTestProject p;
+  crucible::Run gated = *p.store().run(p.run());
+  gated.gated = true;
+  p.store().updateRun(gated);
+  const CandidateId parent = p.add(0, {}, CandidateStatus::Valid, 1.0, "a\nb\n");
+  Candidate first = p.make(1, {parent}, CandidateStatus::AwaitingReview, 0, "a\nB\n");
+  first.architectureKey = "tile=64";
+  const CandidateId firstId = p.store().addCandidate(first);
+  Candidate second = p.make(1, {parent}, CandidateStatus::AwaitingReview, 0, "a\nb\nc\n");
+  second.architectureKey = "tile=128";
+  const CandidateId secondId = p.store().addCandidate(second);
+
+  auto session = p.openSession();
+  ReviewQueueView view(session.get());
+  // The window connects any view's forkRequested(crucible::CandidateId) to its forkCandidate: the signature must match.
+  EXPECT_GE(view.metaObject()->indexOfSignal("forkRequested(crucible::CandidateId)"), 0);
+  QSignalSpy spy(&view, &ReviewQueueView::forkRequested);
+  ASSERT_EQ(view.model()->rowCount(), 2);
+  std::unique_ptr<QMenu> menu(view.contextMenuFor(1));
+  ASSERT_EQ(menu->actions().size(), 1);
+  QAction* fork = menu->actions().front();
+  EXPECT_TRUE(fork->text().contains(QStringLiteral("Fork"))) << fork->text().toStdString();
+  EXPECT_TRUE(fork->isEnabled());
+  fork->trigger();
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).value<CandidateId>(), secondId);
+  // The button forks the proposal shown.
+  ASSERT_EQ(view.currentCandidate(), firstId);
+  ASSERT_TRUE(view.forkButton()->isEnabled());
+  view.forkButton()->click();
+  ASSERT_EQ(spy.count(), 2);
+  EXPECT_EQ(spy.at(1).at(0).value<CandidateId>(), firstId);
+  // A row that is not a proposal offers nothing to fork.
+  std::unique_ptr<QMenu> none(view.contextMenuFor(7));
+  EXPECT_FALSE(none->actions().front()->isEnabled());
+  // An empty queue: nothing to fork.
+  ASSERT_TRUE(view.accept());
+  ASSERT_TRUE(view.accept());
+  EXPECT_EQ(view.model()->rowCount(), 0);
+  EXPECT_FALSE(view.forkButton()->isEnabled());
 }

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QMenu>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 #include "core/task/task_spec.h"
@@ -100,4 +101,68 @@ TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
 
   std::unique_ptr<QMenu> none(view.contextMenuFor(5));
   for (QAction* a : none->actions()) EXPECT_FALSE(a->isEnabled()) << "no seal in row 5";
+}
+
+TEST(VaultView, ASealFromOtherHardwareIsOfferedForValidatingAgainAndShowsTheNewFiguresBesideTheOld) {
+  app();
+  fixture::ViewTestProject p;
+  const CandidateId c = p.store().addCandidate(p.make(4, {}, CandidateStatus::Valid, 1.75, "__global__ void k() {}\n"));
+  const SealId id = p.store().addSeal(sealOf(p.task(), p.run(), c));  // NVIDIA H200, driver 580.159.04, CUDA 13.0
+  const CandidateId again = p.store().addCandidate(p.make(5, {c}, CandidateStatus::Valid, 1.5));
+  SealRevalidation r;
+  r.sealId = id;
+  r.candidateId = again;
+  r.status = "valid";
+  r.medianUs = 66.5;
+  r.speedup = 1.5;
+  r.fingerprint = {"NVIDIA H100 80GB HBM3", "sm_90", "550.54.15", "12.4", "12.4", 1755, 2619, "other-node"};
+  r.validatedAt = 1700086400;
+  p.store().addSealRevalidation(r);
+  auto session = p.openSession();
+  VaultView view(session.get());
+  ASSERT_EQ(view.model()->rowCount(), 1);
+  QSignalSpy wanted(&view, &VaultView::hostDeviceWanted);
+  QSignalSpy asked(&view, &VaultView::revalidateRequested);
+
+  // Not known yet which GPU this is: disabled, and the app is asked to find out.
+  view.showSeal(0);
+  EXPECT_FALSE(view.revalidateButton()->isEnabled());
+  EXPECT_GE(wanted.count(), 1);
+
+  // The same hardware: its figures hold here; nothing to offer.
+  Fingerprint here = sealOf(p.task(), p.run(), c).fingerprint;
+  here.host = "this-node";  // another host of the same GPU, driver and CUDA is the same hardware
+  view.setHostDevice(here);
+  EXPECT_FALSE(view.revalidateButton()->isEnabled());
+  EXPECT_TRUE(view.revalidateButton()->toolTip().contains(QStringLiteral("measured on this GPU"))) << view.revalidateButton()->toolTip().toStdString();
+  EXPECT_TRUE(VaultView::fingerprintDifferences(sealOf(p.task(), p.run(), c).fingerprint, here).isEmpty());
+
+  // Another driver and CUDA: said on the seal, and offered.
+  here.driver = "590.10";
+  here.cudaRuntime = "13.1";
+  view.setHostDevice(here);
+  EXPECT_TRUE(view.revalidateButton()->isEnabled()) << view.revalidateButton()->toolTip().toStdString();
+  EXPECT_TRUE(view.hardwareText().contains(QStringLiteral("other hardware"))) << view.hardwareText().toStdString();
+  EXPECT_TRUE(view.hardwareText().contains(QStringLiteral("driver 580.159.04, here 590.10")));
+  EXPECT_TRUE(view.hardwareText().contains(QStringLiteral("CUDA runtime 13.0, here 13.1")));
+  EXPECT_FALSE(view.hardwareText().contains(QStringLiteral("GPU NVIDIA"))) << "the GPU model is the same";
+  view.revalidateButton()->click();
+  ASSERT_EQ(asked.count(), 1);
+  EXPECT_EQ(asked.front().front().value<SealId>(), id);
+
+  // The app cannot run it (no GPU): disabled with its reason.
+  view.setRevalidationProblem(QStringLiteral("No GPU here: nvidia-smi lists none."));
+  EXPECT_FALSE(view.revalidateButton()->isEnabled());
+  EXPECT_EQ(view.revalidateButton()->toolTip(), QStringLiteral("No GPU here: nvidia-smi lists none."));
+  view.setRevalidationProblem({});
+  EXPECT_TRUE(view.revalidateButton()->isEnabled());
+
+  // The old figures and the new, each with what it was measured on.
+  const QString shown = view.revalidationsText();
+  EXPECT_TRUE(shown.contains(QStringLiteral("Sealed"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("NVIDIA H200"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("57.13 us, 1.75x"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("NVIDIA H100 80GB HBM3"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("66.50 us, 1.50x"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("candidate #%1").arg(again))) << shown.toStdString();
 }
