@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/details/figure_text.h"
+
+#include <QCoreApplication>
+#include <cmath>
+#include "views/diff/candidate_figures.h"
+#include "views/roofline/roofline_math.h"
+
+namespace crucible::views {
+
+namespace {
+bool siUnit(const std::string& unit) {
+  return unit == "B" || unit == "B/s" || unit == "FLOP" || unit == "FLOP/s" || unit == "FLOP/B";
+}
+}  // namespace
+
+QString formatFigure(double value, const std::string& unit) {
+  if (unit == "µs") return formatMicroseconds(value);
+  if (unit == "×") return formatSpeedup(value);
+  if (siUnit(unit)) return QString::fromStdString(formatRate(value, unit));
+  QString number;
+  if (value == std::floor(value) && std::fabs(value) < 1e15) number = QString::number(static_cast<qint64>(value));
+  else number = QString::number(value, 'g', unit.empty() ? 3 : 4);
+  if (unit == "%") return QStringLiteral("%1 %").arg(QString::number(value, 'g', 3));
+  return unit.empty() ? number : QStringLiteral("%1 %2").arg(number, QString::fromStdString(unit));
+}
+
+QString figureText(const DetailRow& row) {
+  if (!row.missing.empty())
+    return QCoreApplication::translate("crucible::views::DetailsModel", "missing: %1").arg(QString::fromStdString(row.missing));
+  if (row.value) return formatFigure(*row.value, row.unit);
+  return QString::fromStdString(row.text);
+}
+
+QString differenceText(const FigureDifference& d, const std::string& unit) {
+  const QChar minus(0x2212);
+  auto sign = [&](double v) { return v > 0 ? QStringLiteral("+") : (v < 0 ? QString(minus) : QString()); };
+  // A difference of percentages is in percentage points.
+  QString text = sign(d.absolute) + (unit == "%" ? QStringLiteral("%1 pp").arg(QString::number(std::fabs(d.absolute), 'g', 3))
+                                                 : formatFigure(std::fabs(d.absolute), unit));
+  if (d.percent) text += QStringLiteral(" (%1%2 %)").arg(sign(*d.percent), QString::number(std::fabs(*d.percent), 'f', 1));
+  return text;
+}
+
+QString groupTitle(const std::string& group) {
+  return QCoreApplication::translate("crucible::views::DetailsModel", group.c_str());
+}
+
+}  // namespace crucible::views
