@@ -5,6 +5,8 @@
 //   crucible --screenshot FILE.png PROJECT   render the main window to a PNG and exit
 //   crucible --screenshot FILE.png --view NAME PROJECT
 //                                            render one view (lineage, diff, ...) alone
+//   crucible --screenshot FILE.png --size 1366x768 PROJECT
+//                                            at that size (README pictures at laptop and desktop sizes)
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include "app/gui/gui_backends.h"
 #include "app/gui/host_probe.h"
 #include "app/gui/project_watcher.h"
@@ -46,7 +49,7 @@ bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names
 
 // viewName empty: the whole window.
 int takeScreenshot(crucible::views::MainWindow& window, const QString& project, const QString& png,
-                   const QString& viewName, crucible::RunId run) {
+                   const QString& viewName, crucible::RunId run, std::optional<QSize> size) {
   using namespace crucible::app;
   const QString error = window.tryOpenProject(project);
   if (!error.isEmpty()) {
@@ -58,20 +61,20 @@ int takeScreenshot(crucible::views::MainWindow& window, const QString& project, 
   QImage image;
   QSize wanted;
   if (viewName.isEmpty()) {
-    image = grabWindow(window);
-    wanted = kWindowShotSize;
+    wanted = size.value_or(kWindowShotSize);
+    image = grabWindow(window, wanted);
   } else {
     QString why;
     if (viewName == QLatin1String("editor") && !openSelectedInEditor(window, why)) {
       std::fprintf(stderr, "crucible: --view editor: %s\n", qPrintable(why));
       return 1;
     }
-    image = grabView(window, viewName, why);
+    wanted = size.value_or(kViewShotSize);
+    image = grabView(window, viewName, why, wanted);
     if (image.isNull()) {
       std::fprintf(stderr, "crucible: --view: %s\n", qPrintable(why));
       return 1;
     }
-    wanted = kViewShotSize;
   }
   if (image.size() != wanted)
     std::fprintf(stderr, "crucible: the picture needs %dx%d, more than the screenshot's %dx%d\n", image.width(),
@@ -128,6 +131,12 @@ int main(int argc, char** argv) {
       QApplication::translate("main", "With --screenshot: show run <id> instead of the newest run."),
       QStringLiteral("id"));
   parser.addOption(runOption);
+  const QCommandLineOption sizeOption(
+      QStringLiteral("size"),
+      QApplication::translate("main", "With --screenshot: render at <WxH> pixels (e.g. 1366x768, 1920x1080) instead of "
+                                      "1600x1000 (the window) or 1400x900 (a view)."),
+      QStringLiteral("WxH"));
+  parser.addOption(sizeOption);
   parser.addPositionalArgument(QStringLiteral("project"),
                                QApplication::translate("main", "The project file (.crucible) to open."),
                                QStringLiteral("[PROJECT]"));
@@ -144,6 +153,19 @@ int main(int argc, char** argv) {
   if (!runOk || shotRun < 0) {
     std::fprintf(stderr, "crucible: --run needs a run id, not '%s'\n", qPrintable(parser.value(runOption)));
     return 1;
+  }
+  std::optional<QSize> shotSize;
+  if (parser.isSet(sizeOption)) {
+    shotSize = crucible::app::parseShotSize(parser.value(sizeOption));
+    if (!shotSize) {
+      std::fprintf(stderr, "crucible: --size needs WIDTHxHEIGHT between 200 and 8192, e.g. 1366x768, not '%s'\n",
+                   qPrintable(parser.value(sizeOption)));
+      return 1;
+    }
+    if (!parser.isSet(screenshot)) {
+      std::fprintf(stderr, "crucible: --size only goes with --screenshot FILE.png\n");
+      return 1;
+    }
   }
   if (parser.isSet(view) && !parser.isSet(screenshot)) {
     std::fprintf(stderr, "crucible: --view only goes with --screenshot FILE.png\n");
@@ -171,7 +193,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     return takeScreenshot(window, positional.first(), parser.value(screenshot),
-                          parser.isSet(view) ? parser.value(view) : QString(), shotRun);
+                          parser.isSet(view) ? parser.value(view) : QString(), shotRun, shotSize);
   }
 
   window.setPersistLayout(true);

@@ -12,6 +12,14 @@
 
 namespace crucible::app {
 
+namespace {
+// Views that redo their drawing once laid out (the roofline spreads its points
+// for the plot's size, then lays out its legend) need a few rounds of events.
+void settle() {
+  for (int i = 0; i < 4; ++i) QApplication::processEvents();
+}
+}  // namespace
+
 CandidateId bestValidCandidate(const ProjectStore& store, RunId run) {
   return bestValidCandidate(store.candidateSummaries(run));
 }
@@ -69,14 +77,25 @@ bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeout
   return true;
 }
 
-QImage grabWindow(views::MainWindow& window) {
-  window.resize(kWindowShotSize);
+std::optional<QSize> parseShotSize(const QString& text) {
+  const QStringList parts = text.trimmed().toLower().split(QLatin1Char('x'));
+  if (parts.size() != 2) return std::nullopt;
+  bool okW = false, okH = false;
+  const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+  if (!okW || !okH || w < 200 || h < 200 || w > 8192 || h > 8192) return std::nullopt;
+  return QSize(w, h);
+}
+
+QImage grabWindow(views::MainWindow& window, QSize size) {
+  window.resize(size);
   window.show();
-  QApplication::processEvents();  // let layouts and the tables settle before grabbing
+  QApplication::processEvents();
+  window.applyDefaultDockSizes();  // the default layout at this size, as a first start on that screen shows it
+  settle();  // let layouts and the tables settle before grabbing
   return window.grab().toImage();
 }
 
-QImage grabView(views::MainWindow& window, const QString& viewName, QString& error) {
+QImage grabView(views::MainWindow& window, const QString& viewName, QString& error, QSize size) {
   QDockWidget* dock = window.viewDock(viewName);
   if (!dock || !dock->widget()) {
     error = QApplication::translate("main", "no view named \"%1\" in this build; the views are: %2")
@@ -87,9 +106,9 @@ QImage grabView(views::MainWindow& window, const QString& viewName, QString& err
   // out of the dock, it is deleted here rather than with the window.
   std::unique_ptr<QWidget> view(dock->widget());
   view->setParent(nullptr);
-  view->resize(kViewShotSize);
+  view->resize(size);
   view->show();
-  QApplication::processEvents();
+  settle();
   return view->grab().toImage();
 }
 

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <optional>
 #include <vector>
 #include "core/model/candidate.h"
 #include "core/model/ids.h"
@@ -35,12 +36,15 @@ void selectBestCandidate(views::MainWindow& window);
 // false and sets error when there is no editor, no candidate or no compile.
 bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeoutMs = 120000);
 
-// The whole window at kWindowShotSize.
-QImage grabWindow(views::MainWindow& window);
+// `--size WxH` (e.g. 1366x768): nullopt for anything else, or sides outside 200..8192.
+std::optional<QSize> parseShotSize(const QString& text);
+
+// The whole window at size (default kWindowShotSize).
+QImage grabWindow(views::MainWindow& window, QSize size = kWindowShotSize);
 
 // One view alone at kViewShotSize: its widget is taken out of its dock and
 // shown as a window of its own. Returns a null image and sets error when this
 // build has no view of that name (error lists the names it has).
-QImage grabView(views::MainWindow& window, const QString& viewName, QString& error);
+QImage grabView(views::MainWindow& window, const QString& viewName, QString& error, QSize size = kViewShotSize);
 
 }  // namespace crucible::app

@@ -5,8 +5,15 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include <QComboBox>
+#include <QSettings>
+#include "app/gui/run_coordinator.h"
+#include "app/gui/task_import.h"
 #include "crucible/version.h"
+#include "tests/app/engine_doubles.h"
 #include "tests/views/models/sample_project.h"
+#include "views/mainwindow/main_window.h"
+#include "views/runcontrol/run_control_view.h"
 
 namespace {
 
@@ -86,6 +93,33 @@ TEST(CrucibleApp, ScreenshotOfOneViewRendersItAloneAndLarge) {
   }
 }
 
+TEST(CrucibleApp, ScreenshotAtALaptopSize) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("laptop.crucible"));
+  crucible::test_support::writeSampleProject(project, {7});
+  const QString png = dir.filePath(QStringLiteral("laptop.png"));
+  const Result r = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1366x768"), project});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  EXPECT_EQ(QImage(png).size(), QSize(1366, 768));
+  EXPECT_FALSE(r.err.contains(QStringLiteral("needs"))) << "the window does not fit 1366x768: " << r.err.toStdString();
+  const Result bad = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("big"), project});
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_TRUE(bad.err.contains(QStringLiteral("--size"))) << bad.err.toStdString();
+}
+
+// A clean quit leaves no -wal/-shm files beside the project.
+TEST(CrucibleApp, ACleanQuitLeavesNoWalOrShmFiles) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("clean.crucible"));
+  crucible::test_support::writeSampleProject(project, {7});
+  const Result r = runCrucible({QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("c.png")), project});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(project + QStringLiteral("-wal")));
+  EXPECT_FALSE(QFile::exists(project + QStringLiteral("-shm")));
+}
+
 TEST(CrucibleApp, ScreenshotOfAnUnknownViewListsTheViews) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
@@ -133,6 +167,34 @@ TEST(CrucibleApp, ScreenshotWithoutAProjectIsAnError) {
   const Result r = runCrucible({QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png"))});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.err.contains(QStringLiteral("PROJECT"))) << r.err.toStdString();
+}
+
+// Issue 18: File > Import task... in the GUI (app/gui's import through the
+// run coordinator) shows the task in Run control at once, without reopening.
+TEST(GuiImport, AnImportedTaskIsOfferedByRunControlAtOnce) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+  const QString project = dir.filePath(QStringLiteral("import.crucible"));
+  crucible::test_support::writeSampleProject(project, {3});
+  crucible::views::MainWindow window{crucible::views::HostInfo{}};
+  ASSERT_EQ(window.tryOpenProject(project), QString());
+  crucible::test_support::NoProposer proposer;
+  crucible::test_support::FailingCompiler compiler;
+  crucible::test_support::NoGpus gpus;
+  crucible::app::RunCoordinator coordinator(window, {&proposer, &compiler, &gpus, QString()}, {});
+  auto* runControl = window.findChild<crucible::views::RunControlView*>();
+  ASSERT_NE(runControl, nullptr);
+  auto* tasks = runControl->findChild<QComboBox*>(QStringLiteral("runTask"));
+  ASSERT_NE(tasks, nullptr);
+  std::vector<std::string> problems;
+  const auto builtins = crucible::app::builtinTasks(problems);
+  ASSERT_FALSE(builtins.empty());
+  const QString name = QString::fromStdString(builtins.back().name);
+  ASSERT_LT(tasks->findText(name), 0) << "already offered before the import";
+  ASSERT_EQ(coordinator.importTask(QString::fromStdString(builtins.back().file)), QString());
+  EXPECT_GE(tasks->findText(name), 0) << "Run control does not offer the imported task";
 }
 
 }  // namespace

@@ -53,3 +53,14 @@ TEST(Screenshot, AViewIsRenderedAloneWithTheBestCandidateSelected) {
 }
 
 }  // namespace
+
+namespace {
+TEST(Screenshot, SizeIsWidthByHeight) {
+  EXPECT_EQ(app::parseShotSize(QStringLiteral("1366x768")), QSize(1366, 768));
+  EXPECT_EQ(app::parseShotSize(QStringLiteral("1920X1080")), QSize(1920, 1080));
+  EXPECT_FALSE(app::parseShotSize(QStringLiteral("1366")));
+  EXPECT_FALSE(app::parseShotSize(QStringLiteral("0x768")));
+  EXPECT_FALSE(app::parseShotSize(QStringLiteral("axb")));
+  EXPECT_FALSE(app::parseShotSize(QStringLiteral("100000x768")));
+}
+}  // namespace

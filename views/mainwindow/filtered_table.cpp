@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/filtered_table.h"
 #include <QComboBox>
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -8,6 +9,7 @@
 #include <QScopedValueRollback>
 #include <QTableView>
 #include <QVBoxLayout>
+#include "views/mainwindow/table_columns.h"
 #include "views/models/model_roles.h"
 #include "views/models/status_filter_proxy.h"
 
@@ -19,7 +21,8 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, const QStringList& stat
       proxy_(new StatusFilterProxy(this)),
       text_(new QLineEdit(this)),
       status_(new QComboBox(this)),
-      view_(new QTableView(this)) {
+      view_(new QTableView(this)),
+      columns_(new TableColumns(view_)) {
   proxy_->setSourceModel(source_);
 
   text_->setPlaceholderText(tr("Filter…"));
@@ -39,9 +42,10 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, const QStringList& stat
   view_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   view_->horizontalHeader()->setStretchLastSection(true);
-  // Column widths follow the first rows only, so sizing stays cheap on 10,000+ rows.
+  // Column widths follow the first rows only, so sizing stays cheap on 10,000+ rows;
+  // each is capped so one long value leaves room for the others (until the user sizes them).
   view_->horizontalHeader()->setResizeContentsPrecision(50);
-  connect(proxy_, &QAbstractItemModel::modelReset, view_, &QTableView::resizeColumnsToContents);
+  connect(proxy_, &QAbstractItemModel::modelReset, columns_, [this] { columns_->fit(); });
 
   auto* filters = new QHBoxLayout;
   filters->addWidget(text_, 1);
@@ -59,6 +63,18 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, const QStringList& stat
             if (selectingId_) return;
             emit currentIdChanged(current.isValid() ? current.data(IdRole).toLongLong() : 0);
           });
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &FilteredTable::selectionChanged);
+}
+
+void FilteredTable::setMultiSelection(bool on) {
+  view_->setSelectionMode(on ? QAbstractItemView::ExtendedSelection : QAbstractItemView::SingleSelection);
+}
+
+QList<qint64> FilteredTable::selectedIds() const {
+  QList<qint64> ids;
+  for (const QModelIndex& row : view_->selectionModel()->selectedRows()) ids << row.data(IdRole).toLongLong();
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 void FilteredTable::selectId(qint64 id) {

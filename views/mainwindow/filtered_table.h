@@ -13,6 +13,7 @@ class QTableView;
 namespace crucible::views {
 
 class StatusFilterProxy;
+class TableColumns;
 
 class FilteredTable : public QWidget {
   Q_OBJECT
@@ -24,6 +25,12 @@ public:
   StatusFilterProxy* proxy() const { return proxy_; }
   QLineEdit* textFilter() const { return text_; }
   QComboBox* statusFilter() const { return status_; }
+  // The column chooser (header context menu), fitting and saving the columns.
+  TableColumns* columns() const { return columns_; }
+  // Several rows selectable at once (Ctrl/Shift-click): the current row stays
+  // the one every view follows; selectedIds() are all the selected ones.
+  void setMultiSelection(bool on);
+  QList<qint64> selectedIds() const;
 
 public slots:
   // Makes the row with this id current (clears the selection when it is not shown).
@@ -32,6 +39,8 @@ public slots:
 signals:
   // The id of the new current row; 0 when no row is current.
   void currentIdChanged(qint64 id);
+  // The set of selected rows changed (see selectedIds()).
+  void selectionChanged();
 
 private:
   QAbstractItemModel* source_;
@@ -39,6 +48,7 @@ private:
   QLineEdit* text_;
   QComboBox* status_;
   QTableView* view_;
+  TableColumns* columns_;
   bool selectingId_ = false;  // selectId() moves the current row: not a user's choice, not re-announced
 };
 

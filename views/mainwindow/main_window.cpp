@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/main_window.h"
+#include <algorithm>
 #include <functional>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDir>
 #include <QFileDialog>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QSaveFile>
+#include <QScreen>
+#include <QStackedWidget>
+#include <set>
 #include <QFileInfo>
 #include <QHash>
 #include <QLabel>
@@ -19,10 +28,14 @@
 #include "core/engine/run_settings.h"
 #include "core/io/bounded_file.h"
 #include "core/model/candidate.h"
+#include "core/model/kernel_export_bundle.h"
 #include "core/model/run.h"
 #include "core/store/project_store.h"
 #include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/filtered_table.h"
+#include "views/mainwindow/shortcuts_dialog.h"
+#include "views/mainwindow/table_columns.h"
+#include "views/mainwindow/welcome_page.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/source_file.h"
 #include "views/mainwindow/view_docks.h"
@@ -36,9 +49,14 @@ namespace crucible::views {
 namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kSplitterKey = QStringLiteral("mainWindow/centralSplitter");
+const QString kRunsColumnsKey = QStringLiteral("mainWindow/runsColumns");
+const QString kCandidatesColumnsKey = QStringLiteral("mainWindow/candidatesColumns");
+// The window's size without a saved one: this, or less to fit the screen.
+constexpr QSize kDefaultWindowSize{1600, 1000};
 // What the editor compiles for when neither the run nor the candidate names an architecture.
 const char* const kDefaultEditorArch = "sm_90";
-constexpr int kLayoutVersion = 1;  // bump when the dock set changes incompatibly
+constexpr int kLayoutVersion = 2;  // bump when the dock set changes incompatibly
 
 QStringList runStatusNames() {
   QStringList names;
@@ -88,6 +106,7 @@ const std::vector<CandidateActionSpec>& candidateActionSpecs() {
       {A::SaveSource, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Save source as .cu…"), QKeySequence::SaveAs},
       // No key of its own: Edit > Fork && edit carries Ctrl+E window-wide (one key, one action).
       {A::ForkAndEdit, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Fork && edit"), QKeySequence()},
+      {A::ExportKernel, QT_TRANSLATE_NOOP("crucible::views::MainWindow", "Export kernel…"), QKeySequence()},
   };
   return specs;
 }
@@ -111,7 +130,36 @@ MainWindow::MainWindow(HostInfo host, QWidget* parent)
   splitter->addWidget(candidates_);
   splitter->setStretchFactor(0, 1);
   splitter->setStretchFactor(1, 3);
-  setCentralWidget(splitter);
+  tables_ = splitter;
+  // The candidates: several can be selected (to compare them); the current one is what every view shows.
+  candidates_->setMultiSelection(true);
+  // The columns that matter at the default size; the rest one right-click on the header away.
+  candidates_->columns()->setDefaultHidden({CandidatesModel::Proposer});
+  runs_->columns()->setDefaultHidden({RunsModel::Proposer, RunsModel::Created});
+  welcome_ = new WelcomePage(this);
+  centre_ = new QStackedWidget(this);
+  centre_->setObjectName(QStringLiteral("centre"));
+  centre_->addWidget(welcome_);
+  centre_->addWidget(splitter);
+  setCentralWidget(centre_);
+  connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openProject);
+  connect(welcome_, &WelcomePage::openDialogRequested, this, &MainWindow::openProjectDialog);
+  connect(welcome_, &WelcomePage::newProjectRequested, this, &MainWindow::newProject);
+  connect(welcome_, &WelcomePage::importTaskRequested, this, [this] {
+    // Into the open project: the app's File > Import task... when it has one.
+    for (QAction* a : fileMenu_->actions())
+      if (a->objectName() == QLatin1String("importTaskAction") && a->isEnabled()) {
+        if (!session_->isOpen()) {
+          statusBar()->showMessage(tr("Open or create a project first: a task is imported into a project."), 10000);
+          return openProjectDialog();
+        }
+        return a->trigger();
+      }
+    emit importTaskRequested();
+  });
+  connect(session_, &ProjectSession::projectOpened, this, &MainWindow::updateCentre);
+  connect(session_, &ProjectSession::projectClosed, this, &MainWindow::updateCentre);
+  connect(candidates_, &FilteredTable::selectionChanged, this, &MainWindow::updateCompareAction);
 
   connect(runs_, &FilteredTable::currentIdChanged, this, [this](qint64 id) {
     if (id != 0) session_->setCurrentRun(id);
@@ -139,8 +187,86 @@ MainWindow::MainWindow(HostInfo host, QWidget* parent)
 
   hostLabel_ = new QLabel(host_.statusLine, this);
   hostLabel_->setObjectName(QStringLiteral("hostStatus"));
-  statusBar()->addPermanentWidget(hostLabel_);
+  // Elided by the status bar rather than widening the window (issue 18).
+  hostLabel_->setMinimumWidth(0);
+  hostLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  hostLabel_->setToolTip(host_.statusLine);
+  statusBar()->addPermanentWidget(hostLabel_, 1);
   updateTitle();
+  updateCentre();
+  updateCompareAction();
+  // The size without a saved layout: the default, or less to fit the screen.
+  QSize size = kDefaultWindowSize;
+  if (const QScreen* screen = QGuiApplication::primaryScreen())
+    size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+  resize(size);
+  defaultState_ = saveState(kLayoutVersion);
+  applyDefaultDockSizes();
+}
+
+bool MainWindow::showsWelcome() const { return centre_->currentWidget() == welcome_; }
+
+void MainWindow::updateCentre() {
+  // The docks stay: their views say "no project open"; the centre offers what to open.
+  if (session_->isOpen()) {
+    centre_->setCurrentWidget(tables_);
+  } else {
+    welcome_->refresh();
+    centre_->setCurrentWidget(welcome_);
+  }
+}
+
+void MainWindow::updateCompareAction() {
+  const qsizetype n = candidates_->selectedIds().size();
+  compare_->setEnabled(n >= 2);
+  compare_->setToolTip(n >= 2 ? tr("Compare the %1 selected candidates").arg(n)
+                              : tr("Select two or more candidates (Ctrl- or Shift-click) to compare them"));
+}
+
+QSize MainWindow::minimumUsefulSize(const QString& viewName) {
+  // Wide enough for a view's toolbar row or a readable chart; low enough that
+  // a laptop screen holds the side docks and the bottom row at once.
+  static const QHash<QString, QSize> sizes{
+      {QStringLiteral("runcontrol"), {220, 200}}, {QStringLiteral("diff"), {320, 150}},
+      {QStringLiteral("roofline"), {320, 150}},   {QStringLiteral("lineage"), {300, 120}},
+      {QStringLiteral("archive"), {260, 120}},    {QStringLiteral("review"), {300, 120}},
+      {QStringLiteral("knowledge"), {260, 120}},  {QStringLiteral("vault"), {260, 120}},
+      {QStringLiteral("editor"), {400, 150}},
+  };
+  return sizes.value(viewName, QSize(240, 120));
+}
+
+void MainWindow::applyDefaultDockSizes() {
+  // Proportional to the window: the tables keep the most room; the side docks
+  // a fifth (left) and a third (right), the bottom row a third of the height.
+  const QSize window = size();
+  QList<QDockWidget*> lefts, rights, bottoms;
+  for (QDockWidget* dock : std::as_const(viewDocks_)) {
+    if (dock->isHidden() || dock->isFloating()) continue;
+    switch (dockWidgetArea(dock)) {
+      case Qt::LeftDockWidgetArea: lefts << dock; break;
+      case Qt::RightDockWidgetArea: rights << dock; break;
+      case Qt::BottomDockWidgetArea: bottoms << dock; break;
+      default: break;
+    }
+  }
+  if (!lefts.isEmpty()) resizeDocks({lefts.front()}, {std::max(300, window.width() / 5)}, Qt::Horizontal);
+  if (!rights.isEmpty()) resizeDocks({rights.front()}, {std::max(320, window.width() / 4)}, Qt::Horizontal);
+  if (!bottoms.isEmpty()) resizeDocks({bottoms.front()}, {std::max(180, window.height() * 2 / 5)}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+  restoreState(defaultState_, kLayoutVersion);
+  for (QDockWidget* dock : std::as_const(viewDocks_))
+    if (dock->objectName() == QLatin1String("kernelEditorDock")) dock->hide();
+  applyDefaultDockSizes();
+  if (auto* splitter = qobject_cast<QSplitter*>(tables_)) {
+    const int h = std::max(2, splitter->height());
+    splitter->setSizes({h / 4, h - h / 4});
+  }
+  runs_->columns()->reset();
+  candidates_->columns()->reset();
+  statusBar()->showMessage(tr("The layout is back to its default."), 5000);
 }
 
 MainWindow::~MainWindow() = default;
@@ -158,6 +284,13 @@ void MainWindow::createMenus() {
   file->addSeparator();
   openKernel_ = file->addAction(tr("Open &kernel…"), this, &MainWindow::openKernelDialog);
   openKernel_->setObjectName(QStringLiteral("openKernelAction"));
+  exportKernel_ = file->addAction(tr("&Export kernel…"), this, [this] {
+    if (const CandidateId id = session_->selectedCandidate()) exportKernelDialog(id);
+  });
+  exportKernel_->setObjectName(QStringLiteral("exportKernelAction"));
+  exportKernel_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  exportKernel_->setToolTip(tr("Write the selected candidate as a .cu with its launcher, a PyTorch extension or a "
+                               "FlashInfer solution (as crucible-cli best --export)"));
   quitSeparator_ = file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -167,11 +300,41 @@ void MainWindow::createMenus() {
   });
   fork_->setObjectName(QStringLiteral("forkAction"));
   fork_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  editMenu_->addSeparator();
+  // No key of its own: Ctrl+C belongs to the focused table (candidate id) or text field.
+  copy_ = editMenu_->addAction(tr("&Copy"), this, &MainWindow::copySelection);
+  copy_->setObjectName(QStringLiteral("copyAction"));
+  copy_->setToolTip(tr("Copy the selected text, or the selected rows of a table as tab-separated text"));
+  find_ = editMenu_->addAction(tr("&Find…"), this, [this] {
+    FilteredTable* panel = runs_->view()->hasFocus() ? runs_ : candidates_;
+    panel->textFilter()->setFocus(Qt::ShortcutFocusReason);
+    panel->textFilter()->selectAll();
+  });
+  find_->setObjectName(QStringLiteral("findAction"));
+  find_->setShortcut(QKeySequence::Find);
+  compare_ = editMenu_->addAction(tr("Compare &selected"), this, [this] {
+    std::vector<CandidateId> ids;
+    for (qint64 id : candidates_->selectedIds()) ids.push_back(id);
+    if (ids.size() >= 2) emit compareRequested(ids);
+  });
+  compare_->setObjectName(QStringLiteral("compareAction"));
+  compare_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+  editMenu_->addSeparator();
+  preferences_ = editMenu_->addAction(tr("&Preferences…"), this, &MainWindow::preferencesRequested);
+  preferences_->setObjectName(QStringLiteral("preferencesAction"));
+  preferences_->setShortcut(QKeySequence::Preferences);
+  preferences_->setMenuRole(QAction::PreferencesRole);
   updateEditorActions();
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
+  resetLayout_ = viewMenu_->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+  resetLayout_->setObjectName(QStringLiteral("resetLayoutAction"));
+  viewMenu_->addSeparator();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  shortcuts_ = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+  shortcuts_->setObjectName(QStringLiteral("shortcutsAction"));
+  shortcuts_->setShortcut(QKeySequence::HelpContents);
   help->addAction(tr("&About Crucible"), this, &MainWindow::showAbout);
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -200,12 +363,10 @@ void MainWindow::createDocks() {
     viewMenu_->addAction(dock->toggleViewAction());
   }
   for (QDockWidget* first : std::as_const(firstOfGroup)) first->raise();
-  // Start with the tables given the most room; saveState remembers what users make of it.
-  QList<QDockWidget*> sides, bottoms;
-  for (QDockWidget* first : std::as_const(firstOfGroup))
-    (dockWidgetArea(first) == Qt::BottomDockWidgetArea ? bottoms : sides) << first;
-  resizeDocks(sides, QList<int>(sides.size(), 420), Qt::Horizontal);
-  resizeDocks(bottoms, QList<int>(bottoms.size(), 320), Qt::Vertical);
+  // HOOK (issue 18, for the lead): the candidate details dock goes here, as the
+  // right-hand group's first tab: add it in createViewDocks (view_docks.cpp)
+  // with tabGroup "candidate" and Qt::RightDockWidgetArea, and give it a
+  // minimumUsefulSize() entry above. Sizes follow in applyDefaultDockSizes().
   viewMenu_->setEnabled(!viewMenu_->isEmpty());
 }
 
@@ -249,6 +410,10 @@ void MainWindow::createCandidateShortcuts() {
 
 QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
   auto* menu = new QMenu(parent);
+  if (compare_->isEnabled()) {
+    menu->addAction(compare_);
+    menu->addSeparator();
+  }
   for (const CandidateActionSpec& spec : candidateActionSpecs()) {
     QAction* action = menu->addAction(tr(spec.text), this, [this, a = spec.action, id] { runCandidateAction(a, id); });
     // Shown as a hint; the table's own actions handle the keys.
@@ -256,6 +421,7 @@ QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
     action->setShortcutContext(Qt::WidgetShortcut);
     if (spec.action == CandidateAction::ShowInLineage) action->setEnabled(viewDocks_.contains(QStringLiteral("lineage")));
     if (spec.action == CandidateAction::CompareWithParent) action->setEnabled(viewDocks_.contains(QStringLiteral("diff")));
+    if (spec.action == CandidateAction::ExportKernel) action->setShortcut(exportKernel_->shortcut());
     if (spec.action == CandidateAction::ForkAndEdit) {
       action->setEnabled(editor_ != nullptr);
       action->setShortcut(fork_->shortcut());  // the hint of Edit > Fork && edit's key
@@ -282,6 +448,7 @@ void MainWindow::installKernelEditor(KernelInspector& inspector) {
 void MainWindow::updateEditorActions() {
   if (!fork_) return;
   const bool open = session_->isOpen();
+  if (exportKernel_) exportKernel_->setEnabled(open && session_->selectedCandidate() != 0);
   if (!editor_) {
     for (QAction* a : {fork_, openKernel_}) {
       a->setEnabled(false);
@@ -394,6 +561,9 @@ void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
     case CandidateAction::ForkAndEdit:
       forkCandidate(id);
       break;
+    case CandidateAction::ExportKernel:
+      exportKernelDialog(id);
+      break;
     case CandidateAction::CopyId:
       QGuiApplication::clipboard()->setText(QString::number(id));
       break;
@@ -429,9 +599,13 @@ void MainWindow::rebuildRecentMenu() {
   }
   if (!paths.isEmpty()) {
     recentMenu_->addSeparator();
-    recentMenu_->addAction(tr("Clear list"), this, [] {
-      QSettings s;
-      RecentProjects(s).clear();
+    recentMenu_->addAction(tr("Clear list"), this, [this] {
+      {
+        QSettings s;
+        RecentProjects(s).clear();
+      }
+      rebuildRecentMenu();
+      welcome_->refresh();
     });
   }
   recentMenu_->setEnabled(!paths.isEmpty());
@@ -474,9 +648,13 @@ bool MainWindow::openProject(const QString& path) {
     box.setInformativeText(error);
     box.exec();
     recent.remove(path);
+    rebuildRecentMenu();
+    welcome_->refresh();
     return false;
   }
   recent.add(session_->path());
+  rebuildRecentMenu();  // at once: the menu is disabled while empty, so aboutToShow would never refill it
+  welcome_->refresh();
   return true;
 }
 
@@ -505,14 +683,128 @@ void MainWindow::showAbout() { QMessageBox::about(this, tr("About Crucible"), ab
 
 void MainWindow::restoreLayout() {
   QSettings settings;
+  // Each part on its own: a missing or foreign one leaves the default (sized to this screen).
   restoreGeometry(settings.value(kGeometryKey).toByteArray());
-  restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+  if (!restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion)) applyDefaultDockSizes();
+  if (auto* splitter = qobject_cast<QSplitter*>(tables_))
+    splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+  runs_->columns()->restore(kRunsColumnsKey);
+  candidates_->columns()->restore(kCandidatesColumnsKey);
 }
 
 void MainWindow::saveLayout() const {
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
   settings.setValue(kStateKey, saveState(kLayoutVersion));
+  if (auto* splitter = qobject_cast<QSplitter*>(tables_)) settings.setValue(kSplitterKey, splitter->saveState());
+  runs_->columns()->save(kRunsColumnsKey);
+  candidates_->columns()->save(kCandidatesColumnsKey);
+}
+
+void MainWindow::showShortcuts() {
+  ShortcutsDialog dialog(this, this);
+  dialog.exec();
+}
+
+void MainWindow::copySelection() {
+  QWidget* focus = QApplication::focusWidget();
+  if (auto* line = qobject_cast<QLineEdit*>(focus)) return line->copy();
+  if (focus && focus->metaObject()->indexOfSlot("copy()") >= 0) {
+    QMetaObject::invokeMethod(focus, "copy");
+    return;
+  }
+  // A table: its selected rows as tab-separated text, visible columns in their order, titles first.
+  QTableView* table = qobject_cast<QTableView*>(focus);
+  if (!table) table = candidatesTable();
+  QHeaderView* header = table->horizontalHeader();
+  QStringList lines, titles;
+  QList<int> columns;
+  for (int v = 0; v < header->count(); ++v) {
+    const int c = header->logicalIndex(v);
+    if (header->isSectionHidden(c)) continue;
+    columns << c;
+    titles << table->model()->headerData(c, Qt::Horizontal).toString();
+  }
+  lines << titles.join(QLatin1Char('\t'));
+  QModelIndexList rows = table->selectionModel()->selectedRows();
+  std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+  for (const QModelIndex& row : rows) {
+    QStringList cells;
+    for (int c : columns) cells << row.sibling(row.row(), c).data().toString();
+    lines << cells.join(QLatin1Char('\t'));
+  }
+  if (rows.isEmpty()) return statusBar()->showMessage(tr("Nothing selected to copy."), 5000);
+  QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
+QString MainWindow::exportCandidate(CandidateId id, ExportFormat format, const QString& dir, QStringList* written) {
+  const ProjectStore* store = session_->store();
+  if (!store) return tr("No project is open.");
+  if (session_->runActive()) return tr("A run is in progress: export once it has stopped.");
+  try {
+    const std::optional<Candidate> c = store->candidate(id);
+    if (!c) return tr("Candidate #%1 is not in this project.").arg(id);
+    if (c->status != CandidateStatus::Valid && c->status != CandidateStatus::Reference)
+      return tr("Candidate #%1 is %2: only a valid kernel is exported.").arg(id).arg(QString::fromLatin1(toString(c->status)));
+    const std::optional<Run> run = store->run(c->runId);
+    const std::optional<Task> task = run ? store->task(run->taskId) : std::nullopt;
+    if (!task) return tr("The task of candidate #%1 is not in this project.").arg(id);
+    KernelExportInput in{*task, *c, std::nullopt, std::string()};
+    for (const Seal& seal : store->seals(task->id))  // newest first
+      if (seal.candidateId == id) {
+        in.seal = seal;
+        break;
+      }
+    // Where the figures were measured, as crucible-cli best says it: the
+    // seal's fingerprint, else the one GPU the project measured its roofs on.
+    if (in.seal) {
+      in.measuredOn = in.seal->fingerprint.gpu;
+    } else {
+      std::set<std::string> devices;
+      for (const Ceiling& ceiling : store->ceilings()) devices.insert(ceiling.device);
+      if (devices.size() == 1) in.measuredOn = *devices.begin();
+    }
+    if (!QDir().mkpath(dir)) return tr("Cannot create the folder %1.").arg(dir);
+    for (const ExportedFile& f : kernelExportFiles(in, format)) {
+      const QString path = QDir(dir).filePath(QString::fromStdString(f.path));
+      QSaveFile file(path);
+      if (!file.open(QIODevice::WriteOnly) ||
+          file.write(f.content.data(), static_cast<qint64>(f.content.size())) != static_cast<qint64>(f.content.size()) ||
+          !file.commit())
+        return tr("Cannot write %1: %2").arg(path, file.errorString());
+      if (written) *written << path;
+    }
+  } catch (const std::exception& e) {
+    return tr("Cannot export candidate #%1: %2").arg(id).arg(QString::fromUtf8(e.what()));
+  }
+  return {};
+}
+
+void MainWindow::exportKernelDialog(CandidateId id) {
+  std::optional<ExportChoice> choice;
+  if (askExport_) {
+    choice = askExport_(id);
+  } else {
+    const QStringList formats{tr("cu — the kernel with its host launcher and launch rule"),
+                              tr("torch — a PyTorch extension, and the task's baseline to compare"),
+                              tr("flashinfer — a FlashInfer-Trace solution")};
+    bool ok = false;
+    const QString picked = QInputDialog::getItem(this, tr("Export kernel #%1").arg(id), tr("Format:"), formats, 0, false, &ok);
+    if (!ok) return;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export kernel #%1 into").arg(id));
+    if (dir.isEmpty()) return;
+    const qsizetype i = formats.indexOf(picked);
+    choice = ExportChoice{i == 1 ? ExportFormat::Torch : i == 2 ? ExportFormat::FlashInfer : ExportFormat::Cu, dir};
+  }
+  if (!choice) return;
+  QStringList written;
+  const QString error = exportCandidate(id, choice->format, choice->dir, &written);
+  if (!error.isEmpty()) {
+    if (askExport_) statusBar()->showMessage(error, 15000);
+    else QMessageBox::warning(this, tr("Cannot export kernel"), error);
+    return;
+  }
+  statusBar()->showMessage(tr("Exported #%1: %2").arg(id).arg(written.join(QStringLiteral(", "))), 15000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QMainWindow>
 #include <functional>
+#include <optional>
+#include <vector>
 #include "core/model/ids.h"
 #include "views/mainwindow/host_info.h"
 
@@ -13,11 +15,13 @@ class QAction;
 class QDockWidget;
 class QMenu;
 class QLabel;
+class QStackedWidget;
 class QTableView;
 
 namespace crucible {
 class KernelInspector;
 struct LaunchRule;
+enum class ExportFormat;
 }
 
 namespace crucible::views {
@@ -27,6 +31,7 @@ class KernelEditorView;
 class FilteredTable;
 class ProjectSession;
 class RunsModel;
+class WelcomePage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -49,7 +54,7 @@ public:
   QStringList viewNames() const;
   QDockWidget* viewDock(const QString& viewName) const;
 
-  enum class CandidateAction { CompareWithParent, ShowInLineage, CopyId, CopySource, SaveSource, ForkAndEdit };
+  enum class CandidateAction { CompareWithParent, ShowInLineage, CopyId, CopySource, SaveSource, ForkAndEdit, ExportKernel };
   // The candidates table's context menu for one candidate: compare with its
   // parent, show in the lineage, copy its id or source, save its source.
   // The caller owns the menu. The same actions, acting on the selected
@@ -84,11 +89,49 @@ public:
   // uses it to stop a run in progress first, then closes again).
   void setCloseGuard(std::function<bool()> guard) { closeGuard_ = std::move(guard); }
 
-  // Remembering the window: geometry, dock layout. Off by default so tests and
-  // --screenshot neither read nor overwrite the user's layout.
+  // Remembering the window: geometry, dock layout, the central splitter and
+  // the tables' columns (widths, hidden ones). Off by default so tests and
+  // --screenshot neither read nor overwrite the user's layout. Without a
+  // saved layout the window takes a size that fits the screen and the
+  // default dock sizes.
   void setPersistLayout(bool persist) { persistLayout_ = persist; }
   void restoreLayout();
   void saveLayout() const;
+  // View > Reset layout: every dock back where it starts, sized for the
+  // window's current size; the tables' columns back to their defaults.
+  void resetLayout();
+  // The narrowest (and lowest) a dock may be made and still be of use; the
+  // layout test holds every dock at 1366x768 to it.
+  static QSize minimumUsefulSize(const QString& viewName);
+  // The docks' default sizes for the window's current size (the tables get the
+  // most room): for a first start and for screenshots at a chosen size.
+  void applyDefaultDockSizes();
+
+  // The centre: the welcome page while no project is open, else the tables.
+  WelcomePage* welcomePage() const { return welcome_; }
+  bool showsWelcome() const;
+
+  QAction* compareAction() const { return compare_; }
+  QAction* preferencesAction() const { return preferences_; }
+  QAction* resetLayoutAction() const { return resetLayout_; }
+  QAction* findAction() const { return find_; }
+  QAction* copyAction() const { return copy_; }
+  QAction* shortcutsAction() const { return shortcuts_; }
+  QAction* exportKernelAction() const { return exportKernel_; }
+
+  // Export kernel...: writes the candidate's bundle (the formats of
+  // `crucible-cli best --export --format cu|torch|flashinfer`, by the same
+  // core code) into dir. Returns "" on success, else what is wrong; written
+  // gets the files' paths.
+  QString exportCandidate(CandidateId id, ExportFormat format, const QString& dir, QStringList* written = nullptr);
+  // Asks for the format and the folder (default: dialogs); tests answer without one.
+  struct ExportChoice {
+    ExportFormat format;
+    QString dir;
+  };
+  using ExportAsker = std::function<std::optional<ExportChoice>(CandidateId)>;
+  void setExportAsker(ExportAsker asker) { askExport_ = std::move(asker); }
+  void exportKernelDialog(CandidateId id);
 
 public slots:
   // The interactive forms: a message box on failure, the recent list on success.
@@ -105,9 +148,21 @@ public slots:
   void forkCandidate(crucible::CandidateId id);
   void openKernelDialog();
 
+  // Help > Keyboard shortcuts: every action with a shortcut, from the actions.
+  void showShortcuts();
+
 signals:
   // The editor was given a kernel: a fork of parent, or a file (parent 0).
   void kernelEditorOpened(crucible::CandidateId parent);
+  // HOOK (issue 18, for the lead): Edit > Compare selected (Ctrl+Shift+D, and
+  // the candidates' context menu) with two or more candidates selected in the
+  // table (extended selection); ids ascending. Connect the comparison view here.
+  void compareRequested(std::vector<crucible::CandidateId> ids);
+  // HOOK (issue 18, for the lead): Edit > Preferences...; connect the preferences dialog here.
+  void preferencesRequested();
+  // The welcome page's "Import a task...": the app imports into the open
+  // project (File > Import task...), creating or opening one first when none is.
+  void importTaskRequested();
 
 protected:
   void closeEvent(QCloseEvent* event) override;
@@ -124,6 +179,9 @@ private:
   void openInEditor(const std::string& source, const LaunchRule& launch, CandidateId parent, RunId run,
                     const QString& origin, const std::string& arch);
   void updateEditorActions();
+  void updateCentre();
+  void updateCompareAction();
+  void copySelection();
 
   HostInfo host_;
   ProjectSession* session_;
@@ -146,6 +204,18 @@ private:
   DiscardEditsAsker askDiscardEdits_;
   QLabel* hostLabel_ = nullptr;
   bool persistLayout_ = false;
+  QStackedWidget* centre_ = nullptr;
+  WelcomePage* welcome_ = nullptr;
+  QWidget* tables_ = nullptr;
+  QAction* compare_ = nullptr;
+  QAction* preferences_ = nullptr;
+  QAction* resetLayout_ = nullptr;
+  QAction* find_ = nullptr;
+  QAction* copy_ = nullptr;
+  QAction* shortcuts_ = nullptr;
+  QAction* exportKernel_ = nullptr;
+  QByteArray defaultState_;  // the docks as created, for Reset layout
+  ExportAsker askExport_;
 };
 
 }  // namespace crucible::views

@@ -30,11 +30,13 @@ std::vector<ViewDock> createViewDocks([[maybe_unused]] ProjectSession* session, 
       "evolution", new LineageView(session, parent));
   add("archive", "archiveMapDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Archive map"), Qt::BottomDockWidgetArea,
       "evolution", new ArchiveMapView(session, parent));
-  // Right: the selected candidate in depth.
-  add("diff", "diffDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Diff"), Qt::RightDockWidgetArea, "candidate",
+  // Beside them, the selected candidate against its parent and on the roofline: in the bottom row,
+  // where the window's width is (issue 18: side docks of this width left the tables ~360 px at 1366x768).
+  // The right-hand area is kept for the candidate details (the lead's hook in main_window.cpp).
+  add("diff", "diffDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Diff"), Qt::BottomDockWidgetArea, "evolution",
       new DiffView(session, parent));
-  add("roofline", "rooflineDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Roofline"), Qt::RightDockWidgetArea,
-      "candidate", new RooflineView(session, parent));
+  add("roofline", "rooflineDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Roofline"), Qt::BottomDockWidgetArea,
+      "evolution", new RooflineView(session, parent));
   // Bottom right: what waits for a human and what outlives the run.
   add("review", "reviewQueueDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Review queue"), Qt::BottomDockWidgetArea,
       "outcome", new ReviewQueueView(session, parent));

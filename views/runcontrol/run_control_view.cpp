@@ -9,12 +9,15 @@
 #include <QFontDatabase>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QSpinBox>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -44,6 +47,11 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   task_->setObjectName(QStringLiteral("runTask"));
   proposer_ = new QComboBox(this);
   proposer_->setObjectName(QStringLiteral("runProposer"));
+  // Long task names (matmul_bias_relu_bf16_4096x4096x4096 (built-in)) would set the dock's width.
+  for (QComboBox* box : {task_, proposer_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+  }
   evaluations_ = new QSpinBox(this);
   evaluations_->setRange(0, INT_MAX);
   evaluations_->setValue(200);
@@ -57,7 +65,8 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
     s->setSpecialValueText(tr("no limit"));
   }
   wallMinutes_->setValue(60);
-  gated_ = new QCheckBox(tr("Review new architectures before evaluating them"), this);
+  gated_ = new QCheckBox(tr("Review new architectures"), this);
+  gated_->setToolTip(tr("Review new architectures before evaluating them"));
   auto* form = new QFormLayout;
   form->addRow(tr("Task:"), task_);
   form->addRow(tr("Proposer:"), proposer_);
@@ -70,8 +79,12 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   pause_ = new QPushButton(tr("Pause"), this);
   resume_ = new QPushButton(tr("Resume"), this);
   stop_ = new QPushButton(tr("Stop"), this);
-  auto* buttons = new QHBoxLayout;
-  for (auto* b : {start_, pause_, resume_, stop_}) buttons->addWidget(b);
+  // Two by two: a row of four would set the dock's narrowest width (issue 18).
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(start_, 0, 0);
+  buttons->addWidget(pause_, 0, 1);
+  buttons->addWidget(resume_, 1, 0);
+  buttons->addWidget(stop_, 1, 1);
   problem_ = new QLabel(this);
   problem_->setWordWrap(true);
 
@@ -96,21 +109,41 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   best_->attachAxis(axisY_);
   auto* chartView = new QChartView(chart, this);
   chartView->setRenderHint(QPainter::Antialiasing);
-  chartView->setMinimumHeight(160);
+  chartView->setMinimumHeight(120);
 
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(5000);
   log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
+  // The form, the chart and the log share the dock's height through a
+  // splitter; the whole scrolls when the dock is smaller than its content, so
+  // the dock never forces a window taller than a laptop screen (issue 18).
+  auto* controls = new QWidget;
+  auto* controlsLayout = new QVBoxLayout(controls);
+  controlsLayout->setContentsMargins(0, 0, 0, 0);
+  controlsLayout->addLayout(form);
+  controlsLayout->addLayout(buttons);
+  controlsLayout->addWidget(problem_);
+  controlsLayout->addWidget(progress_);
+  controlsLayout->addWidget(progressText_);
+  controlsLayout->addWidget(chartView, 1);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName(QStringLiteral("runControlSplitter"));
+  split->setChildrenCollapsible(false);
+  split->addWidget(controls);
+  split->addWidget(log_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  log_->setMinimumHeight(60);
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("runControlScroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(split);
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
-  layout->addLayout(buttons);
-  layout->addWidget(problem_);
-  layout->addWidget(progress_);
-  layout->addWidget(progressText_);
-  layout->addWidget(chartView, 1);
-  layout->addWidget(log_, 1);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(scroll);
 
   connect(start_, &QPushButton::clicked, this, [this] {
     if (startProblem().isEmpty()) emit startRequested(request());
@@ -132,6 +165,8 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   });
   connect(session_, &ProjectSession::candidatesChanged, this, &RunControlView::loadChart);
   connect(session_, &ProjectSession::runsChanged, this, [this] {
+    // A task imported (from the GUI or another process) is offered at once (issue 18).
+    refreshTasks();
     // The engine commits its counters as it goes: show them even without progress slots.
     const auto run = logRun_ ? session_->run(logRun_) : std::nullopt;
     if (!run) return;
@@ -189,21 +224,42 @@ QString RunControlView::startProblem() const {
 int RunControlView::chartPointCount() const { return best_->count(); }
 QString RunControlView::logText() const { return log_->toPlainText(); }
 
+void RunControlView::fillTasks() {
+  const QSignalBlocker block(task_);
+  task_->clear();
+  if (!session_->isOpen()) return;
+  for (const Task& t : session_->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
+  for (const QString& name : builtinTasks_) {
+    if (task_->findText(name) >= 0) continue;  // already in the project
+    task_->addItem(tr("%1 (built-in)").arg(name), QVariant::fromValue<qlonglong>(0));
+    task_->setItemData(task_->count() - 1, name, Qt::UserRole + 1);
+  }
+}
+
+void RunControlView::refreshTasks() {
+  // Only when the project's tasks changed: the user's choice stays (by id, or by
+  // name when a built-in was chosen and is now the project's own).
+  QList<qlonglong> shown, now;
+  for (int i = 0; i < task_->count(); ++i)
+    if (const qlonglong id = task_->itemData(i).toLongLong()) shown << id;
+  if (session_->isOpen())
+    for (const Task& t : session_->tasks()) now << t.id;
+  if (shown == now) return;
+  const QVariant chosen = task_->currentData();
+  const QString chosenName = task_->currentData(Qt::UserRole + 1).toString();
+  fillTasks();
+  int i = chosen.toLongLong() != 0 ? task_->findData(chosen) : task_->findText(chosenName);
+  if (i >= 0) {
+    const QSignalBlocker block(task_);
+    task_->setCurrentIndex(i);
+  }
+  updateButtons();
+}
+
 void RunControlView::reload() {
   const bool store = session_->isOpen();
   const QVariant chosen = task_->currentData();
-  {
-    const QSignalBlocker block(task_);
-    task_->clear();
-    if (store) {
-      for (const Task& t : session_->tasks()) task_->addItem(QString::fromStdString(t.name), QVariant::fromValue<qlonglong>(t.id));
-      for (const QString& name : builtinTasks_) {
-        if (task_->findText(name) >= 0) continue;  // already in the project
-        task_->addItem(tr("%1 (built-in)").arg(name), QVariant::fromValue<qlonglong>(0));
-        task_->setItemData(task_->count() - 1, name, Qt::UserRole + 1);
-      }
-    }
-  }
+  fillTasks();
   state_.reset();
   log_->clear();
   lastLogId_ = 0;

@@ -72,6 +72,8 @@ signals:
 private:
   void updateButtons();
   void loadChart();
+  void fillTasks();
+  void refreshTasks();
 
   ProjectSession* session_;
   QComboBox* task_ = nullptr;

@@ -7,6 +7,13 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include "core/model/kernel_export_bundle.h"
+#include "views/mainwindow/shortcuts_dialog.h"
+#include "views/mainwindow/welcome_page.h"
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -20,6 +27,11 @@
 #include "views/mainwindow/host_info.h"
 #include "views/mainwindow/main_window.h"
 #include "views/mainwindow/recent_projects.h"
+#include "views/mainwindow/table_columns.h"
+#include "views/models/candidates_model.h"
+#include <QDir>
+#include <QFileInfo>
+#include <QTableWidget>
 #include "views/mainwindow/source_file.h"
 #include "views/models/model_roles.h"
 #include "views/models/status_filter_proxy.h"
@@ -314,6 +326,201 @@ TEST_F(MainWindowTest, ViewsRequestingAnotherViewRaiseItsDock) {
   // The lineage view's signal is connected by name: a renamed signal fails here.
   ASSERT_TRUE(QMetaObject::invokeMethod(lineage->widget(), "showViewRequested", Q_ARG(QString, QStringLiteral("diff"))));
   EXPECT_FALSE(diff->isHidden());
+}
+
+// The bundled sample (resources/sample), copied: the layout is measured on real figures.
+QString copyOfSample(const QTemporaryDir& dir) {
+  const QString copy = dir.filePath(QStringLiteral("sample-copy.crucible"));
+  EXPECT_TRUE(QFile::copy(QStringLiteral(CRUCIBLE_SOURCE_DIR "/resources/sample/sample.crucible"), copy));
+  return copy;
+}
+
+// Issue 18: on a 1366x768 laptop (about 1366x700 left for the window) the
+// window fits, every dock is at least as large as it is useful, no header
+// title is cut and the candidates' default columns all show.
+TEST_F(MainWindowTest, TheLayoutFitsA1366x768Screen) {
+  const QSize screen(1366, 700);
+  MainWindow w(host_);
+  ASSERT_EQ(w.tryOpenProject(copyOfSample(dir_)), QString());
+  w.resize(screen);
+  w.show();
+  w.resetLayout();
+  QApplication::processEvents();
+  auto fits = [&](const char* when) {
+    const QSize min = w.minimumSizeHint();
+    EXPECT_LE(min.width(), screen.width()) << when;
+    EXPECT_LE(min.height(), screen.height()) << when;
+    EXPECT_EQ(w.size(), screen) << when << ": the window resized itself";
+  };
+  fits("after opening");
+  // Selecting candidates must not widen the window (long labels, charts).
+  for (const CandidateSummary& c : w.session()->candidates()) {
+    w.session()->selectCandidate(c.id);
+    QApplication::processEvents();
+  }
+  fits("after selecting every candidate");
+  for (const QString& name : w.viewNames()) {
+    QDockWidget* dock = w.viewDock(name);
+    if (dock->isHidden()) continue;
+    dock->raise();
+    QApplication::processEvents();
+    const QSize useful = MainWindow::minimumUsefulSize(name);
+    EXPECT_GE(dock->width(), useful.width()) << name.toStdString() << " is narrower than it is useful";
+    EXPECT_GE(dock->height(), useful.height()) << name.toStdString() << " is lower than it is useful";
+  }
+  for (QTableView* table : {w.candidatesTable(), w.runsTable()}) {
+    QHeaderView* header = table->horizontalHeader();
+    int total = 0;
+    for (int c = 0; c < header->count(); ++c) {
+      if (header->isSectionHidden(c)) continue;
+      EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c))
+          << table->objectName().toStdString() << ": the title of column " << c << " is cut";
+      total += header->sectionSize(c);
+    }
+    EXPECT_LE(total, table->viewport()->width() + 1)
+        << table->objectName().toStdString() << ": the default columns do not all show";
+  }
+}
+
+TEST_F(MainWindowTest, ColumnsAreChosenFittedAndSavedPerUser) {
+  {
+    MainWindow w(host_);
+    ASSERT_EQ(w.tryOpenProject(path_), QString());
+    QHeaderView* header = w.candidatesTable()->horizontalHeader();
+    EXPECT_TRUE(header->isSectionHidden(CandidatesModel::Proposer)) << "hidden by default";
+    EXPECT_FALSE(header->isSectionHidden(CandidatesModel::Speedup));
+    for (int c = 0; c < header->count(); ++c)
+      if (!header->isSectionHidden(c)) {
+        EXPECT_LE(header->sectionSize(c), std::max(TableColumns::kMaxFittedWidth, header->sectionSizeHint(c)));
+      }
+    header->setSectionHidden(CandidatesModel::Registers, true);
+    header->resizeSection(CandidatesModel::Status, 150);
+    w.saveLayout();
+  }
+  MainWindow again(host_);
+  again.restoreLayout();
+  ASSERT_EQ(again.tryOpenProject(path_), QString());
+  QHeaderView* header = again.candidatesTable()->horizontalHeader();
+  EXPECT_TRUE(header->isSectionHidden(CandidatesModel::Registers));
+  EXPECT_EQ(header->sectionSize(CandidatesModel::Status), 150) << "the user's width was refitted";
+  again.resetLayout();
+  EXPECT_FALSE(header->isSectionHidden(CandidatesModel::Registers));
+  EXPECT_TRUE(header->isSectionHidden(CandidatesModel::Proposer));
+}
+
+TEST_F(MainWindowTest, ResetLayoutBringsEveryDockBack) {
+  MainWindow w(host_);
+  w.resize(1366, 700);
+  w.show();
+  for (QDockWidget* d : w.findChildren<QDockWidget*>()) d->hide();
+  w.resetLayoutAction()->trigger();
+  for (const QString& name : w.viewNames())
+    if (name != QLatin1String("editor")) {
+      EXPECT_FALSE(w.viewDock(name)->isHidden()) << name.toStdString();
+    }
+}
+
+TEST_F(MainWindowTest, TheWelcomePageShowsUntilAProjectIsOpenAndTheRecentListAtOnce) {
+  MainWindow w(host_);
+  EXPECT_TRUE(w.showsWelcome());
+  EXPECT_FALSE(WelcomePage::samplePath().isEmpty()) << "the source tree's sample is not found";
+  ASSERT_TRUE(w.openProject(path_));
+  EXPECT_FALSE(w.showsWelcome());
+  // File > Recent projects lists it at once, without a restart.
+  QMenu* recent = nullptr;
+  for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+    if (a->menu() && a->text().contains(QStringLiteral("Recent"))) recent = a->menu();
+  ASSERT_NE(recent, nullptr);
+  EXPECT_TRUE(recent->isEnabled());
+  ASSERT_FALSE(recent->actions().isEmpty());
+  EXPECT_EQ(recent->actions().front()->toolTip(), QFileInfo(path_).absoluteFilePath());
+  w.session()->close();
+  EXPECT_TRUE(w.showsWelcome());
+  EXPECT_TRUE(w.welcomePage()->recentList()->item(0)->text().contains(QStringLiteral("sample.crucible")));
+}
+
+TEST_F(MainWindowTest, EditMenuFindsCopiesComparesAndAsksForPreferences) {
+  MainWindow w(host_);
+  ASSERT_EQ(w.tryOpenProject(path_), QString());
+  w.session()->setCurrentRun(runs_[1]);
+  w.show();
+  w.findAction()->trigger();
+  EXPECT_EQ(w.focusWidget(), w.candidatesPanel()->textFilter());
+
+  QSignalSpy compare(&w, &MainWindow::compareRequested);
+  QTableView* table = w.candidatesTable();
+  EXPECT_EQ(table->selectionMode(), QAbstractItemView::ExtendedSelection);
+  table->selectionModel()->select(table->model()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+  EXPECT_FALSE(w.compareAction()->isEnabled()) << "one candidate is no comparison";
+  table->selectionModel()->select(table->model()->index(3, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+  ASSERT_TRUE(w.compareAction()->isEnabled());
+  w.compareAction()->trigger();
+  ASSERT_EQ(compare.count(), 1);
+  const auto ids = compare[0][0].value<std::vector<CandidateId>>();
+  EXPECT_EQ(ids.size(), 2u);
+
+  table->setFocus();
+  QGuiApplication::clipboard()->clear();
+  w.copyAction()->trigger();
+  const QString copied = QGuiApplication::clipboard()->text();
+  EXPECT_TRUE(copied.startsWith(QStringLiteral("Candidate\t"))) << copied.toStdString();
+  EXPECT_EQ(copied.count(QLatin1Char('\n')), 3) << copied.toStdString();
+
+  QSignalSpy prefs(&w, &MainWindow::preferencesRequested);
+  w.preferencesAction()->trigger();
+  EXPECT_EQ(prefs.count(), 1);
+}
+
+TEST_F(MainWindowTest, TheShortcutListComesFromTheActions) {
+  MainWindow w(host_);
+  auto* extra = new QAction(QStringLiteral("Frobnicate"), &w);
+  extra->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_J));
+  w.addAction(extra);
+  const QList<ShortcutEntry> entries = shortcutEntries(&w);
+  auto listed = [&](const QString& action) {
+    for (const ShortcutEntry& e : entries)
+      if (e.action == action) return e.keys;
+    return QString();
+  };
+  EXPECT_FALSE(listed(QStringLiteral("Frobnicate")).isEmpty()) << "a new action is not listed";
+  EXPECT_FALSE(listed(QStringLiteral("Find")).isEmpty());
+  EXPECT_FALSE(listed(QStringLiteral("Compare with parent")).isEmpty());
+  for (const ShortcutEntry& e : entries) EXPECT_FALSE(e.keys.isEmpty()) << e.action.toStdString();
+  ShortcutsDialog dialog(&w);
+  EXPECT_EQ(dialog.table()->rowCount(), entries.size());
+}
+
+TEST_F(MainWindowTest, ExportKernelWritesTheCliBundle) {
+  MainWindow w(host_);
+  ASSERT_EQ(w.tryOpenProject(copyOfSample(dir_)), QString());
+  CandidateId valid = 0;
+  for (const CandidateSummary& c : w.session()->candidates())
+    if (c.status == CandidateStatus::Valid) valid = c.id;
+  ASSERT_NE(valid, 0);
+  const QString out = dir_.filePath(QStringLiteral("export"));
+  QStringList written;
+  ASSERT_EQ(w.exportCandidate(valid, ExportFormat::Cu, out, &written), QString());
+  // The same files, byte for byte, as core's bundle for that candidate.
+  const auto c = w.session()->store()->candidate(valid);
+  const auto run = w.session()->store()->run(c->runId);
+  const auto task = w.session()->store()->task(run->taskId);
+  ASSERT_TRUE(c && task);
+  KernelExportInput in{*task, *c, std::nullopt, "NVIDIA H200"};
+  const auto files = kernelExportFiles(in, ExportFormat::Cu);
+  ASSERT_EQ(written.size(), qsizetype(files.size()));
+  for (const ExportedFile& f : files) {
+    QFile file(QDir(out).filePath(QString::fromStdString(f.path)));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << f.path;
+    EXPECT_EQ(file.readAll().toStdString(), f.content) << f.path;
+  }
+  ASSERT_EQ(w.exportCandidate(valid, ExportFormat::FlashInfer, out), QString());
+  EXPECT_TRUE(QFile::exists(QDir(out).filePath(QString::fromStdString(task->name) + QStringLiteral(".solution.json"))));
+  // A candidate that failed is refused with the reason.
+  for (const CandidateSummary& s : w.session()->candidates())
+    if (s.status == CandidateStatus::CompileFailed || s.status == CandidateStatus::Invalid) {
+      EXPECT_TRUE(w.exportCandidate(s.id, ExportFormat::Cu, out).contains(QStringLiteral("only a valid kernel")));
+      break;
+    }
 }
 
 TEST(SourceFile, WritesTheSourceAndNamesTheFileItCannotWrite) {

@@ -90,3 +90,28 @@ TEST(RunControlView, ChartAndLogFromTheStoreThenLive) {
   for (auto* l : labels) found |= l->text() == QStringLiteral("5 of 100 evaluations · best 1.7× · 2 min 5 s left");
   EXPECT_TRUE(found);
 }
+
+// Issue 18: a task imported while the project is open (File > Import task...
+// writes it through its own connection, then tells the session) is offered at once.
+TEST(RunControlView, AnImportedTaskIsOfferedAtOnce) {
+  app();
+  fixture::ViewTestProject p;
+  auto session = p.openSession();
+  RunControlView view(session.get());
+  view.setProposers({QStringLiteral("template")});
+  auto* task = view.findChild<QComboBox*>(QStringLiteral("runTask"));
+  ASSERT_NE(task, nullptr);
+  const int before = task->count();
+  {
+    auto writer = ProjectStore::open(p.path());
+    Task t;
+    t.name = "imported_task";
+    t.family = "gelu";
+    t.specJson = p.store().task(p.task())->specJson;
+    writer->addTask(t);
+  }
+  session->notifyDataChanged();  // what RunCoordinator::importTask does after the import
+  EXPECT_EQ(task->count(), before + 1);
+  EXPECT_GE(task->findText(QStringLiteral("imported_task")), 0);
+  EXPECT_EQ(task->currentData().toLongLong(), p.task()) << "the user's choice changed";
+}
