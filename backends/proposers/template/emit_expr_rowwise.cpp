@@ -8,10 +8,30 @@
 // lane 0 writes it per row. With the row in registers, the tensors of the row's
 // shape are loaded once, in one burst, before any math. Local names start with
 // `cr_` (the spec's tensor and axis names may not: kernel_problem.cpp).
+//
+// Rows of any length take any vector width. When the row length is a multiple
+// of VEC every row starts on a pack boundary and the packs are counted from the
+// row's start, as always. Otherwise ("ragged" rows) the packs sit on the
+// tensor's VEC-element grid (row_packs.h): pack 0 is a partial head, the last
+// may be a partial tail, both moved element by element, and the middle moves in
+// whole aligned packs. Which tensors move in packs, and why that is safe:
+//  - every tensor of the row's shape (x, a residual, the output) has the same
+//    shift as the row tensor, whatever its dtype: its base is pack-aligned and
+//    its row r starts r * N elements past it, so its element grid is the row
+//    tensor's. The kernel reads the shift from the first one's address and stops
+//    (__trap) if another's differs, rather than make a misaligned access;
+//  - a [N] column tensor (a weight) starts at column 0, on a boundary, so its
+//    packs line up with the row's only in rows whose shift is 0: it moves in
+//    packs there and element by element elsewhere (load_vec_any; the choice is
+//    the same for all of a row's threads). It is small and cache-resident, so
+//    the narrower loads cost issue slots, not DRAM bandwidth;
+//  - a per-row tensor is one value per row, read once.
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include "backends/proposers/template/expr_cuda.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/row_packs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -40,6 +60,7 @@ public:
     const int last = static_cast<int>(x_.shape.size()) - 1;
     N_ = p.extentCode(x_, last);
     cols_ = p.extent(x_, last);
+    ragged_ = vec_ > 1 && cols_ % vec_ != 0;
     for (int d = 0; d < last; ++d) rows_ += (rows_.empty() ? "" : " * ") + p.extentCode(x_, d);
     rows_ = rows_.empty() ? "1LL" : "(" + rows_ + ")";
     for (const auto& t : p.inputs)
@@ -59,6 +80,7 @@ public:
     src += includes(p_) + "\n";
     src += constants() + "\n";
     src += mixedPackHelpers(dtypes, false);
+    if (ragged_) src += rowPackCuda();
     src += valueFunctionHelpers();
     src += reductionHelpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
@@ -81,7 +103,7 @@ private:
     s += warpsPerRow_ == 1 ? "; one warp per row" : rowsPerBlock_ == 1 ? "; one block per row" : "; several warps per row";
     s += registers_ ? ", row in registers" : ", row re-read from global";
     s += shuffle_ ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
-    return s + ", " + std::to_string(vec_) + "-element packs";
+    return s + ", " + std::to_string(vec_) + "-element packs" + (ragged_ ? " with a partial head and tail per row" : "");
   }
 
   std::string constants() const {
@@ -93,7 +115,9 @@ private:
     s += constant("VEC", vec_, "elements per access");
     const std::int64_t threadsPerRow = 32 * warpsPerRow_;
     if (registers_) {
-      s += constant("PACKS_PER_THREAD", (cols_ + threadsPerRow * vec_ - 1) / (threadsPerRow * vec_),
+      // A ragged row spans up to VEC - 1 more slots: its head pack starts before it.
+      const std::int64_t span = cols_ + (ragged_ ? vec_ - 1 : 0);
+      s += constant("PACKS_PER_THREAD", (span + threadsPerRow * vec_ - 1) / (threadsPerRow * vec_),
                     "a row of " + std::to_string(cols_) + " lives in registers");
     } else {
       const std::int64_t packBytes = vec_ * 4 * std::max<std::int64_t>(1, static_cast<std::int64_t>(full_.size()));
@@ -163,28 +187,65 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     return "cr_" + name;  // a per-row input or a reduction: one value per row
   }
 
+  // The statements of a pack, given whether it is a partial one (ragged rows only):
+  // a partial pack's slots outside the row must not count or be stored.
+  using PackBody = std::function<std::string(bool partial)>;
+
+  // `body` for a pack at cr_col: as is for rows of whole packs; for ragged rows,
+  // whole packs and the partial head and tail in separate branches, so the
+  // middle of the row runs without per-element checks.
+  std::string packCode(const PackBody& body) const {
+    if (!ragged_) return body(false);
+    return "if (cr_pack_whole(cr_col, cr_cols, VEC)) {\n" + indentLines(body(false), 2) +
+           "} else {  // the row's partial head or tail\n" + indentLines(body(true), 2) + "}\n";
+  }
+
+  // The first column of this thread's pack cr_i (a ragged row's packs start cr_shift before it).
+  std::string packColumn(const std::string& pack) const {
+    return "(" + pack + ") * VEC" + std::string(ragged_ ? " - cr_shift" : "");
+  }
+
+  // Loads pack `index` of every tensor of the row's shape into cr_v_<role>[index].
+  std::string loadFullPacks(const std::string& index) const {
+    return packCode([&](bool partial) {
+      std::string s;
+      for (const auto* t : full_)
+        s += partial ? "load_part(cr_row_" + t->role + ", cr_col, cr_cols, cr_v_" + t->role + "[" + index + "]);\n"
+                     : "load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[" + index + "]);\n";
+      return s;
+    });
+  }
+
   // One sweep over this thread's packs of the row; `body` sees cr_i, cr_col and the loaded packs.
-  std::string sweep(const std::string& body, const std::set<std::string>& reads) const {
-    std::string columns;
-    for (const auto* t : column_)
-      if (reads.count(t->role)) columns += "float cr_c_" + t->role + "[VEC];\nload_vec(" + t->role + " + cr_col, cr_c_" + t->role + ");\n";
+  std::string sweep(const PackBody& body, const std::set<std::string>& reads) const {
+    const PackBody withColumns = [&](bool partial) {
+      std::string columns;
+      for (const auto* t : column_) {
+        if (!reads.count(t->role)) continue;
+        const std::string v = "cr_c_" + t->role;
+        columns += "float " + v + "[VEC];\n";
+        columns += partial  ? "load_part(" + t->role + ", cr_col, cr_cols, " + v + ");\n"
+                   : ragged_ ? "load_vec_any(" + t->role + " + cr_col, " + v + ");\n"
+                             : "load_vec(" + t->role + " + cr_col, " + v + ");\n";
+      }
+      return columns + body(partial);
+    };
     std::string s;
     if (registers_) {
       s += "#pragma unroll\n  for (int cr_i = 0; cr_i < PACKS_PER_THREAD; ++cr_i) {\n";
-      s += "    const int cr_col = (cr_i * THREADS_PER_ROW + cr_lane) * VEC;\n";
-      s += "    if (cr_col < cr_cols) {\n" + indentLines(columns + body, 6) + "    }\n  }\n";
+      s += "    const int cr_col = " + packColumn("cr_i * THREADS_PER_ROW + cr_lane") + ";\n";
+      s += "    if (cr_col < cr_cols) {\n" + indentLines(packCode(withColumns), 6) + "    }\n  }\n";
       return s;
     }
-    s += "  for (int cr_base = cr_lane * VEC; cr_base < cr_cols; cr_base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
+    s += "  for (int cr_base = " + std::string(ragged_ ? "cr_lane * VEC - cr_shift" : "cr_lane * VEC") +
+         "; cr_base < cr_cols; cr_base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
     for (const auto* t : full_) s += "    float cr_v_" + t->role + "[PACKS_IN_FLIGHT][VEC];\n";
     s += "#pragma unroll\n    for (int cr_i = 0; cr_i < PACKS_IN_FLIGHT; ++cr_i) {\n";
     s += "      const int cr_col = cr_base + cr_i * THREADS_PER_ROW * VEC;\n";
-    s += "      if (cr_col < cr_cols) {\n";
-    for (const auto* t : full_) s += "        load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[cr_i]);\n";
-    s += "      }\n    }\n";
+    s += "      if (cr_col < cr_cols) {\n" + indentLines(loadFullPacks("cr_i"), 8) + "      }\n    }\n";
     s += "#pragma unroll\n    for (int cr_i = 0; cr_i < PACKS_IN_FLIGHT; ++cr_i) {\n";
     s += "      const int cr_col = cr_base + cr_i * THREADS_PER_ROW * VEC;\n";
-    s += "      if (cr_col < cr_cols) {\n" + indentLines(columns + body, 8) + "      }\n    }\n  }\n";
+    s += "      if (cr_col < cr_cols) {\n" + indentLines(packCode(withColumns), 8) + "      }\n    }\n  }\n";
     return s;
   }
 
@@ -206,6 +267,24 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     return stage;
   }
 
+  // A ragged row's shift off the VEC-element grid (row_packs.h), read from the
+  // address of its first tensor of the row's shape; every other one must share
+  // it (see the top of this file), else the kernel stops before a misaligned access.
+  std::string rowShift() const {
+    std::vector<std::pair<std::string, std::string>> rows;  // pointer expression, element type
+    for (const auto* t : full_) rows.push_back({"cr_row_" + t->role, cudaTypeName(t->dtype)});
+    if (y_.rowRole == RowRole::Full) rows.push_back({"(" + y_.role + " + cr_row * " + N_ + ")", cudaTypeName(y_.dtype)});
+    if (rows.empty()) return "  const int cr_shift = 0;  // no tensor of the row's shape\n";
+    auto shiftOf = [](const std::pair<std::string, std::string>& r) {
+      return "cr_row_shift((unsigned long long)" + r.first + ", (int)sizeof(" + r.second + "), VEC)";
+    };
+    std::string s = "  // The row's shift off the VEC-element grid: its head pack starts cr_shift columns before it.\n";
+    s += "  const int cr_shift = " + shiftOf(rows[0]) + ";\n";
+    for (std::size_t i = 1; i < rows.size(); ++i)
+      s += "  if (" + shiftOf(rows[i]) + " != cr_shift) __trap();  // a base off its pack alignment\n";
+    return s;
+  }
+
   std::string kernelBody() const {
     const auto& rs = p_.operation->reductions;
     std::string s;
@@ -220,12 +299,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
       s += "  const int cr_cols = (int)" + N_ + ";  // rows are < 2^30 long\n";
     }
     if (registers_)
-      s += "  if (" + N_ + " > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
-           std::to_string(cols_) + "\n";
-    if (vec_ > 1) s += "  if (" + N_ + " % VEC != 0) __trap();  // rows must be whole packs (aligned)\n";
+      s += "  if (" + N_ + (ragged_ ? " + VEC - 1" : "") +
+           " > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " + std::to_string(cols_) +
+           (ragged_ ? " and a head of up to VEC - 1" : "") + "\n";
+    if (vec_ > 1 && !ragged_) s += "  if (" + N_ + " % VEC != 0) __trap();  // rows must be whole packs (aligned)\n";
     for (const auto* t : full_)
       s += "  const " + std::string(cudaTypeName(t->dtype)) + "* cr_row_" + t->role + " = " + t->role + " + cr_row * " +
            N_ + ";\n";
+    if (ragged_) s += rowShift();
     for (const auto* t : perRow_)
       s += "  const float cr_" + t->role + " = cr_row < cr_rows ? to_f(" + t->role + "[cr_row]) : 0.0f;\n";
     if (needsScratch()) {
@@ -237,16 +318,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     if (registers_) {
       for (const auto* t : full_) s += "  float cr_v_" + t->role + "[PACKS_PER_THREAD][VEC];\n";
       s += "#pragma unroll\n  for (int cr_i = 0; cr_i < PACKS_PER_THREAD; ++cr_i) {\n";
-      s += "    const int cr_col = (cr_i * THREADS_PER_ROW + cr_lane) * VEC;\n";
-      s += "    if (cr_col < cr_cols) {\n";
-      for (const auto* t : full_) s += "      load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[cr_i]);\n";
-      s += "    }\n  }\n";
+      s += "    const int cr_col = " + packColumn("cr_i * THREADS_PER_ROW + cr_lane") + ";\n";
+      s += "    if (cr_col < cr_cols) {\n" + indentLines(loadFullPacks("cr_i"), 6) + "    }\n  }\n";
     }
     const auto stage = stages();
     const int lastStage = stage.empty() ? -1 : *std::max_element(stage.begin(), stage.end());
     for (int st = 0; st <= lastStage; ++st) {
       s += "\n  // Stage " + std::to_string(st) + " of the reductions.\n";
-      std::string body;
+      std::vector<std::string> updates;
       std::set<std::string> reads;
       for (std::size_t j = 0; j < rs.size(); ++j) {
         if (stage[j] != st) continue;
@@ -261,9 +340,17 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
                                    : op == "max"     ? acc + " = fmaxf(" + acc + ", " + v + ");"
                                    : op == "min"     ? acc + " = fminf(" + acc + ", " + v + ");"
                                                      : acc + " += " + v + ";";
-        body += "#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) " + update + "\n";
+        updates.push_back(update);
       }
-      s += sweep(body, reads);
+      s += sweep(
+          [&](bool partial) {
+            std::string body;
+            for (const auto& update : updates)
+              body += "#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) " +
+                      std::string(partial ? "if (cr_in_row(cr_col + cr_k, cr_cols)) " : "") + update + "\n";
+            return body;
+          },
+          reads);
       for (std::size_t j = 0; j < rs.size(); ++j) {
         if (stage[j] != st) continue;
         const std::string acc = "cr_acc_" + rs[j].name;
@@ -282,9 +369,15 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     s += "\n  // The epilogue.\n";
     if (y_.rowRole == RowRole::Full) {
       s += "  " + std::string(cudaTypeName(y_.dtype)) + "* cr_row_out = " + y_.role + " + cr_row * " + N_ + ";\n";
-      s += sweep("float cr_out[VEC];\n#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) cr_out[cr_k] = " + value +
-                 ";\nstore_vec(cr_row_out + cr_col, cr_out);\n",
-                 expression_.names());
+      s += sweep(
+          [&](bool partial) {
+            return "float cr_out[VEC];\n#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) cr_out[cr_k] = " + value +
+                   ";\n" +
+                   (partial   ? "store_part(cr_row_out, cr_col, cr_cols, cr_out);\n"
+                    : ragged_ ? "store_whole(cr_row_out + cr_col, cr_out);\n"
+                              : "store_vec(cr_row_out + cr_col, cr_out);\n");
+          },
+          expression_.names());
     } else {
       s += "  if (cr_lane == 0 && cr_row < cr_rows) " + y_.role + "[cr_row] = from_f<" + cudaTypeName(y_.dtype) + ">(" +
            value + ");\n";
@@ -299,6 +392,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   std::vector<ValueExpression> reductions_;
   ValueExpression expression_;
   bool registers_ = true, shuffle_ = true;
+  bool ragged_ = false;  // VEC > 1 and rows that are not whole packs: partial head and tail packs
   std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, cols_ = 0;
   std::string N_, rows_;
   std::vector<const ProblemTensor*> full_, column_, perRow_;

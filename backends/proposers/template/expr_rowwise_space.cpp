@@ -5,8 +5,10 @@
 // (rowreduce_space.cpp): how many threads share a row (a warp, several warps
 // with several rows per block, a block), where the row lives between sweeps
 // (registers, or re-read from global memory, where L2 usually holds it),
-// warp shuffles against a shared-memory tree, and the vector width, which
-// must divide the row length (an odd row takes vector 1).
+// warp shuffles against a shared-memory tree, and the vector width, at any
+// row length: a row that is not whole packs moves a partial head and tail
+// pack element by element and its middle in aligned packs (row_packs.h,
+// emit_expr_rowwise.cpp).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/spaces.h"
@@ -79,7 +81,7 @@ public:
     const std::int64_t vec = std::stoll(g.gene("vector"));
     const std::int64_t threadsPerRow = kWarp * warpsPerRow(g);
     const std::int64_t threads = threadsPerRow * rowsPerBlock(g);
-    v.divisible(cols, "the row length", vec, "vector width");
+    // No divisibility by the vector: the emitter cuts any row into aligned packs.
     v.atMost(cols, "the row length", kMaxRowLength, "the 32-bit column index range");
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     v.atMost(ceilDiv(rowCount(p), rowsPerBlock(g)), "blocks", 2147483647LL, "the grid limit");
@@ -87,7 +89,9 @@ public:
       v.add("threads per row (" + std::to_string(threadsPerRow) + ") exceed the row's " + std::to_string(cols / vec) +
             " packs");
     if (g.gene("memory") == "registers") {
-      const std::int64_t cached = ceilDiv(cols, threadsPerRow * vec) * vec * std::max<std::int64_t>(fullInputs(p), 1);
+      // A row that is not whole packs spans up to vec - 1 more slots (its head pack starts before it).
+      const std::int64_t span = cols % vec == 0 ? cols : cols + vec - 1;
+      const std::int64_t cached = ceilDiv(span, threadsPerRow * vec) * vec * std::max<std::int64_t>(fullInputs(p), 1);
       v.atMost(cached, "registers caching the row per thread", kMaxCacheRegistersPerThread, "the register budget");
       v.atMost(cached + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
                "the per-thread share of the register file");
@@ -104,13 +108,12 @@ public:
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override { return emitExprRowwise(g, p); }
 
-  // The row families' starting points (rowreduce_space.cpp) at the widest
-  // vector that divides the row: a block or a few warps per row with the row
+  // The row families' starting points (rowreduce_space.cpp) with 16-byte
+  // packs, at any row length: a block or a few warps per row with the row
   // in registers, a warp per row for short rows, and streaming variants for
   // rows too long for registers. Illegal ones are skipped by the caller.
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
-    std::int64_t vec = static_cast<std::int64_t>(16 / widestAlongRow(p));
-    while (vec > 1 && rowLength(p) % vec != 0) vec /= 2;
+    const std::int64_t vec = static_cast<std::int64_t>(16 / widestAlongRow(p));
     const std::string& f = p.family;
     auto make = [&](const std::string& granularity, const std::string& memory, ParamMap params) {
       return Genome{f,

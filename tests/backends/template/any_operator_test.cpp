@@ -186,19 +186,31 @@ TEST(AnyOperator, BroadcastInputsAreIndexedAsDocumented) {
   EXPECT_NE(src.find("y[cr_e] = from_f<float>(vf_relu(cr_tail_x));"), std::string::npos) << src;
 }
 
-TEST(AnyOperator, RowReductionsRunInStagesAndOddRowsTakeVectorOne) {
+TEST(AnyOperator, RowReductionsRunInStagesAndOddRowsTakeEveryVectorWidth) {
   using testing_support::makeOperatorTask;
   const TaskSpec spec = makeOperatorTask(
       "t", {"rowwise", "x - m - log(s)", {{"m", "max", "x"}, {"s", "sum", "exp(x - m)"}}}, {{"x", DType::F32, {"M", "N"}}},
       {"y", DType::F32, {"M", "N"}}, {{"M", 64}, {"N", 5003}});
   const auto p = templates::problemFromSpec(spec);
-  for (const auto& genes : templates::legalArchitectures(p)) EXPECT_EQ(genes.at("vector"), "1");
+  std::set<std::string> vectors;
+  for (const auto& genes : templates::legalArchitectures(p)) vectors.insert(genes.at("vector"));
+  EXPECT_EQ(vectors, (std::set<std::string>{"1", "2", "4"}));
   std::vector<Proposal> keep;
   const std::string src = sourceOfSeed(spec, keep);
+  // The seeds move 16-byte packs: the row's middle whole, its head and tail element by element.
+  EXPECT_EQ(Genome::fromJson(keep[0].candidate.genomeJson).gene("vector"), "4");
   EXPECT_NE(src.find("// Stage 0 of the reductions."), std::string::npos);
   EXPECT_NE(src.find("// Stage 1 of the reductions."), std::string::npos);
-  EXPECT_NE(src.find("cr_acc_s += expf((cr_v_x[cr_i][cr_k] - cr_m));"), std::string::npos) << src;
+  EXPECT_NE(src.find("for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_acc_s += expf((cr_v_x[cr_i][cr_k] - cr_m));"),
+            std::string::npos)
+      << src;
+  EXPECT_NE(src.find("if (cr_in_row(cr_col + cr_k, cr_cols)) cr_acc_s += expf((cr_v_x[cr_i][cr_k] - cr_m));"),
+            std::string::npos)
+      << src;
   EXPECT_NE(src.find("cr_out[cr_k] = ((cr_v_x[cr_i][cr_k] - cr_m) - logf(cr_s));"), std::string::npos) << src;
+  EXPECT_NE(src.find("store_whole(cr_row_out + cr_col, cr_out);"), std::string::npos) << src;
+  EXPECT_NE(src.find("store_part(cr_row_out, cr_col, cr_cols, cr_out);"), std::string::npos) << src;
+  EXPECT_EQ(src.find("% VEC != 0) __trap();"), std::string::npos) << src;
 }
 
 TEST(AnyOperator, BatchedGemmsPutTheBatchInTheGridAndStackTheirEntriesForTma) {

@@ -8,6 +8,7 @@
 
 #include <set>
 #include "backends/cuda/compile/compile_all.h"
+#include "backends/proposers/template/design_space.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/proposers/template/genome_ops.h"
 #include "backends/proposers/template/template_proposer.h"
@@ -90,6 +91,47 @@ TEST(ExprCompile, RandomLegalElementwiseGenomesCompileForSm90) {
 TEST(ExprCompile, RandomLegalRowwiseGenomesCompileForSm90) {
   const auto samples = sample(testing_support::rowwiseOperatorCases(), 2027);
   ASSERT_GE(samples.size(), static_cast<std::size_t>(kPerFamily));
+  compileAndCheck(samples);
+}
+
+// Rows that are not whole packs (5003, 1001, 7) at every vector width and every
+// architecture: f32 (vector 2, 4), bf16 with bf16 [N] weights (vector 2, 4, 8)
+// and f16 rows with an f32 [N] weight (mixed element sizes along the row).
+TEST(ExprCompile, OddRowsCompileAtEveryVectorWidth) {
+  using testing_support::makeOperatorTask;
+  const DType F = DType::F32, H = DType::F16, B = DType::BF16;
+  const OperatorSpec logSoftmax{"rowwise", "x - m - log(s)", {{"m", "max", "x"}, {"s", "sum", "exp(x - m)"}}};
+  const OperatorSpec layerNorm{"rowwise", "(x - mu) * rsqrt(var + 1e-5) * w + b",
+                               {{"mu", "mean", "x"}, {"var", "mean", "(x - mu) * (x - mu)"}}};
+  const OperatorSpec addRmsNorm{"rowwise", "(x + r) * rsqrt(ms + 1e-6) * w", {{"ms", "mean", "(x + r) * (x + r)"}}};
+  std::vector<Sample> samples;
+  std::set<std::string> vectors;
+  for (const std::int64_t N : {5003, 1001, 7}) {
+    const std::map<std::string, std::int64_t> axes = {{"M", 64}, {"N", N}};
+    const std::string n = std::to_string(N);
+    for (const auto& spec : {makeOperatorTask("logsoftmax_f32_" + n, logSoftmax, {{"x", F, {"M", "N"}}}, {"y", F, {"M", "N"}}, axes),
+                             makeOperatorTask("layernorm_bf16_" + n, layerNorm,
+                                              {{"x", B, {"M", "N"}}, {"w", B, {"N"}}, {"b", B, {"N"}}}, {"y", B, {"M", "N"}}, axes),
+                             makeOperatorTask("add_rmsnorm_f16_" + n, addRmsNorm,
+                                              {{"x", H, {"M", "N"}}, {"r", H, {"M", "N"}}, {"w", F, {"N"}}},
+                                              {"y", H, {"M", "N"}}, axes)}) {
+      const auto p = templates::problemFromSpec(spec);
+      for (const auto& genes : templates::legalArchitectures(p)) {
+        if (genes.at("vector") == "1") continue;
+        const auto points = templates::legalParameterPoints(p, genes);
+        ASSERT_FALSE(points.empty());
+        const Genome g{p.family, genes, points.front()};
+        vectors.insert(spec.name.substr(0, spec.name.find('_')) + " " + genes.at("vector"));
+        samples.push_back({spec.name, TemplateProposer::candidateFor(g, p), p});
+        EXPECT_NE(samples.back().candidate.source.find("cr_pack_whole(cr_col, cr_cols, VEC)"), std::string::npos)
+            << spec.name << " " << g.genesText();
+      }
+    }
+  }
+  EXPECT_TRUE(vectors.count("logsoftmax 2") && vectors.count("logsoftmax 4"));
+  EXPECT_TRUE(vectors.count("layernorm 2") && vectors.count("layernorm 4") && vectors.count("layernorm 8"));
+  EXPECT_TRUE(vectors.count("add 2") && vectors.count("add 4"));
+  ASSERT_GE(samples.size(), 60u);
   compileAndCheck(samples);
 }
 
