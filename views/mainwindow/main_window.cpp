@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/main_window.h"
+#include "views/compare/compare_view.h"
+#include "views/details/candidate_details_view.h"
 #include <algorithm>
 #include <functional>
 #include <QApplication>
@@ -231,14 +233,16 @@ QSize MainWindow::minimumUsefulSize(const QString& viewName) {
       {QStringLiteral("roofline"), {320, 150}},   {QStringLiteral("lineage"), {300, 120}},
       {QStringLiteral("archive"), {260, 120}},    {QStringLiteral("review"), {300, 120}},
       {QStringLiteral("knowledge"), {260, 120}},  {QStringLiteral("vault"), {260, 120}},
-      {QStringLiteral("editor"), {400, 150}},
+      {QStringLiteral("editor"), {400, 150}},    {QStringLiteral("details"), {300, 150}},
+      {QStringLiteral("compare"), {300, 150}},
   };
   return sizes.value(viewName, QSize(240, 120));
 }
 
 void MainWindow::applyDefaultDockSizes() {
-  // Proportional to the window: the tables keep the most room; the side docks
-  // a fifth (left) and a third (right), the bottom row a third of the height.
+  // Proportional to the window: the tables keep the most room; each side dock
+  // a fifth (the details dock's 300 px at 1366 leaves the candidates' default
+  // columns room), the bottom row two fifths of the height.
   const QSize window = size();
   QList<QDockWidget*> lefts, rights, bottoms;
   for (QDockWidget* dock : std::as_const(viewDocks_)) {
@@ -251,7 +255,7 @@ void MainWindow::applyDefaultDockSizes() {
     }
   }
   if (!lefts.isEmpty()) resizeDocks({lefts.front()}, {std::max(300, window.width() / 5)}, Qt::Horizontal);
-  if (!rights.isEmpty()) resizeDocks({rights.front()}, {std::max(320, window.width() / 4)}, Qt::Horizontal);
+  if (!rights.isEmpty()) resizeDocks({rights.front()}, {std::max(300, window.width() / 5)}, Qt::Horizontal);
   if (!bottoms.isEmpty()) resizeDocks({bottoms.front()}, {std::max(180, window.height() * 2 / 5)}, Qt::Vertical);
 }
 
@@ -363,10 +367,16 @@ void MainWindow::createDocks() {
     viewMenu_->addAction(dock->toggleViewAction());
   }
   for (QDockWidget* first : std::as_const(firstOfGroup)) first->raise();
-  // HOOK (issue 18, for the lead): the candidate details dock goes here, as the
-  // right-hand group's first tab: add it in createViewDocks (view_docks.cpp)
-  // with tabGroup "candidate" and Qt::RightDockWidgetArea, and give it a
-  // minimumUsefulSize() entry above. Sizes follow in applyDefaultDockSizes().
+  // The details dock is the right-hand group's first tab; Compare selected fills
+  // the comparison (its tab beside it) and raises it.
+  if (QDockWidget* details = viewDocks_.value(QStringLiteral("details"))) details->raise();
+  if (auto* compare = qobject_cast<CompareView*>(viewDocks_.value(QStringLiteral("compare"))
+                                                     ? viewDocks_.value(QStringLiteral("compare"))->widget()
+                                                     : nullptr))
+    connect(this, &MainWindow::compareRequested, this, [this, compare](const std::vector<CandidateId>& ids) {
+      compare->compare(ids);
+      raiseView(QStringLiteral("compare"));
+    });
   viewMenu_->setEnabled(!viewMenu_->isEmpty());
 }
 
@@ -412,6 +422,16 @@ QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
   auto* menu = new QMenu(parent);
   if (compare_->isEnabled()) {
     menu->addAction(compare_);
+    menu->addSeparator();
+  }
+  // The details view shows every figure as a difference against a baseline candidate.
+  if (auto* details = viewDocks_.value(QStringLiteral("details"))
+                          ? qobject_cast<CandidateDetailsView*>(viewDocks_.value(QStringLiteral("details"))->widget())
+                          : nullptr) {
+    menu->addAction(tr("Set as baseline for details"), this, [this, details, id] {
+      details->setBaseline(id);
+      raiseView(QStringLiteral("details"));
+    });
     menu->addSeparator();
   }
   for (const CandidateActionSpec& spec : candidateActionSpecs()) {

@@ -11,6 +11,8 @@
 #include "views/review/review_queue_view.h"
 #include "views/vault/vault_view.h"
 #include "views/editor/kernel_editor_view.h"
+#include "views/details/candidate_details_view.h"
+#include "views/compare/compare_view.h"
 
 namespace crucible::views {
 
@@ -37,6 +39,12 @@ std::vector<ViewDock> createViewDocks([[maybe_unused]] ProjectSession* session, 
       new DiffView(session, parent));
   add("roofline", "rooflineDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Roofline"), Qt::BottomDockWidgetArea,
       "evolution", new RooflineView(session, parent));
+  // Right: the selected candidate's every figure (Nsight Compute's Details page), and two or more
+  // candidates side by side (Edit > Compare selected).
+  add("details", "candidateDetailsDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Details"), Qt::RightDockWidgetArea,
+      "candidate", new CandidateDetailsView(session, parent));
+  add("compare", "compareDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Compare"), Qt::RightDockWidgetArea,
+      "candidate", new CompareView(session, parent));
   // Bottom right: what waits for a human and what outlives the run.
   add("review", "reviewQueueDock", QT_TRANSLATE_NOOP("crucible::views::ViewDocks", "Review queue"), Qt::BottomDockWidgetArea,
       "outcome", new ReviewQueueView(session, parent));

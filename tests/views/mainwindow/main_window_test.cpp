@@ -26,6 +26,8 @@
 #include "views/mainwindow/filtered_table.h"
 #include "views/mainwindow/host_info.h"
 #include "views/mainwindow/main_window.h"
+#include "views/compare/compare_view.h"
+#include "views/details/details_model.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/table_columns.h"
 #include "views/models/candidates_model.h"
@@ -199,7 +201,8 @@ TEST_F(MainWindowTest, ViewDocksAreFoundByTheirShortNames) {
     ASSERT_NE(dock, nullptr) << name.toStdString();
     EXPECT_NE(dock->widget(), nullptr) << name.toStdString();
   }
-  const QStringList known = {QStringLiteral("archive"), QStringLiteral("diff"), QStringLiteral("knowledge"),
+  const QStringList known = {QStringLiteral("archive"), QStringLiteral("compare"), QStringLiteral("details"),
+                             QStringLiteral("diff"), QStringLiteral("knowledge"),
                              QStringLiteral("lineage"), QStringLiteral("review"), QStringLiteral("roofline"),
                              QStringLiteral("runcontrol"), QStringLiteral("vault")};
   for (const QString& name : names) EXPECT_TRUE(known.contains(name)) << name.toStdString();
@@ -458,6 +461,12 @@ TEST_F(MainWindowTest, EditMenuFindsCopiesComparesAndAsksForPreferences) {
   ASSERT_EQ(compare.count(), 1);
   const auto ids = compare[0][0].value<std::vector<CandidateId>>();
   EXPECT_EQ(ids.size(), 2u);
+  // ... and the comparison dock shows both, side by side.
+  auto* compareView = qobject_cast<CompareView*>(w.viewDock(QStringLiteral("compare"))->widget());
+  ASSERT_NE(compareView, nullptr);
+  EXPECT_TRUE(w.viewDock(QStringLiteral("compare"))->isVisible());
+  ASSERT_EQ(compareView->model()->candidateCount(), 2);
+  EXPECT_EQ(compareView->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("#%1").arg(ids[0]));
 
   table->setFocus();
   QGuiApplication::clipboard()->clear();
