@@ -13,6 +13,7 @@
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
 #include "core/model/kernel_export_bundle.h"
+#include "core/store/best_kernels.h"
 #include "core/store/project_store.h"
 
 namespace crucible::cli {
@@ -20,8 +21,10 @@ namespace {
 
 const char* const kUsage =
     "usage: crucible-cli best --project P.crucible [--export DIR [--format cu|torch|flashinfer]] [--json]\n"
-    "For every task of the project, the best Valid candidate over all its runs (highest speedup against\n"
-    "its run's reference; ties: lowest median time). A task without one is listed as such.\n"
+    "For every task of the project, the best Valid candidate over all its runs: the highest speedup over the\n"
+    "task's baseline, chained through each run's reference (a run that starts from a seal is measured against\n"
+    "that sealed kernel, itself so many times the baseline); ties: lowest median time. A task without one is\n"
+    "listed as such.\n"
     "--export DIR writes DIR/<task>.cu (the source under a comment header with its figures and launch, as the\n"
     "vault exports a seal, then a host launcher) and DIR/<task>.json (task spec, launch rule with its tensor\n"
     "maps, timing).\n"
@@ -33,56 +36,6 @@ const char* const kUsage =
     "was validated at.\n"
     "Exit status: 0 when every task has a valid candidate, 1 when some task has none, 2 bad usage,\n"
     "4 the project cannot be opened (`crucible-cli help` has the table). Reads only: works on read-only storage.\n";
-
-// One task's winner, or only the task when no run produced a valid kernel.
-struct TaskBest {
-  Task task;
-  std::int64_t runsCount = 0;
-  std::int64_t evaluations = 0;          // over all the task's runs
-  std::optional<Run> run;                // the run of the winner
-  std::optional<Candidate> candidate;    // the winner, with its source
-  std::optional<Seal> seal;              // the winner's seal, when it is sealed
-};
-
-bool better(const CandidateSummary& a, const CandidateSummary& b) {
-  if (a.speedup != b.speedup) return a.speedup > b.speedup;
-  return a.medianUs < b.medianUs;
-}
-
-TaskBest bestOf(const ProjectStore& store, const Task& task, const std::vector<Run>& runs) {
-  TaskBest result;
-  result.task = task;
-  std::optional<CandidateSummary> winner;
-  for (const Run& run : runs) {
-    if (run.taskId != task.id) continue;
-    ++result.runsCount;
-    result.evaluations += run.evaluationsDone;
-    for (const CandidateSummary& s : store.candidateSummaries(run.id)) {
-      if (s.status != CandidateStatus::Valid) continue;
-      if (!winner || better(s, *winner)) {
-        winner = s;
-        result.run = run;
-      }
-    }
-  }
-  if (winner) {
-    result.candidate = store.candidate(winner->id);
-    if (!result.candidate) throw std::runtime_error("candidate " + std::to_string(winner->id) + " is listed but cannot be read");
-    for (const Seal& seal : store.seals(task.id)) {  // newest first
-      if (seal.candidateId != winner->id) continue;
-      result.seal = seal;
-      break;
-    }
-  }
-  return result;
-}
-
-std::vector<TaskBest> bestPerTask(const ProjectStore& store) {
-  const std::vector<Run> runs = store.runs();
-  std::vector<TaskBest> all;
-  for (const Task& task : store.tasks()) all.push_back(bestOf(store, task, runs));
-  return all;
-}
 
 nlohmann::json summaryJson(const TaskBest& b) {
   nlohmann::json j = {{"task", b.task.name}, {"runs", b.runsCount}, {"evaluations", b.evaluations}};
@@ -96,14 +49,15 @@ nlohmann::json summaryJson(const TaskBest& b) {
   j["run_evaluations"] = b.run->evaluationsDone;
   j["architecture"] = b.candidate->architectureKey;
   j["median_us"] = b.candidate->timing ? b.candidate->timing->medianUs : 0.0;
-  j["speedup"] = b.candidate->timing ? b.candidate->timing->speedup : 0.0;
+  j["speedup"] = b.candidate->timing ? b.candidate->timing->speedup : 0.0;  // against its run's reference
+  j["speedup_over_baseline"] = b.speedupOverBaseline;
   return j;
 }
 
 // The architecture key is long and free-form, so it is the last column.
 void printTable(const std::vector<TaskBest>& all, std::ostream& out) {
   out << std::left << std::setw(40) << "task" << std::setw(6) << "run" << std::setw(11) << "candidate" << std::right
-      << std::setw(12) << "median us" << std::setw(10) << "speedup" << std::setw(8) << "evals" << "  architecture\n";
+      << std::setw(12) << "median us" << std::setw(12) << "x baseline" << std::setw(8) << "evals" << "  architecture\n";
   for (const TaskBest& b : all) {
     out << std::left << std::setw(40) << b.task.name;
     if (!b.candidate) {
@@ -112,8 +66,8 @@ void printTable(const std::vector<TaskBest>& all, std::ostream& out) {
     }
     const Candidate& c = *b.candidate;
     out << std::setw(6) << c.runId << std::setw(11) << c.id << std::right << std::fixed << std::setprecision(2)
-        << std::setw(12) << (c.timing ? c.timing->medianUs : 0.0) << std::setprecision(3) << std::setw(9)
-        << (c.timing ? c.timing->speedup : 0.0) << "x" << std::setw(8) << b.run->evaluationsDone << "  "
+        << std::setw(12) << (c.timing ? c.timing->medianUs : 0.0) << std::setprecision(3) << std::setw(11)
+        << b.speedupOverBaseline << "x" << std::setw(8) << b.run->evaluationsDone << "  "
         << c.architectureKey << "\n"
         << std::defaultfloat;
   }
@@ -130,22 +84,13 @@ ExportFormat exportFormat(const std::string& text) {
   throw UsageError("--format must be cu, torch or flashinfer, not '" + text + "'");
 }
 
-// Where the figures were measured: the seal's fingerprint, else the one GPU the
-// project measured its roofs on; "" when that is not known for certain.
-std::string measuredOn(const ProjectStore& store, const TaskBest& b) {
-  if (b.seal) return b.seal->fingerprint.gpu;
-  std::set<std::string> devices;
-  for (const Ceiling& c : store.ceilings()) devices.insert(c.device);
-  return devices.size() == 1 ? *devices.begin() : "";
-}
-
 int exportAll(const ProjectStore& store, const std::vector<TaskBest>& all, const std::string& dir, ExportFormat format,
               std::ostream& log) {
   std::filesystem::create_directories(dir);
   int written = 0;
   for (const TaskBest& b : all) {
     if (!b.candidate) continue;
-    const KernelExportInput in{b.task, *b.candidate, b.seal, measuredOn(store, b)};
+    const KernelExportInput in{b.task, *b.candidate, b.seal, exportMeasuredOn(b.seal, store.ceilings())};
     for (const ExportedFile& f : kernelExportFiles(in, format)) writeFile(std::filesystem::path(dir) / f.path, f.content);
     ++written;
   }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/kernel_export_bundle.h"
 
+#include <set>
+
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -96,6 +98,13 @@ std::vector<ExportedFile> kernelExportFiles(const KernelExportInput& in, ExportF
                                              name + "_baseline", name + ": the task's baseline kernel"))
     files.push_back(std::move(f));
   return files;
+}
+
+std::string exportMeasuredOn(const std::optional<Seal>& seal, const std::vector<Ceiling>& projectCeilings) {
+  if (seal) return seal->fingerprint.gpu;
+  std::set<std::string> devices;
+  for (const Ceiling& c : projectCeilings) devices.insert(c.device);
+  return devices.size() == 1 ? *devices.begin() : "";
 }
 
 }  // namespace crucible

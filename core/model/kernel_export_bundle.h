@@ -31,6 +31,11 @@ struct KernelExportInput {
   std::string measuredOn;          // the GPU its figures come from ("" when not known for certain)
 };
 
+// Where an exported kernel's figures were measured: the seal's fingerprint,
+// else the one GPU the project measured its roofs on; "" when that is not
+// known for certain. crucible-cli best and the workbench's Export kernel say the same.
+std::string exportMeasuredOn(const std::optional<Seal>& seal, const std::vector<Ceiling>& projectCeilings);
+
 // One line saying what the kernel is and how it measured.
 std::string describeExportedKernel(const KernelExportInput& in);
 

@@ -113,7 +113,7 @@ std::string torchBindingSource(const TaskSpec& spec, const LaunchRule& rule, con
       << "#include <c10/cuda/CUDAGuard.h>\n"
       << "#include <cuda_runtime.h>\n";
   if (!rule.tensorMaps.empty()) out << "#include <cuda.h>\n";
-  out << "#include <cstdint>\n#include <vector>\n\n";
+  out << "#include <cstdint>\n#include <string>\n#include <vector>\n\n";
 
   out << "extern \"C\" cudaError_t " << hostLauncherName(rule) << "(";
   const auto params = hostLauncherParameters(spec, rule);
@@ -125,8 +125,17 @@ std::string torchBindingSource(const TaskSpec& spec, const LaunchRule& rule, con
       << "  TORCH_CHECK(t.is_cuda(), name, \" must be a CUDA tensor\");\n"
       << "  TORCH_CHECK(t.device() == device, name, \" must be on \", device, \", like the first input\");\n"
       << "  TORCH_CHECK(t.scalar_type() == dtype, name, \" must be \", dtype, \", not \", t.scalar_type());\n"
-      << "  TORCH_CHECK(t.sizes() == c10::IntArrayRef(shape), name, \" must have shape \", c10::IntArrayRef(shape),\n"
-      << "              \" (the shape the kernel was validated at), not \", t.sizes());\n"
+      // The shapes compared and printed dimension by dimension: on the H200 (PyTorch 2.11, g++ 13) a
+      // TORCH_CHECK that streamed a c10::IntArrayRef into its message crashed the process instead of
+      // raising (tests/gpu/interop/check_torch_extension.py).
+      << "  bool same_shape = t.dim() == static_cast<int64_t>(shape.size());\n"
+      << "  for (size_t d = 0; same_shape && d < shape.size(); ++d) same_shape = t.size(static_cast<int64_t>(d)) == shape[d];\n"
+      << "  if (!same_shape) {\n"
+      << "    std::string want = \"[\", got = \"[\";\n"
+      << "    for (size_t d = 0; d < shape.size(); ++d) want += (d ? \", \" : \"\") + std::to_string(shape[d]);\n"
+      << "    for (int64_t d = 0; d < t.dim(); ++d) got += (d ? \", \" : \"\") + std::to_string(t.size(d));\n"
+      << "    TORCH_CHECK(false, name, \" must have shape \", want, \"] (the shape the kernel was validated at), not \", got, \"]\");\n"
+      << "  }\n"
       << "  TORCH_CHECK(t.is_contiguous(), name, \" must be contiguous\");\n"
       << "}\n";
   if (!rule.tensorMaps.empty()) {

@@ -775,15 +775,7 @@ QString MainWindow::exportCandidate(CandidateId id, ExportFormat format, const Q
         in.seal = seal;
         break;
       }
-    // Where the figures were measured, as crucible-cli best says it: the
-    // seal's fingerprint, else the one GPU the project measured its roofs on.
-    if (in.seal) {
-      in.measuredOn = in.seal->fingerprint.gpu;
-    } else {
-      std::set<std::string> devices;
-      for (const Ceiling& ceiling : store->ceilings()) devices.insert(ceiling.device);
-      if (devices.size() == 1) in.measuredOn = *devices.begin();
-    }
+    in.measuredOn = exportMeasuredOn(in.seal, store->ceilings());  // as crucible-cli best says it
     if (!QDir().mkpath(dir)) return tr("Cannot create the folder %1.").arg(dir);
     for (const ExportedFile& f : kernelExportFiles(in, format)) {
       const QString path = QDir(dir).filePath(QString::fromStdString(f.path));
