@@ -202,6 +202,8 @@ public:
     llm::LlmProposer* model = model_;
     if (!model) return;
     model->setOwningContextProvider(llm::storeContextProvider(project, run));
+    // With several models, the bandit learns from how each model's children ended.
+    model->setOutcomeSource(llm::storeOutcomeSource(project, run));
     if (!resumed) return;
     auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
     for (const CandidateSummary& s : store->candidateSummaries(run))
@@ -296,7 +298,8 @@ int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) 
   if (!r) return ExitCode::Failed;
   std::cout << "run " << run << ": " << toString(r->status) << ", " << r->evaluationsDone << " evaluations, best "
             << r->bestSpeedup << "x vs reference\n";
-  if (const auto usage = runModelUsage(*store, *r)) std::cout << "model: " << describeModelUsage(*usage) << "\n";
+  if (const auto usage = runModelUsage(*store, *r))
+    std::cout << "model: " << describeModelUsage(*usage, modelBudgetOf(*r)) << "\n";
   return r->status == RunStatus::Failed ? ExitCode::Failed : ExitCode::Success;
 }
 
@@ -310,7 +313,8 @@ int cmdInit(const std::vector<std::string>& args) {
 
 int cmdRun(const std::vector<std::string>& args) {
   Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile",
-                   "sanitize-timeout", "kernel", "tune", "proposer", "llm-settings", "dispatch", "slurm-settings"},
+                   "sanitize-timeout", "kernel", "tune", "proposer", "llm-settings", "dispatch", "slurm-settings",
+                   "max-cost-usd", "max-tokens"},
             {"gated", "verbose", "away-from-seal"});
   // The whole command line is checked before anything is opened, created or probed.
   const std::string project = o.required("project");
@@ -334,6 +338,12 @@ int cmdRun(const std::vector<std::string>& args) {
   const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1, 0));
   // The proposer and the dispatcher with their settings files (and the model's key variable) are checked first.
   const FrontEnd frontEnd = frontEndFromOptions(o);
+  // What the model may cost, beside evaluations and time (kept in the run's settings, so `resume` keeps it).
+  settings.maxModelCostUsd = o.positiveNumber("max-cost-usd", 0, 1e6);
+  settings.maxModelTokens = o.integer("max-tokens", 0, 1);
+  if ((o.has("max-cost-usd") || o.has("max-tokens")) && frontEnd.proposer != "llm")
+    throw UsageError(std::string("--") + (o.has("max-cost-usd") ? "max-cost-usd" : "max-tokens") +
+                     " limits what a language model costs: it needs --proposer llm");
   const FrontEndSettings frontEndSettings = readFrontEndSettings(frontEnd);
   requireWritableProject(project, "start a run");
   // A project that is not one (damaged, newer) and a task that names nothing are refused before the GPU is probed.
@@ -409,14 +419,14 @@ int cmdRuns(const std::vector<std::string>& args) {
     std::cout << std::setw(5) << r.id << std::setw(34) << (t ? t->name : "?") << std::setw(10) << toString(r.status)
               << std::setw(8) << r.evaluationsDone << r.bestSpeedup << "x";
     // A run a language model proposed for: what it spent (tokens, cost at the settings' prices).
-    if (const auto usage = runModelUsage(*store, r)) std::cout << "  model " << describeModelUsage(*usage);
+    if (const auto usage = runModelUsage(*store, r)) std::cout << "  model " << describeModelUsage(*usage, modelBudgetOf(r));
     std::cout << "\n";
   }
   return ExitCode::Success;
 }
 
 const RegisterCommand kInit("init", {"create an empty project file", cmdInit});
-const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]... [--proposer template|llm [--llm-settings FILE]] [--dispatch local|slurm [--slurm-settings FILE]]", cmdRun});
+const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--max-cost-usd X] [--max-tokens N] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]... [--proposer template|llm [--llm-settings FILE]] [--dispatch local|slurm [--slurm-settings FILE]]", cmdRun});
 const RegisterCommand kResume("resume", {"continue an interrupted or stopped run with the proposer and dispatcher it was started with: --project P --run ID [--llm-settings FILE] [--dispatch local|slurm [--slurm-settings FILE]]", cmdResume});
 const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", cmdRuns});
 

@@ -3,6 +3,9 @@
 
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
+
+#include "core/engine/run_settings.h"
 
 namespace crucible::cli {
 
@@ -17,10 +20,21 @@ std::optional<llm::LlmUsage> runModelUsage(const ProjectStore& store, const Run&
   return total;
 }
 
-std::string describeModelUsage(const llm::LlmUsage& u) {
+ModelBudget modelBudgetOf(const Run& run) {
+  try {
+    const RunSettings s = runSettingsFromJson(run.settingsJson);
+    return {s.maxModelCostUsd, s.maxModelTokens};
+  } catch (const std::invalid_argument&) {
+    return {};  // `runs` still lists a run whose settings it cannot read
+  }
+}
+
+std::string describeModelUsage(const llm::LlmUsage& u, const ModelBudget& budget) {
   std::ostringstream out;
   out << u.tokensIn << " in, " << u.tokensOut << " out, " << u.requests << " requests, $" << std::fixed
       << std::setprecision(4) << u.costUsd;
+  if (budget.costUsd > 0) out << " of " << formatUsd(budget.costUsd) << " budget";
+  if (budget.tokens > 0) out << " (" << u.tokensIn + u.tokensOut << " of " << budget.tokens << " tokens budget)";
   return out.str();
 }
 

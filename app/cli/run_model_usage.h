@@ -7,13 +7,18 @@
 #include <optional>
 #include <string>
 #include "backends/proposers/llm/llm_usage.h"
+#include "core/engine/budget.h"
 #include "core/store/project_store.h"
 
 namespace crucible::cli {
 
 // nullopt when the run used no model.
 std::optional<llm::LlmUsage> runModelUsage(const ProjectStore& store, const Run& run);
-// "123456 in, 7890 out, 42 requests, $0.1234"
-std::string describeModelUsage(const llm::LlmUsage& u);
+// The run's model budget (RunSettings::maxModelCostUsd / maxModelTokens); zeros when
+// it has none or its settings cannot be read.
+ModelBudget modelBudgetOf(const Run& run);
+// "123456 in, 7890 out, 42 requests, $0.1234", then " of $5.00 budget" /
+// " of 1000000 tokens budget" for the limits that are set.
+std::string describeModelUsage(const llm::LlmUsage& u, const ModelBudget& budget = {});
 
 }  // namespace crucible::cli

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `crucible-cli run --kernel K.cu [--tune K.tune.json]`: the user's starting
-// kernels read from disk and turned into the run's proposer. With starting
-// kernels, the tunable-kernel proposer and the template proposer compete in
-// one run (backends/proposers/combined); without, the template proposer
-// works alone, as before.
+// kernels read from disk and turned into the run's proposer. The work is
+// backends' (backends/proposers/tunable/starting_kernels.h, read and check;
+// backends/proposers/combined/run_proposer.h, the proposer), shared with the
+// GUI; here its errors become UsageErrors worded as options.
 #pragma once
-#include <memory>
 #include <string>
 #include <vector>
 #include "app/cli/options.h"
-#include "backends/proposers/combined/combined_proposer.h"
-#include "backends/proposers/template/template_proposer.h"
-#include "backends/proposers/tunable/tunable_proposer.h"
+#include "backends/proposers/combined/run_proposer.h"
+#include "backends/proposers/tunable/starting_kernels.h"
 
 namespace crucible::cli {
 
@@ -22,6 +20,7 @@ namespace crucible::cli {
 // None of them: a UsageError saying so. Files are read with bounded work
 // (core/io/bounded_file.h); every error names the file and the field.
 StartingKernel readStartingKernel(const KernelOption& option);
+// Every --kernel in order; two of one name are a UsageError.
 std::vector<StartingKernel> readStartingKernels(const Options& o);
 
 // Each kernel checked against the task (signature, names, a legal starting
@@ -29,26 +28,10 @@ std::vector<StartingKernel> readStartingKernels(const Options& o);
 // does not fit, with the reason.
 void checkStartingKernels(const std::vector<StartingKernel>& kernels, const std::string& taskSpecJson);
 
-// The proposer of a run: the template proposer alone without starting
-// kernels (unless combineAlways, for `resume`, whose stored candidates may be
-// tunable kernels'), else the starting kernels' tunable proposer and the
-// template proposer competing, the starting kernels' seeds first.
-// Another kernel writer (`--proposer llm`: the language model) takes the
-// template proposer's place: alone, or after the tunable proposer in the
-// same way (it gets every candidate the tunable proposer does not own).
-class RunProposer {
-public:
-  explicit RunProposer(std::vector<StartingKernel> kernels = {}, bool combineAlways = false,
-                       std::unique_ptr<Proposer> writer = nullptr);
-  Proposer& get() { return *active_; }
-  TunableKernelProposer& tunable() { return tunable_; }
-
-private:
-  TemplateProposer template_;
-  std::unique_ptr<Proposer> writer_;
-  TunableKernelProposer tunable_;
-  std::unique_ptr<CombinedProposer> combined_;
-  Proposer* active_ = nullptr;
-};
+// The run's proposer (backends/proposers/combined/run_proposer.h): the
+// template proposer (or `--proposer llm`'s model) alone without starting
+// kernels, unless combineAlways (`resume`), else competing with the starting
+// kernels' tunable proposer, the starting kernels' seeds first.
+using RunProposer = crucible::RunProposer;
 
 }  // namespace crucible::cli

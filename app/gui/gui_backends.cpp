@@ -2,6 +2,8 @@
 // The backends' headers come before any Qt header: Qt defines `emit` as a
 // macro, and the template proposer's design space has a method of that name.
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "backends/proposers/combined/proposer_slot.h"
+#include "backends/proposers/combined/run_proposer.h"
 #include "backends/proposers/template/template_proposer.h"
 #if CRUCIBLE_HAVE_CUDA
 #include "backends/cuda/compile/kernel_inspector.h"
@@ -44,6 +46,26 @@ struct GuiBackends::Parts {
 #endif
   LocalGpuDispatcher dispatcher;
 };
+
+struct GuiRunProposer::Parts {
+  explicit Parts(Proposer& w) : writer(w), run(std::make_unique<RunProposer>(std::vector<StartingKernel>{}, false, w)),
+                                slot(run->get()) {}
+  Proposer& writer;
+  std::unique_ptr<RunProposer> run;   // the current run's
+  ProposerSlot slot;                  // what the engine holds, pointing into run
+};
+
+GuiRunProposer::GuiRunProposer(Proposer& writer) : parts_(std::make_unique<Parts>(writer)) {}
+GuiRunProposer::~GuiRunProposer() = default;
+
+Proposer& GuiRunProposer::engineProposer() { return parts_->slot; }
+Proposer& GuiRunProposer::current() { return parts_->slot.current(); }
+
+void GuiRunProposer::setRun(std::vector<StartingKernel> kernels, bool combineAlways) {
+  auto next = std::make_unique<RunProposer>(std::move(kernels), combineAlways, parts_->writer);
+  parts_->slot.set(next->get());   // the slot never points at a proposer already gone
+  parts_->run = std::move(next);
+}
 
 GuiBackends::GuiBackends(const GpuProbe& probe) : parts_(std::make_unique<Parts>(probe)) {}
 GuiBackends::~GuiBackends() = default;

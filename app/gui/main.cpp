@@ -18,6 +18,7 @@
 #include <optional>
 #include "app/gui/gui_backends.h"
 #include "app/gui/host_probe.h"
+#include "app/gui/llm_preferences.h"
 #include "app/gui/project_watcher.h"
 #include "app/gui/run_coordinator.h"
 #include "app/gui/screenshot.h"
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
   crucible::app::RunCoordinator runs(window, backends.backends(), std::move(builtins));
   crucible::app::ProjectWatcher watcher(window.session());
   crucible::app::UserEvaluationRunner userEvaluations(window, backends.backends());
+  crucible::gui::connectLlmPreferences(window);
 
   if (parser.isSet(screenshot)) {
     if (positional.isEmpty()) {

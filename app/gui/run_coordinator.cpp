@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Backends' headers before any Qt header (gui_backends.cpp says why).
+#include "backends/proposers/tunable/starting_kernels.h"
+#include "core/task/task_library.h"
 #include "app/gui/run_coordinator.h"
 #include <QAction>
 #include <QFileDialog>
@@ -18,6 +21,25 @@
 namespace crucible::app {
 namespace {
 constexpr int kMessageMs = 15000;
+
+// Run control's check of its starting kernels (called on a thread of its own): backends' fitStartingKernels.
+std::vector<views::StartingKernelCheck> checkStartingKernelFiles(const std::vector<views::StartingKernelFiles>& files,
+                                                                 const std::string& taskSpecJson) {
+  std::vector<StartingKernelFile> in;
+  for (const views::StartingKernelFiles& f : files) in.push_back({f.kernel.toStdString(), f.tune.toStdString()});
+  std::vector<views::StartingKernelCheck> out;
+  for (const StartingKernelFit& fit : fitStartingKernels(in, taskSpecJson))
+    out.push_back({QString::fromStdString(fit.name), QString::fromStdString(fit.problem)});
+  return out;
+}
+
+// Keeps a controller's proposer exactly as long as the controller: a child
+// is deleted after the controller's destructor has stopped and joined its run.
+class ProposerHolder : public QObject {
+public:
+  explicit ProposerHolder(Proposer& writer) : proposer(writer) {}
+  GuiRunProposer proposer;
+};
 
 bool resumable(RunStatus s) {
   // Running or Paused in the store with no engine here: the process that ran it was interrupted.
@@ -48,9 +70,13 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
 
   if (runControl_) {
     runControl_->setProposers({QStringLiteral("template")});
-    QStringList names;
-    for (const BuiltinTask& t : builtins_) names << QString::fromStdString(t.name);
-    runControl_->setBuiltinTasks(names);
+    QStringList names, files;
+    for (const BuiltinTask& t : builtins_) {
+      names << QString::fromStdString(t.name);
+      files << QString::fromStdString(t.file);
+    }
+    runControl_->setBuiltinTasks(names, files);
+    runControl_->setStartingKernelChecker(checkStartingKernelFiles);
     connect(runControl_, &views::RunControlView::startRequested, this, &RunCoordinator::startRun);
     connect(runControl_, &views::RunControlView::pauseRequested, this, [this] {
       if (isRunning()) controller_->pause();
@@ -107,9 +133,12 @@ void RunCoordinator::attach() {
   // The same project reopened: a run in progress carries on.
   if (controller_ && controller_->projectPath() == path) return;
   retireController();
-  controller_ = std::make_unique<EngineController>(path, *backends_.proposer, *backends_.compiler,
+  auto holder = std::make_unique<ProposerHolder>(*backends_.proposer);
+  controller_ = std::make_unique<EngineController>(path, holder->proposer.engineProposer(), *backends_.compiler,
                                                    *backends_.dispatcher, backends_.sanitizer);
   EngineController* c = controller_.get();
+  holder->setParent(c);
+  runProposer_ = &holder.release()->proposer;
   connect(c, &EngineController::engineEvent, this, &RunCoordinator::onEvent);
   connect(c, &EngineController::dataChanged, window_.session(), &views::ProjectSession::notifyDataChanged);
   connect(c, &EngineController::started, this, &RunCoordinator::onStarted);
@@ -121,6 +150,7 @@ void RunCoordinator::attach() {
 void RunCoordinator::retireController() {
   if (!controller_) return;
   EngineController* old = controller_.release();
+  runProposer_ = nullptr;  // goes with old
   disconnect(old, nullptr, this, nullptr);
   disconnect(old, nullptr, window_.session(), nullptr);
   if (!old->isRunning()) {
@@ -175,6 +205,8 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   if (!backends_.evaluationProblem.isEmpty()) return report(backends_.evaluationProblem);
   if (request.proposer != QStringLiteral("template"))
     return report(tr("Unknown proposer \"%1\": this workbench offers \"template\".").arg(request.proposer));
+  // The proposer is set for the run below: never while the engine runs one.
+  if (isRunning()) return report(tr("A run is in progress: stop it first."));
   NewRunRequest run;
   run.task = request.task;
   if (run.task == 0) {
@@ -189,13 +221,56 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   run.budget = request.budget;
   run.gated = request.gated;
   run.settings.compileThreads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency() / 2));
+  // Read again now (the files may have changed since Run control checked them), and checked as the CLI does.
+  QString kernelError;
+  std::vector<StartingKernel> kernels = startingKernelsOf(request, kernelError);
+  if (!kernelError.isEmpty()) return report(kernelError);
+  runProposer_->setRun(std::move(kernels), false);
   controller_->startNew(run);
   updateResumeAction();
+}
+
+std::vector<StartingKernel> RunCoordinator::startingKernelsOf(const views::RunRequest& request, QString& error) const {
+  if (request.startingKernels.isEmpty()) return {};
+  std::string spec;
+  if (request.task != 0) {
+    for (const Task& t : window_.session()->tasks())
+      if (t.id == request.task) spec = t.specJson;
+    if (spec.empty()) {
+      error = tr("Task %1 is not in the project: its starting kernels cannot be checked.").arg(request.task);
+      return {};
+    }
+  } else {
+    const std::string name = request.builtinTask.toStdString();
+    const auto it = std::find_if(builtins_.begin(), builtins_.end(), [&](const BuiltinTask& t) { return t.name == name; });
+    try {
+      if (it != builtins_.end()) spec = readTaskSpecText(it->file);
+    } catch (const std::exception& e) {
+      error = QString::fromStdString(e.what());
+      return {};
+    }
+  }
+  std::vector<StartingKernelFile> files;
+  for (const views::StartingKernelFiles& f : request.startingKernels)
+    files.push_back({f.kernel.toStdString(), f.tune.toStdString()});
+  std::vector<StartingKernel> kernels;
+  QStringList problems;
+  for (StartingKernelFit& fit : fitStartingKernels(files, spec)) {
+    if (!fit.problem.empty())
+      problems << tr("Starting kernel '%1' cannot start this run: %2")
+                      .arg(QString::fromStdString(fit.name), QString::fromStdString(fit.problem));
+    else if (fit.kernel)
+      kernels.push_back(std::move(*fit.kernel));
+  }
+  error = problems.join(QStringLiteral("; "));
+  return kernels;
 }
 
 void RunCoordinator::resumeCurrentRun() {
   const QString problem = resumeProblem();
   if (!problem.isEmpty()) return report(problem);
+  // As `crucible-cli resume`: the run's stored candidates may be tunable kernels'.
+  runProposer_->setRun({}, true);
   controller_->start(window_.session()->currentRun());
   updateResumeAction();
 }

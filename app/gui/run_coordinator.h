@@ -3,7 +3,9 @@
 // Stop and the review queue's verdicts go to an EngineController for the open
 // project; the engine's progress comes back to Run control and its commits to
 // the session. Also File > Resume run, and closing the window while a run is
-// in progress (the run is stopped first and stays resumable).
+// in progress (the run is stopped first and stays resumable). A run's
+// starting kernels (Run control's "Add starting kernel...") are read and
+// checked again when it starts, and its proposer made as crucible-cli's.
 #pragma once
 #include <QObject>
 #include <memory>
@@ -54,6 +56,9 @@ public slots:
 
 private:
   void attach();      // a project was opened
+  // The starting kernels of a request, read and checked against its task; a
+  // message naming each kernel that cannot start the run goes to error.
+  std::vector<StartingKernel> startingKernelsOf(const views::RunRequest& request, QString& error) const;
   // Lets the current controller go: a run in progress is stopped and the
   // controller lives (as a child) until that run has returned.
   void retireController();
@@ -74,6 +79,7 @@ private:
   views::RunControlView* runControl_ = nullptr;
   views::ReviewQueueView* review_ = nullptr;
   std::unique_ptr<EngineController> controller_;
+  GuiRunProposer* runProposer_ = nullptr;  // controller_'s (owned by it, so it outlives the engine)
   QAction* importTask_ = nullptr;
   QAction* resume_ = nullptr;
   QString writeProblem_;

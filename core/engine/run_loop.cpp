@@ -79,6 +79,10 @@ std::vector<Candidate> RunLoop::restore() {
   islandOf_ = std::move(index.islandOf);
   bestSealed_ = index.bestSealed;
   lastSeenCandidate_ = index.lastCandidate;
+  // A model budget counts what the run spent before it was resumed too.
+  if (settings_.maxModelCostUsd > 0 || settings_.maxModelTokens > 0)
+    for (const CandidateSummary& s : store_.candidateSummaries(run_.id))
+      if (auto c = store_.candidate(s.id)) modelSpent_ += modelSpendOfGenome(c->genomeJson);
   setupReference(logFn);
   restoreArchive(store_, *archive_, reference_, settings_, logFn);
   // User candidates stored while no engine ran on this run: the archive may
@@ -103,7 +107,9 @@ void RunLoop::setupReference(const LogFn& logFn) {
 
 // ------------------------------------------------------------------ control
 
-Usage RunLoop::usage() const { return Usage{run_.evaluationsDone, clock_.wallUsed(), run_.gpuSecondsUsed}; }
+Usage RunLoop::usage() const {
+  return Usage{run_.evaluationsDone, clock_.wallUsed(), run_.gpuSecondsUsed, modelSpent_};
+}
 
 RunCounters RunLoop::counters() const { return runCounters(run_, clock_.wallUsed(), lastGeneration_); }
 
@@ -161,7 +167,8 @@ void RunLoop::execute() {
   for (;;) {
     if (!checkpoint()) return stopped();
     noticeOutsideCandidates();
-    if (auto spent = budgetExhausted(run_.budget, usage())) return finish(*spent);
+    if (auto spent = budgetExhausted(run_.budget, usage(), {settings_.maxModelCostUsd, settings_.maxModelTokens}))
+      return finish(*spent);
     if (settings_.maxGenerations > 0 && lastGeneration_ >= settings_.maxGenerations)
       return finish("generation limit of " + std::to_string(settings_.maxGenerations) + " reached");
     if (blockedOnReview_ && released_.empty()) {
@@ -235,7 +242,10 @@ const Candidate& RunLoop::candidateById(CandidateId id) {
 }
 
 void RunLoop::proposeSeeds() {
-  std::vector<Proposal> seeds = proposer_.seeds(task_, deriveSeed(run_.seed, 0, 0, SeedPurpose::Seeds));
+  const std::uint64_t seed = deriveSeed(run_.seed, 0, 0, SeedPurpose::Seeds);
+  // Gated: the seeds' plans are reviewed before their code is written too (plan_first.h).
+  PlanFirstProposer* planner = gate_.gated() ? planFirstOf(proposer_) : nullptr;
+  std::vector<Proposal> seeds = planner ? planner->seedPlans(task_, seed) : proposer_.seeds(task_, seed);
   std::int64_t admittedCount = 0;
   std::int64_t left = evaluationsLeft(run_.budget, usage());
   lastGeneration_ = std::max(lastGeneration_, 0);
@@ -323,6 +333,11 @@ SlotWork RunLoop::planSlotWork(int generation, int slot, int island) {
 
   SlotWork work;
   work.call = [this, call] { return proposer_.propose(call->ctx); };
+  // Gated: architecture first, so a reviewer sees the plan before any code is written (plan_first.h).
+  if (PlanFirstProposer* planner = gate_.gated() ? planFirstOf(proposer_) : nullptr)
+    work.call = [planner, call, gate = std::make_shared<const ReviewGate>(gate_)] {
+      return proposeThroughReview(*planner, *gate, call->ctx);
+    };
   work.settle = [this, call, generation, island, parentKey, kind = plan.kind](Proposal p) {
     std::vector<CandidateId> parents;
     for (const Candidate& parent : call->parents) parents.push_back(parent.id);
@@ -357,10 +372,29 @@ bool RunLoop::admit(Candidate& c, int island, const std::string& parentCellKey) 
     log("warning", std::string("proposal discarded: ") + e.what());
     return false;
   }
-  std::string config = configKey(c.architectureKey, proposer_.parametersOf(c), c.source);
-  if (admission_->known(config)) return false;
+  // A plan has no source yet: plans of one architecture differ by what they say (plan_first.h).
+  const PlanFirstProposer* planner = c.source.empty() ? planFirstOf(proposer_) : nullptr;
+  std::string config = configKey(c.architectureKey, proposer_.parametersOf(c),
+                                 planner && planner->isPlan(c) ? c.genomeJson : c.source);
   ReviewGate::Decision decision = gate_.decide(c.architectureKey);
-  if (decision == ReviewGate::Decision::Discard) return false;
+  const bool known = admission_->known(config);
+  if (known || decision == ReviewGate::Decision::Discard) {
+    // A proposal that cost model requests is kept, never evaluated, so what it cost stays in the project (budget.h).
+    const ModelSpend spent = modelSpendOfGenome(c.genomeJson);
+    if (spent.tokens > 0 || spent.costUsd > 0) {
+      Candidate kept = c;
+      kept.id = 0;
+      kept.runId = run_.id;
+      if (kept.proposer.empty()) kept.proposer = proposer_.name();
+      kept.status = known ? CandidateStatus::CompileFailed : CandidateStatus::Rejected;
+      kept.statusDetail = known ? "duplicate: this configuration was measured before; not evaluated again"
+                                : "architecture rejected in review";
+      kept.createdAt = unixSeconds();
+      ++storedPerGeneration_[kept.generation];
+      admission_->keep(std::move(kept), island);
+    }
+    return false;
+  }
 
   c.id = 0;
   c.runId = run_.id;
@@ -387,6 +421,7 @@ std::vector<Candidate> RunLoop::storeAdmitted() {
   std::vector<Candidate> ready;
   for (Admitted& a : admission_->store(strategies_, *archive_)) {
     Candidate& c = a.candidate;
+    modelSpent_ += modelSpendOfGenome(c.genomeJson);
     if (a.kept) {
       send(proposedEvent(counters(), c));   // stored for inspection; nothing more happens to it
       continue;
@@ -394,6 +429,18 @@ std::vector<Candidate> RunLoop::storeAdmitted() {
     tuning_->addCandidate(c.architectureKey, c.id);
     islandOf_[c.id] = a.island;
     send(proposedEvent(counters(), c));
+    // A verdict applied while this generation was proposed (after admit() decided) is not waited for again.
+    const ReviewGate::Decision now = gate_.decide(c.architectureKey);
+    if (c.status == CandidateStatus::AwaitingReview && now != ReviewGate::Decision::Wait) {
+      const bool accepted = now == ReviewGate::Decision::Proceed;
+      c.status = accepted ? CandidateStatus::Proposed : CandidateStatus::Rejected;
+      c.statusDetail = accepted ? "architecture accepted in review" : "architecture rejected in review";
+      store_.updateCandidate(c);
+      if (!accepted) {
+        islandOf_.erase(c.id);
+        continue;
+      }
+    }
     if (c.status == CandidateStatus::AwaitingReview) {
       gate_.enqueue(c.architectureKey, c.id);
       send(awaitingReviewEvent(counters(), c));
@@ -431,6 +478,7 @@ void RunLoop::varyStrategy(int generation) {
 // ------------------------------------------------------------------ evaluating
 
 void RunLoop::processBatch(std::vector<Candidate> batch) {
+  batch = implementPlans(std::move(batch));
   if (batch.empty()) return;
   std::vector<PipelineItem> items;
   for (Candidate& c : batch) {

@@ -27,6 +27,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/engine_control.h"
 #include "core/engine/generation_admission.h"
+#include "core/engine/plan_first.h"
 #include "core/engine/proposal_window.h"
 #include "core/engine/review_gate.h"
 #include "core/engine/run_clock.h"
@@ -96,6 +97,8 @@ private:
   void varyStrategy(int generation);
 
   // evaluating
+  // Plans without code (plan_first.h) get their code first; those that get none end here (run_loop_plans.cpp).
+  std::vector<Candidate> implementPlans(std::vector<Candidate> batch);
   void processBatch(std::vector<Candidate> batch);
   void commit(const PipelineItem& item, const PipelineResult& r);
   // Updates the knowledge (inside the commit's transaction); the event to
@@ -155,6 +158,7 @@ private:
   std::string lastProposalError_;
   bool stopFromOutside_ = false;   // a stop request file was seen (stop_request.h)  // the latest failed proposal's reason: why a run made nothing new
   CandidateId lastSeenCandidate_ = 0;          // noticeOutsideCandidates() looks above it
+  ModelSpend modelSpent_;                      // recorded with the run's candidates (budget.h)
 };
 
 }  // namespace crucible::engine_detail

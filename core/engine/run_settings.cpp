@@ -67,6 +67,8 @@ std::string toJson(const RunSettings& s) {
       {"strategyVariationRate", s.strategyVariationRate},
       {"sealStart", toString(s.sealStart)},
       {"maxGenerations", s.maxGenerations},
+      {"maxModelCostUsd", s.maxModelCostUsd},
+      {"maxModelTokens", s.maxModelTokens},
       {"knowledgeMinObservations", s.knowledgeMinObservations},
       {"knowledgeEffectThreshold", s.knowledgeEffectThreshold},
   };
@@ -126,6 +128,8 @@ RunSettings runSettingsFromJson(const std::string& text) {
     s.sealStart = sealStartFromString(name);
   }
   read(j, "maxGenerations", s.maxGenerations);
+  read(j, "maxModelCostUsd", s.maxModelCostUsd);
+  read(j, "maxModelTokens", s.maxModelTokens);
   read(j, "knowledgeMinObservations", s.knowledgeMinObservations);
   read(j, "knowledgeEffectThreshold", s.knowledgeEffectThreshold);
   validate(s);
@@ -154,6 +158,9 @@ void validate(const RunSettings& s) {
   require(s.strategyVariationRate >= 0 && s.strategyVariationRate <= 1, "strategyVariationRate",
           "must be in [0, 1]");
   require(s.maxGenerations >= 0, "maxGenerations", "must be >= 0");
+  require(s.maxModelCostUsd >= 0 && std::isfinite(s.maxModelCostUsd), "maxModelCostUsd",
+          "must be a finite number >= 0 (0 = no limit)");
+  require(s.maxModelTokens >= 0, "maxModelTokens", "must be >= 0 (0 = no limit)");
   require(s.knowledgeMinObservations >= 1, "knowledgeMinObservations", "must be at least 1");
   require(s.knowledgeEffectThreshold >= 0, "knowledgeEffectThreshold", "must be >= 0");
 }

@@ -2,6 +2,7 @@
 // The engine settings of one run, stored as JSON in Run::settingsJson so a
 // resumed run continues with the settings it was started with.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct RunSettings {
   double strategyVariationRate = 0.1; // chance that a generation varies a good strategy
   SealStart sealStart = SealStart::FromSeal;
   int maxGenerations = 0;             // 0 = no limit (the budget decides)
+  // What language-model proposals may cost, beside Run::budget's evaluations
+  // and time (0 = no limit): the run finishes once the spend recorded with its
+  // candidates reaches either. Checked between generations, so the last
+  // generation's proposals may go past it (at most batchSize proposals' worth).
+  double maxModelCostUsd = 0;
+  std::int64_t maxModelTokens = 0;
   // Knowledge statistics: a claim is validated/refuted after this many
   // consistent observations whose geometric-mean effect passes the threshold.
   int knowledgeMinObservations = 5;

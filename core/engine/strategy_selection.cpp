@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/engine/strategy_selection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
 namespace crucible {
 
+double ucb1(double meanReward, std::int64_t uses, std::int64_t totalUses, double exploration) {
+  if (uses <= 0) return std::numeric_limits<double>::infinity();
+  double total = static_cast<double>(std::max<std::int64_t>(totalUses, 1));
+  return meanReward + exploration * std::sqrt(std::log(total) / static_cast<double>(uses));
+}
+
 double ucb1Score(const MetaPrompt& s, std::int64_t totalUses, double exploration) {
   if (s.uses <= 0) return std::numeric_limits<double>::infinity();
-  double mean = static_cast<double>(s.improvements) / static_cast<double>(s.uses);
-  double total = static_cast<double>(std::max<std::int64_t>(totalUses, 1));
-  return mean + exploration * std::sqrt(std::log(total) / static_cast<double>(s.uses));
+  return ucb1(static_cast<double>(s.improvements) / static_cast<double>(s.uses), s.uses, totalUses, exploration);
 }
 
 std::size_t chooseStrategy(const std::vector<MetaPrompt>& strategies, double exploration) {

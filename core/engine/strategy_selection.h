@@ -5,11 +5,18 @@
 // good strategy is varied (Proposer::varyStrategy) and the variant competes.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <vector>
 #include "core/model/seal.h"
 
 namespace crucible {
+
+// UCB1 for any arm whose rewards lie in [0, 1]: the mean reward plus the
+// exploration bonus; an arm with no uses scores +infinity. The strategies
+// below and the language-model proposer's choice of model
+// (backends/proposers/llm/model_bandit.h) both use it.
+double ucb1(double meanReward, std::int64_t uses, std::int64_t totalUses, double exploration);
 
 // UCB1 score; an unused strategy scores +infinity so every one is tried once.
 double ucb1Score(const MetaPrompt& s, std::int64_t totalUses, double exploration);

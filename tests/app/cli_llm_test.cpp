@@ -63,9 +63,10 @@ protected:
   }
   // Every file under the scratch folder, the project and its -wal/-shm included.
   void expectKeyInNoFile() {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::filesystem::path(dir_.file(""))))
-      if (entry.is_regular_file())
-        EXPECT_EQ(readAll(entry.path()).find(kSecret), std::string::npos) << entry.path();
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::filesystem::path(dir_.file("")))) {
+      if (!entry.is_regular_file()) continue;
+      EXPECT_EQ(readAll(entry.path()).find(kSecret), std::string::npos) << entry.path();
+    }
   }
 
   store_test::ScratchDir dir_;
@@ -96,6 +97,18 @@ TEST_F(CliLlm, SettingsErrorsNameTheFileAndTheField) {
 TEST_F(CliLlm, AnUnsetKeyVariableIsNamedBeforeAnythingRuns) {
   expectUsage(run_ + " --proposer llm --llm-settings " + quoted(settingsFile()), {kKeyVariable, "is not set"});
   EXPECT_FALSE(std::filesystem::exists(project_));
+}
+
+TEST_F(CliLlm, ModelBudgetOptionsAreChecked) {
+  expectUsage(run_ + " --max-cost-usd 5", {"--max-cost-usd", "needs --proposer llm"});
+  expectUsage(run_ + " --proposer template --max-tokens 100000", {"--max-tokens", "needs --proposer llm"});
+  const std::string llm = run_ + " --proposer llm --llm-settings " + quoted(settingsFile());
+  expectUsage(llm + " --max-cost-usd 0", {"--max-cost-usd must be more than 0"});
+  expectUsage(llm + " --max-cost-usd lots", {"--max-cost-usd"});
+  expectUsage(llm + " --max-tokens 0", {"--max-tokens"});
+  expectUsage(llm + " --max-tokens 1e6", {"--max-tokens"});
+  // Good values pass on to the next check (here: the key variable is not set).
+  expectUsage(llm + " --max-cost-usd 2.5 --max-tokens 1000000", {kKeyVariable, "is not set"});
 }
 
 TEST_F(CliLlm, DispatchChoiceIsChecked) {
@@ -212,6 +225,23 @@ TEST_F(CliLlmResume, RunsAndStatusShowTokensAndCost) {
   EXPECT_EQ(all[0]["llm"]["requests"], 3);
   EXPECT_NEAR(all[0]["llm"]["cost_usd"].get<double>(), 0.0108, 1e-12);
   EXPECT_FALSE(all[1].contains("llm"));  // the template run used no model
+}
+
+TEST_F(CliLlmResume, RunsShowTheModelBudget) {
+  {
+    auto store = ProjectStore::open(project_);
+    crucible::Run r = *store->run(runId_);
+    json s = json::parse(r.settingsJson);
+    s["maxModelCostUsd"] = 0.05;
+    s["maxModelTokens"] = 100000;
+    r.settingsJson = s.dump();
+    store->updateRun(r);
+  }
+  const Outcome runs = cli("runs --project " + quoted(project_));
+  ASSERT_EQ(runs.exitCode, 0) << runs.out;
+  EXPECT_NE(runs.out.find("model 3000 in, 600 out, 3 requests, $0.0108 of $0.0500 budget (3600 of 100000 tokens budget)"),
+            std::string::npos)
+      << runs.out;
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
+#include <QListWidget>
+#include <QPromise>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -22,6 +26,8 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <climits>
+#include <thread>
+#include "core/task/task_library.h"
 #include "views/diff/candidate_figures.h"
 #include "views/session/project_session.h"
 
@@ -67,6 +73,30 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   wallMinutes_->setValue(60);
   gated_ = new QCheckBox(tr("Review new architectures"), this);
   gated_->setToolTip(tr("Review new architectures before evaluating them"));
+  // The user's own kernels (issue 16): evaluated first, then tuned; each says whether it fits the chosen task.
+  kernels_ = new QListWidget(this);
+  kernels_->setObjectName(QStringLiteral("startingKernels"));
+  kernels_->setMaximumHeight(64);  // about three kernels; more scroll
+  kernels_->setWordWrap(true);
+  kernels_->setToolTip(tr("Your own kernels, evaluated first and then tuned; several may compete in one run.\n"
+                          "Each needs a launch rule: K.tune.json beside K.cu, a /* crucible-tune {...} */ comment "
+                          "in it, or a tune file (resources/tasks/README.md, \"Tunable kernels\")."));
+  addKernel_ = new QPushButton(tr("Add starting kernel..."), this);
+  addKernel_->setObjectName(QStringLiteral("addStartingKernel"));
+  tuneKernel_ = new QPushButton(tr("Tune file..."), this);
+  tuneKernel_->setObjectName(QStringLiteral("startingKernelTune"));
+  tuneKernel_->setToolTip(tr("Choose the selected kernel's tune file (parameters, restrictions, launch rule)"));
+  removeKernel_ = new QPushButton(tr("Remove"), this);
+  removeKernel_->setObjectName(QStringLiteral("removeStartingKernel"));
+  // Add on a row of its own: three buttons in a row would set the dock's narrowest width (issue 18).
+  auto* kernelBox = new QGridLayout;
+  kernelBox->setContentsMargins(0, 0, 0, 0);
+  kernelBox->addWidget(kernels_, 0, 0, 1, 2);
+  kernelBox->addWidget(addKernel_, 1, 0, 1, 2);
+  kernelBox->addWidget(tuneKernel_, 2, 0);
+  kernelBox->addWidget(removeKernel_, 2, 1);
+  checkWatcher_ = new QFutureWatcher<std::vector<StartingKernelCheck>>(this);
+
   auto* form = new QFormLayout;
   form->addRow(tr("Task:"), task_);
   form->addRow(tr("Proposer:"), proposer_);
@@ -74,6 +104,7 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   form->addRow(tr("Wall time:"), wallMinutes_);
   form->addRow(tr("GPU time:"), gpuMinutes_);
   form->addRow(QString(), gated_);
+  form->addRow(tr("Starting kernels:"), kernelBox);
 
   start_ = new QPushButton(tr("Start"), this);
   pause_ = new QPushButton(tr("Pause"), this);
@@ -152,6 +183,20 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   connect(resume_, &QPushButton::clicked, this, &RunControlView::resumeRequested);
   connect(stop_, &QPushButton::clicked, this, &RunControlView::stopRequested);
   connect(task_, &QComboBox::currentIndexChanged, this, &RunControlView::updateButtons);
+  connect(task_, &QComboBox::currentIndexChanged, this, &RunControlView::checkStartingKernels);
+  connect(addKernel_, &QPushButton::clicked, this, &RunControlView::askForStartingKernel);
+  connect(tuneKernel_, &QPushButton::clicked, this, &RunControlView::askForTuneFile);
+  connect(removeKernel_, &QPushButton::clicked, this, [this] { removeStartingKernel(kernels_->currentRow()); });
+  connect(kernels_, &QListWidget::currentRowChanged, this, &RunControlView::updateButtons);
+  connect(checkWatcher_, &QFutureWatcherBase::finished, this, [this] {
+    if (checkWatcher_->future().resultCount() == 0) return;  // a check overtaken by a newer one
+    const std::vector<StartingKernelCheck> found = checkWatcher_->result();
+    checks_ = QList<StartingKernelCheck>(found.begin(), found.end());
+    checkedGeneration_ = checkGeneration_;
+    showStartingKernels();
+    updateButtons();
+    emit startingKernelsChecked();
+  });
   connect(proposer_, &QComboBox::currentIndexChanged, this, &RunControlView::updateButtons);
   connect(session_, &ProjectSession::currentRunChanged, this, &RunControlView::reload);
   connect(session_, &ProjectSession::projectOpened, this, &RunControlView::reload);
@@ -190,9 +235,124 @@ void RunControlView::setProposers(const QStringList& proposers) {
   updateButtons();
 }
 
-void RunControlView::setBuiltinTasks(const QStringList& names) {
+void RunControlView::setBuiltinTasks(const QStringList& names, const QStringList& specFiles) {
   builtinTasks_ = names;
+  builtinSpecFiles_ = specFiles.size() == names.size() ? specFiles : QStringList();
   reload();
+}
+
+void RunControlView::setStartingKernelChecker(StartingKernelChecker checker) {
+  checker_ = std::move(checker);
+  checkStartingKernels();
+}
+
+void RunControlView::addStartingKernel(const QString& kernelFile, const QString& tuneFile) {
+  kernelFiles_.append({kernelFile, tuneFile});
+  checkStartingKernels();
+  kernels_->setCurrentRow(kernels_->count() - 1);
+}
+
+void RunControlView::removeStartingKernel(int row) {
+  if (row < 0 || row >= kernelFiles_.size()) return;
+  kernelFiles_.removeAt(row);
+  checkStartingKernels();
+}
+
+bool RunControlView::checkingStartingKernels() const {
+  return !kernelFiles_.isEmpty() && checkedGeneration_ != checkGeneration_;
+}
+
+std::pair<std::string, std::string> RunControlView::chosenTaskSpec() const {
+  const TaskId id = task_->currentData().toLongLong();
+  if (id != 0 && session_->isOpen()) {
+    for (const Task& t : session_->tasks())
+      if (t.id == id) return {t.specJson, {}};
+    return {};
+  }
+  const int i = builtinTasks_.indexOf(task_->currentData(Qt::UserRole + 1).toString());
+  if (i < 0 || i >= builtinSpecFiles_.size()) return {};
+  return {{}, builtinSpecFiles_[i].toStdString()};
+}
+
+void RunControlView::checkStartingKernels() {
+  ++checkGeneration_;
+  checks_.clear();
+  showStartingKernels();
+  if (kernelFiles_.isEmpty() || !checker_) {
+    checkWatcher_->setFuture(QFuture<std::vector<StartingKernelCheck>>());  // drops a check in flight
+    checkedGeneration_ = checkGeneration_;
+    updateButtons();
+    return;
+  }
+  auto [specJson, specFile] = chosenTaskSpec();
+  auto promise = std::make_shared<QPromise<std::vector<StartingKernelCheck>>>();
+  checkWatcher_->setFuture(promise->future());
+  promise->start();
+  // A thread of its own (as the lineage layout's): what it reads crosses at thread creation, and reading
+  // the kernels and finding each one's legal starting point never holds up the GUI.
+  std::thread([promise, checker = checker_, files = std::vector<StartingKernelFiles>(kernelFiles_.begin(), kernelFiles_.end()),
+               specJson = std::move(specJson), specFile = std::move(specFile)]() mutable {
+    std::vector<StartingKernelCheck> found;
+    if (specJson.empty() && !specFile.empty()) {
+      try {
+        specJson = readTaskSpecText(specFile);
+      } catch (const std::exception& e) {
+        for (const StartingKernelFiles& f : files)
+          found.push_back({QFileInfo(f.kernel).completeBaseName(), QString::fromStdString(e.what())});
+      }
+    }
+    if (found.empty()) {
+      if (specJson.empty())
+        for (const StartingKernelFiles& f : files)
+          found.push_back({QFileInfo(f.kernel).completeBaseName(), QObject::tr("the chosen task's spec is not known here")});
+      else
+        found = checker(files, specJson);
+    }
+    found.resize(files.size());
+    promise->addResult(std::move(found));
+    promise->finish();
+  }).detach();
+  updateButtons();
+}
+
+void RunControlView::showStartingKernels() {
+  const int row = kernels_->currentRow();
+  kernels_->clear();
+  for (int i = 0; i < kernelFiles_.size(); ++i) {
+    const StartingKernelFiles& f = kernelFiles_[i];
+    QString file = QFileInfo(f.kernel).fileName();
+    if (!f.tune.isEmpty()) file += tr(" with %1").arg(QFileInfo(f.tune).fileName());
+    auto* item = new QListWidgetItem;
+    if (i >= checks_.size()) {
+      item->setText(tr("%1: checking...").arg(file));
+    } else if (checks_[i].problem.isEmpty()) {
+      item->setText(tr("%1: fits the task").arg(checks_[i].name));
+      item->setToolTip(f.kernel);
+    } else {
+      item->setText(tr("%1: does not fit: %2").arg(checks_[i].name, checks_[i].problem));
+      item->setToolTip(checks_[i].problem);
+      item->setForeground(QColor(Qt::red));
+    }
+    kernels_->addItem(item);
+  }
+  if (row >= 0 && row < kernels_->count()) kernels_->setCurrentRow(row);
+}
+
+void RunControlView::askForStartingKernel() {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Add starting kernel"), QString(),
+                                                    tr("CUDA kernels (*.cu *.cuh);;All files (*)"));
+  if (!file.isEmpty()) addStartingKernel(file);
+}
+
+void RunControlView::askForTuneFile() {
+  const int row = kernels_->currentRow();
+  if (row < 0 || row >= kernelFiles_.size()) return;
+  const QString file = QFileDialog::getOpenFileName(this, tr("Tune file of %1").arg(QFileInfo(kernelFiles_[row].kernel).fileName()),
+                                                    QFileInfo(kernelFiles_[row].kernel).absolutePath(),
+                                                    tr("Tune files (*.json);;All files (*)"));
+  if (file.isEmpty()) return;
+  kernelFiles_[row].tune = file;
+  checkStartingKernels();
 }
 
 void RunControlView::setEvaluationProblem(const QString& why) {
@@ -209,6 +369,7 @@ RunRequest RunControlView::request() const {
   r.budget.wallSeconds = wallMinutes_->value() * 60;
   r.budget.gpuSeconds = gpuMinutes_->value() * 60;
   r.gated = gated_->isChecked();
+  r.startingKernels = kernelFiles_;
   return r;
 }
 
@@ -218,6 +379,12 @@ QString RunControlView::startProblem() const {
   if (task_->count() == 0) return tr("This project has no tasks: add a task before starting a run.");
   if (proposer_->count() == 0) return tr("No proposer is available.");
   if (state_ == RunStatus::Running || state_ == RunStatus::Paused) return tr("A run is in progress: stop it first.");
+  if (!kernelFiles_.isEmpty()) {
+    if (!checker_) return tr("Starting kernels cannot be checked here.");
+    if (checkingStartingKernels()) return tr("Checking the starting kernels against the task...");
+    for (const StartingKernelCheck& c : checks_)
+      if (!c.problem.isEmpty()) return tr("Starting kernel '%1' cannot start this run: %2").arg(c.name, c.problem);
+  }
   return {};
 }
 
@@ -282,6 +449,8 @@ void RunControlView::reload() {
   }
   loadChart();
   if (store && logRun_) appendLog(session_->log());
+  // The chosen task (or its spec) may be another now.
+  if (!kernelFiles_.isEmpty()) checkStartingKernels();
   updateButtons();
 }
 
@@ -341,6 +510,11 @@ void RunControlView::updateButtons() {
   stop_->setEnabled(running || paused);
   for (QWidget* w : std::initializer_list<QWidget*>{task_, proposer_, evaluations_, wallMinutes_, gpuMinutes_, gated_})
     w->setEnabled(!running && !paused);
+  addKernel_->setEnabled(!running && !paused && checker_ != nullptr);
+  addKernel_->setToolTip(checker_ ? tr("Add a kernel of your own (.cu) to the run") : tr("Starting kernels cannot be checked here."));
+  const bool chosen = kernels_->currentRow() >= 0;
+  tuneKernel_->setEnabled(!running && !paused && chosen);
+  removeKernel_->setEnabled(!running && !paused && chosen);
   problem_->setText(running || paused ? QString() : problem);
   if (progress_->maximum() == 0 && !running) progress_->setRange(0, 1);
 }

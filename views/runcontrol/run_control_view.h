@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Starts and steers a run: task, proposer, budget (evaluations, wall and GPU
-// minutes), review gate; Start/Pause/Resume/Stop emit requests that the app
-// connects to its engine controller. Shows progress (evaluations, best
-// speedup, time left), the best speedup over evaluations, and the engine log.
+// minutes), review gate, the user's starting kernels; Start/Pause/Resume/Stop
+// emit requests that the app connects to its engine controller. Shows
+// progress (evaluations, best speedup, time left), the best speedup over
+// evaluations, and the engine log.
 #pragma once
+#include <QList>
+#include <QFutureWatcher>
 #include <QMetaType>
+#include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 #include <QWidget>
 #include "core/model/ids.h"
 #include "core/model/run.h"
@@ -16,6 +22,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineSeries;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -26,12 +33,35 @@ namespace crucible::views {
 
 class ProjectSession;
 
+// A starting kernel as the user chose it: its .cu file and its tune file
+// ("" = K.tune.json beside it, or its crucible-tune comment; resources/tasks/
+// README.md, "Tunable kernels").
+struct StartingKernelFiles {
+  QString kernel;
+  QString tune;
+  bool operator==(const StartingKernelFiles&) const = default;
+};
+
+// What the app found of a starting kernel for the chosen task.
+struct StartingKernelCheck {
+  QString name;     // what the run calls it (its file's stem)
+  QString problem;  // why it cannot start a run of the task; "" when it fits
+};
+
+// Reads the kernels' files and checks each against the task's spec (one
+// check per kernel, in order). Called on a thread of its own: it may use only
+// what it is given and what it captured by value.
+using StartingKernelChecker =
+    std::function<std::vector<StartingKernelCheck>(const std::vector<StartingKernelFiles>&, const std::string& taskSpecJson)>;
+
 struct RunRequest {
   TaskId task = 0;      // a task of the project; 0: import builtinTask first
   QString builtinTask;  // a built-in task's name (task == 0)
   QString proposer;
   Budget budget;       // 0 = no limit on that dimension
   bool gated = false;
+  // The user's own kernels, evaluated first and then tuned; several compete in one run.
+  QList<StartingKernelFiles> startingKernels;
 };
 
 class RunControlView : public QWidget {
@@ -42,8 +72,18 @@ public:
   // The proposers the app offers (e.g. "template", "llm:<model>").
   void setProposers(const QStringList& proposers);
   // The built-in tasks the app can import: offered after the project's own
-  // tasks when the project has none of that name.
-  void setBuiltinTasks(const QStringList& names);
+  // tasks when the project has none of that name. specFiles (one per name, or
+  // none): where each one's spec is read to check starting kernels against.
+  void setBuiltinTasks(const QStringList& names, const QStringList& specFiles = {});
+  // How starting kernels are read and checked; without one, none can be added.
+  void setStartingKernelChecker(StartingKernelChecker checker);
+  // Adds a starting kernel (what "Add starting kernel..." does once a file is
+  // chosen) and checks the list again off the GUI thread.
+  void addStartingKernel(const QString& kernelFile, const QString& tuneFile = {});
+  void removeStartingKernel(int row);
+  // The kernels as the last finished check found them, in list order (empty names while one is pending).
+  QList<StartingKernelCheck> startingKernelChecks() const { return checks_; }
+  bool checkingStartingKernels() const;
   // Why no run can start here whatever the form says, a sentence ("" when
   // one can): this machine cannot evaluate kernels, or the project is on
   // read-only storage. Start is refused with it.
@@ -68,8 +108,17 @@ signals:
   void pauseRequested();
   void resumeRequested();
   void stopRequested();
+  // A check of the starting kernels finished (startingKernelChecks() holds it).
+  void startingKernelsChecked();
 
 private:
+  // Checks every starting kernel against the chosen task on a thread of its own.
+  void checkStartingKernels();
+  void showStartingKernels();
+  void askForStartingKernel();
+  void askForTuneFile();
+  // The chosen task's spec: its JSON, or (a built-in task) its file.
+  std::pair<std::string, std::string> chosenTaskSpec() const;
   void updateButtons();
   void loadChart();
   void fillTasks();
@@ -96,6 +145,17 @@ private:
   std::optional<RunStatus> state_;
   std::optional<RunStatus> storedStatus_;  // the shown run's status as the store last said
   QStringList builtinTasks_;
+  QStringList builtinSpecFiles_;
+  QListWidget* kernels_ = nullptr;
+  QPushButton* addKernel_ = nullptr;
+  QPushButton* tuneKernel_ = nullptr;
+  QPushButton* removeKernel_ = nullptr;
+  QList<StartingKernelFiles> kernelFiles_;
+  QList<StartingKernelCheck> checks_;      // for kernelFiles_, once checkedGeneration_ == checkGeneration_
+  StartingKernelChecker checker_;
+  QFutureWatcher<std::vector<StartingKernelCheck>>* checkWatcher_ = nullptr;
+  quint64 checkGeneration_ = 0;
+  quint64 checkedGeneration_ = 0;
   QString evaluationProblem_;
   std::int64_t lastLogId_ = 0;
   RunId logRun_ = 0;

@@ -3,6 +3,7 @@
 // request in, one reply (text, why it stopped, tokens used, how long it took)
 // or one ChatError out. Plain C++, no Qt: crucible-cli uses it on GPU servers.
 #pragma once
+#include <functional>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,11 @@ struct ClientSettings {
   // NAME of the environment variable holding the key (e.g. OPENAI_API_KEY).
   // Empty: send no key (local servers). Set but missing: Configuration error.
   std::string apiKeyEnv;
+  // The key itself, asked for at each request (the GUI's system keychain,
+  // app/gui/key_store.h): used instead of the environment when set, so the
+  // key is in no environment a worker process inherits. Returns "" when there
+  // is none (a Configuration error naming apiKeyEnv). Must be thread-safe.
+  std::function<std::string()> apiKey;
   int maxAttempts = 4;                               // bounded retries on 429, 5xx, dropped connections
   std::chrono::milliseconds connectTimeout{10000};
   std::chrono::milliseconds initialBackoff{1000};    // doubled each retry, with jitter

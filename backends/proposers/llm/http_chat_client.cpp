@@ -245,7 +245,14 @@ std::chrono::milliseconds HttpChatClient::backoff(int attempt) {
 
 ChatReply HttpChatClient::send(const ChatRequest& request, const CancelToken& cancel) {
   std::string key;
-  if (!settings_.apiKeyEnv.empty()) {
+  if (settings_.apiKey) {
+    key = trimmed(settings_.apiKey());
+    if (key.empty())
+      throw ChatError(ChatErrorKind::Configuration,
+                      std::string("no ") + apiName() + " API key is stored in the system keychain" +
+                          (settings_.apiKeyEnv.empty() ? std::string() : " for " + settings_.apiKeyEnv) +
+                          " (Preferences > Language models)");
+  } else if (!settings_.apiKeyEnv.empty()) {
     const char* value = std::getenv(settings_.apiKeyEnv.c_str());
     key = trimmed(value ? value : "");
     if (key.empty())

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <future>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "backends/proposers/llm/kernel_descriptor.h"
@@ -44,8 +45,12 @@ std::string firstLineOf(const std::string& s) { return s.substr(0, s.find('\n'))
 }  // namespace
 
 LlmProposer::LlmProposer(LlmSettings settings, std::shared_ptr<ChatClient> client, Compiler* compiler)
-    : settings_(std::move(settings)), client_(std::move(client)), compiler_(compiler) {
-  if (settings_.models.empty()) throw LlmSettingsError("models", "the language-model proposer needs at least one model");
+    : settings_(std::move(settings)),
+      client_(std::move(client)),
+      compiler_(compiler),
+      bandit_(settings_.models.empty() ? throw LlmSettingsError("models", "the language-model proposer needs at least one model")
+                                       : settings_.models,
+              settings_.costWeight) {
   if (!client_) throw std::invalid_argument("LlmProposer: no chat client");
 }
 
@@ -61,8 +66,45 @@ void LlmProposer::setCancelToken(CancelToken token) { cancel_ = std::move(token)
 
 std::string LlmProposer::name() const { return "llm:" + settings_.models.front().name; }
 
-const LlmModelSettings& LlmProposer::modelFor(std::uint64_t seed) const {
-  return settings_.models[seed % settings_.models.size()];
+void LlmProposer::setOutcomeSource(OutcomeSource source) {
+  std::lock_guard lock(banditMutex_);
+  outcomes_ = std::move(source);
+}
+
+void LlmProposer::observeOutcome(const ModelOutcome& outcome) {
+  std::lock_guard lock(banditMutex_);
+  bandit_.reward(bandit_.indexOf(outcome.model), outcome.reward);
+}
+
+ModelArmStats LlmProposer::modelStats(const std::string& model) const {
+  std::lock_guard lock(banditMutex_);
+  const std::size_t i = bandit_.indexOf(model);
+  if (i >= settings_.models.size()) throw std::invalid_argument("no model '" + model + "' in the settings");
+  return bandit_.stats(i);
+}
+
+double LlmProposer::modelScore(const std::string& model) const {
+  std::lock_guard lock(banditMutex_);
+  const std::size_t i = bandit_.indexOf(model);
+  if (i >= settings_.models.size()) throw std::invalid_argument("no model '" + model + "' in the settings");
+  return bandit_.score(i);
+}
+
+void LlmProposer::pullOutcomes() {
+  if (!outcomes_ || settings_.models.size() < 2) return;  // one model: nothing to choose
+  for (const ModelOutcome& o : outcomes_()) bandit_.reward(bandit_.indexOf(o.model), o.reward);
+}
+
+std::size_t LlmProposer::startModel() {
+  std::lock_guard lock(banditMutex_);
+  pullOutcomes();
+  return bandit_.start();
+}
+
+void LlmProposer::billModel(const Conversation& conv) {
+  if (!conv.model) return;
+  std::lock_guard lock(banditMutex_);
+  bandit_.bill(conv.modelIndex, conv.usage);
 }
 
 void LlmProposer::rememberSource(const std::string& source) {
@@ -130,7 +172,11 @@ std::vector<MetaPrompt> LlmProposer::initialStrategies() const {
   return {rewrite, edit, explore};
 }
 
-std::vector<Proposal> LlmProposer::seeds(const Task& task, std::uint64_t seed) {
+std::vector<Proposal> LlmProposer::seeds(const Task& task, std::uint64_t seed) { return seedsUpTo(task, seed, false); }
+
+std::vector<Proposal> LlmProposer::seedPlans(const Task& task, std::uint64_t seed) { return seedsUpTo(task, seed, true); }
+
+std::vector<Proposal> LlmProposer::seedsUpTo(const Task& task, std::uint64_t seed, bool plansOnly) {
   const int n = std::clamp(seedCount_, 0, kMaxSeeds);
   const std::vector<MetaPrompt> strategies = initialStrategies();
   const MetaPrompt* explore = nullptr;
@@ -142,9 +188,10 @@ std::vector<Proposal> LlmProposer::seeds(const Task& task, std::uint64_t seed) {
     ctx.task = &task;
     ctx.strategy = explore;
     ctx.seed = seed + static_cast<std::uint64_t>(i);
-    pending.push_back(std::async(std::launch::async, [this, ctx] {
+    pending.push_back(std::async(std::launch::async, [this, ctx, plansOnly] {
       ArchitectureStep step = planArchitecture(ctx, "seed");
-      return step.ok ? implement(ctx, std::move(step.conversation)) : billStrategyRewrites(std::move(step.proposal));
+      if (step.ok && !plansOnly) return implement(ctx, std::move(step.conversation));
+      return billStrategyRewrites(std::move(step.proposal));
     }));
   }
   std::vector<Proposal> out;
@@ -234,7 +281,8 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
     step.proposal = Proposal{{}, false, std::string("task spec: ") + e.what()};
     return step;
   }
-  conv.model = &modelFor(ctx.seed);
+  conv.modelIndex = startModel();
+  conv.model = &settings_.models[conv.modelIndex];
   conv.mutation = mutation;
   const Candidate* parent = ctx.parents.empty() ? nullptr : ctx.parents.front();
   conv.mode = strategyMode(ctx.strategy ? ctx.strategy->name : "", parent != nullptr);
@@ -263,6 +311,7 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
                              std::string("no-plan: ") +
                                  (reply.stopReason == "length" ? "the model hit its token limit; " : "") + plan.problem,
                              reply.text);
+      billModel(conv);
       return step;
     }
     conv.plan = plan.plan;
@@ -271,6 +320,7 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
     step.proposal = finish(ctx, conv, none, std::nullopt,
                            std::string("chat-error: ") + chatErrorKindName(e.kind()) + ": " + e.what(),
                            conv.lastReply.empty() ? e.rawBody() : conv.lastReply);
+    billModel(conv);
     return step;
   }
   step.ok = true;
@@ -281,7 +331,14 @@ LlmProposer::ArchitectureStep LlmProposer::planArchitecture(const ProposalContex
 }
 
 Proposal LlmProposer::implement(const ProposalContext& ctx, Conversation conv) {
-  return billStrategyRewrites(implementTurns(ctx, std::move(conv)));
+  Proposal p = implementTurns(ctx, conv);
+  // The candidate's genome holds the whole proposal's usage, plan turn included.
+  const LlmUsage spent = llmUsageOfGenome(p.candidate.genomeJson);
+  if (conv.model && spent.requests > 0) {
+    std::lock_guard lock(banditMutex_);
+    bandit_.bill(conv.modelIndex, spent);
+  }
+  return billStrategyRewrites(std::move(p));
 }
 
 Proposal LlmProposer::implementTurns(const ProposalContext& ctx, Conversation conv) {
@@ -346,6 +403,88 @@ Proposal LlmProposer::implementTurns(const ProposalContext& ctx, Conversation co
   }
 }
 
+Proposal LlmProposer::planFirst(const ProposalContext& ctx) {
+  ArchitectureStep step = planArchitecture(ctx);
+  // A failed plan is a stored failure like any other (it carries the strategy rewrites' usage);
+  // a good one carries them too, into the implementation's genome.
+  return billStrategyRewrites(std::move(step.proposal));
+}
+
+bool LlmProposer::isPlan(const Candidate& c) const {
+  if (!c.source.empty() || c.proposer.rfind("llm:", 0) != 0) return false;
+  const json g = json::parse(c.genomeJson, nullptr, false);
+  return g.is_object() && g.contains("plan") && g["plan"].is_object() && g.contains("llm") && g["llm"].is_object();
+}
+
+Proposal LlmProposer::implementPlan(const ProposalContext& ctx, const Candidate& plan) {
+  auto refuse = [&](const std::string& why) {
+    Proposal p;
+    p.candidate = plan;
+    p.candidate.status = CandidateStatus::CompileFailed;
+    p.candidate.statusDetail = "no-plan: " + why;
+    p.ok = false;
+    p.error = p.candidate.statusDetail;
+    p.keep = true;
+    return p;
+  };
+  if (!ctx.task) return refuse("no task in the context");
+  const json g = json::parse(plan.genomeJson, nullptr, false);
+  if (!isPlan(plan) || g.is_discarded()) return refuse("the candidate holds no architecture plan");
+  Conversation conv;
+  try {
+    conv.spec = parseTaskSpec(ctx.task->specJson);
+    const std::string model = g["llm"].value("model", "");
+    conv.modelIndex = bandit_.indexOf(model);  // the models never change after construction
+    if (conv.modelIndex >= settings_.models.size())
+      return refuse("the plan's model '" + model + "' is not in the settings any more");
+    conv.model = &settings_.models[conv.modelIndex];
+    conv.mode = g.value("mode", "rewrite");
+    conv.mutation = plan.mutation.substr(0, plan.mutation.find("+repair"));
+    if (conv.mutation == "llm:" + conv.mode) conv.mutation.clear();
+    conv.usage = llmUsageOfGenome(plan.genomeJson);
+    conv.usage.model = conv.model->name;
+    for (const json& sec : g.value("prompt", json::array()))
+      if (sec.is_object())
+        conv.prompt.sections.push_back({sec.value("key", ""), sec.value("title", ""), sec.value("body", "")});
+    conv.plan = ArchitecturePlan{g["plan"].value("name", ""), g["plan"].value("plan", "")};
+  } catch (const std::exception& e) {
+    return refuse(std::string("the stored plan cannot be read: ") + e.what());
+  }
+  if (conv.plan->name.empty()) return refuse("the stored plan has no name");
+  conv.messages.push_back({"user", conv.prompt.text()});
+  conv.messages.push_back(
+      {"assistant", "```json\n" + json{{"name", conv.plan->name}, {"plan", conv.plan->plan}}.dump() + "\n```\n"});
+  const LlmUsage planned = conv.usage;
+  Proposal p = implement(ctx, std::move(conv));  // bills the model for the whole proposal, plan included
+  // The stored plan keeps its own turn's usage (and the strategy rewrites it
+  // carried): this candidate accounts only what the implementation cost, so a
+  // run's sum counts every request once.
+  // A plan that was never stored (id 0: implemented at once) is accounted here in full, with the
+  // strategy rewrites it carried.
+  if (plan.id == 0) {
+    json out = json::parse(p.candidate.genomeJson, nullptr, false);
+    if (g.contains("llmStrategy") && out.is_object()) {
+      LlmUsage carried = llmUsageOfGenome(json{{"llm", g["llmStrategy"]}}.dump());
+      if (out.contains("llmStrategy")) carried += llmUsageOfGenome(json{{"llm", out["llmStrategy"]}}.dump());
+      out["llmStrategy"] = toJsonValue(carried);
+      p.candidate.genomeJson = out.dump();
+    }
+    return p;
+  }
+  json out = json::parse(p.candidate.genomeJson, nullptr, false);
+  if (out.is_object() && out.contains("llm") && out["llm"].is_object()) {
+    json& u = out["llm"];
+    u["tokensIn"] = u.value("tokensIn", std::int64_t{0}) - planned.tokensIn;
+    u["tokensOut"] = u.value("tokensOut", std::int64_t{0}) - planned.tokensOut;
+    u["latencyS"] = std::max(0.0, u.value("latencyS", 0.0) - planned.latencyS);
+    u["costUsd"] = std::max(0.0, u.value("costUsd", 0.0) - planned.costUsd);
+    u["requests"] = u.value("requests", 0) - planned.requests;
+    out["planCandidate"] = plan.id;
+    p.candidate.genomeJson = out.dump();
+  }
+  return p;
+}
+
 MetaPrompt LlmProposer::varyStrategy(const MetaPrompt& s, std::uint64_t seed) const {
   const std::vector<StrategySection> sections = strategySections(s.text);
   if (sections.empty()) {
@@ -361,8 +500,17 @@ MetaPrompt LlmProposer::varyStrategy(const MetaPrompt& s, std::uint64_t seed) co
       "correct. Keep the same titles in the same order; each body at most " +
       std::to_string(settings_.strategySectionMaxChars) +
       " characters. Answer with one ```json block:\n```json\n{\"sections\": " + current.dump() + "}\n```\n";
+  (void)seed;
   LlmUsage usage;
-  const LlmModelSettings& model = modelFor(seed);
+  std::size_t arm = 0;
+  {
+    // The model the bandit would choose now; a rewrite is not a proposal, so it is not counted as one.
+    std::lock_guard lock(banditMutex_);
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < settings_.models.size(); ++i)
+      if (const double sc = bandit_.score(i); sc > best) best = sc, arm = i;
+  }
+  const LlmModelSettings& model = settings_.models[arm];
   std::string why;
   std::vector<StrategySection> rewritten;
   try {

@@ -31,13 +31,15 @@
 #include "backends/proposers/llm/chat.h"
 #include "backends/proposers/llm/llm_settings.h"
 #include "backends/proposers/llm/llm_usage.h"
+#include "backends/proposers/llm/model_bandit.h"
 #include "backends/proposers/llm/prompt_builder.h"
 #include "backends/proposers/llm/reply_parser.h"
 #include "core/engine/interfaces.h"
+#include "core/engine/plan_first.h"
 
 namespace crucible::llm {
 
-class LlmProposer final : public Proposer {
+class LlmProposer final : public Proposer, public PlanFirstProposer {
 public:
   // `compiler` may be null: kernels are then returned uncompiled (the engine compiles them).
   LlmProposer(LlmSettings settings, std::shared_ptr<ChatClient> client, Compiler* compiler = nullptr);
@@ -57,6 +59,23 @@ public:
   // How many first kernels seeds() asks for (concurrently).
   void setSeedCount(int n) { seedCount_ = n; }
 
+  // ---- Several models: a bandit (model_bandit.h) picks each proposal's model,
+  // learning from how the children of each model ended.
+  struct ModelOutcome {
+    std::string model;   // a settings model's name; others are ignored
+    double reward = 0;   // 1: the child improved on its parent; 0: it did not (failed, slower, rejected)
+  };
+  // Outcomes that became known since the previous call (store_context.h's
+  // storeOutcomeSource reads them from the run); called before each
+  // proposal's model is chosen, one call at a time.
+  using OutcomeSource = std::function<std::vector<ModelOutcome>()>;
+  void setOutcomeSource(OutcomeSource source);
+  // One outcome told directly.
+  void observeOutcome(const ModelOutcome& outcome);
+  // What the bandit knows of the model (proposals, outcomes, tokens, cost); throws for an unknown name.
+  ModelArmStats modelStats(const std::string& model) const;
+  double modelScore(const std::string& model) const;
+
   std::string name() const override;  // "llm:<first model>"
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
   Proposal propose(const ProposalContext& ctx) override;
@@ -75,6 +94,7 @@ public:
   struct Conversation {
     TaskSpec spec;
     const LlmModelSettings* model = nullptr;  // one of settings().models
+    std::size_t modelIndex = 0;                // its position there (the bandit's arm)
     std::string mode;                          // "edit" | "rewrite" | "explore"
     std::string mutation;                      // "" = "llm:<mode>"; "seed" for seeds
     LlmUsage usage;                            // of this proposal
@@ -94,6 +114,21 @@ public:
   ArchitectureStep planArchitecture(const ProposalContext& ctx, const std::string& mutation = "");
   // Turn 2 and the repair turns; `ctx` as given to planArchitecture.
   Proposal implement(const ProposalContext& ctx, Conversation conversation);
+  // ---- The same for the engine's gated runs (core/engine/plan_first.h): the
+  // plan candidate is stored while it waits for review, so its code is asked
+  // for from what the stored candidate holds (model, mode, prompt sections,
+  // plan), after a restart too.
+  Proposal planFirst(const ProposalContext& ctx) override;
+  // seeds() that stop after the plans.
+  std::vector<Proposal> seedPlans(const Task& task, std::uint64_t seed) override;
+  // No source, proposer "llm:...", a "plan" in its genomeJson.
+  bool isPlan(const Candidate& c) const override;
+  // The conversation rebuilt from the plan candidate, then implement(). The
+  // returned genomeJson accounts only the implementation's requests (the
+  // stored plan keeps its own turn's) and names the plan ("planCandidate");
+  // for a plan never stored (id 0) it accounts the plan's turn as well.
+  Proposal implementPlan(const ProposalContext& ctx, const Candidate& plan) override;
+
   // A strategy rewrite (varyStrategy) makes no candidate, so its usage is
   // carried into the genomeJson ("llmStrategy") of the next proposal this
   // proposer returns to be stored (ok, or keep): sumLlmUsage over a run's
@@ -109,7 +144,11 @@ public:
   const LlmSettings& settings() const { return settings_; }
 
 private:
-  const LlmModelSettings& modelFor(std::uint64_t seed) const;
+  // The bandit's model for a new proposal (outcomes pulled first); its index in settings().models.
+  std::size_t startModel();
+  // A proposal ended: what it spent goes to its model's cost per proposal.
+  void billModel(const Conversation& conv);
+  void pullOutcomes();  // banditMutex_ held
   // Sends and adds the reply's usage to `usage` and to the proposer's total.
   ChatReply send(const LlmModelSettings& model, const std::vector<ChatMessage>& messages, LlmUsage& usage) const;
   // The candidate as far as the conversation got; `detail` empty = success.
@@ -120,6 +159,7 @@ private:
   // Moves the strategy rewrites' usage not yet carried by a candidate into p's genomeJson.
   Proposal billStrategyRewrites(Proposal p) const;
   bool claimNovel(const std::string& source);
+  std::vector<Proposal> seedsUpTo(const Task& task, std::uint64_t seed, bool plansOnly);
 
   LlmSettings settings_;
   std::shared_ptr<ChatClient> client_;
@@ -127,6 +167,10 @@ private:
   OwningContextProvider provider_;
   CancelToken cancel_;
   int seedCount_ = 3;
+
+  mutable std::mutex banditMutex_;  // before mutex_ when both are held
+  ModelBandit bandit_;
+  OutcomeSource outcomes_;
 
   mutable std::mutex mutex_;
   std::set<std::string> seen_;  // normalised sources of this run

@@ -65,7 +65,8 @@ LlmSettings llmSettingsFromJson(const std::string& text) {
   if (!j.is_object()) throw LlmSettingsError("(document)", "must be a JSON object");
   rejectUnknown(j,
                 {"api", "endpoint", "apiKeyEnv", "models", "temperature", "maxTokens", "concurrency", "repairTurns",
-                 "timeoutSeconds", "maxAttempts", "useMaxCompletionTokens", "compileArch", "strategySectionMaxChars"},
+                 "timeoutSeconds", "maxAttempts", "useMaxCompletionTokens", "compileArch", "strategySectionMaxChars",
+                 "costWeight"},
                 "");
   LlmSettings s;
   if (j.contains("api")) {
@@ -128,6 +129,7 @@ LlmSettings llmSettingsFromJson(const std::string& text) {
   }
   if (j.contains("strategySectionMaxChars"))
     s.strategySectionMaxChars = integerIn(j, "strategySectionMaxChars", "strategySectionMaxChars", 100, 20000);
+  if (j.contains("costWeight")) s.costWeight = numberIn(j, "costWeight", "costWeight", 0, 10);
   return s;
 }
 
@@ -148,6 +150,7 @@ std::string toJson(const LlmSettings& s) {
   j["useMaxCompletionTokens"] = s.useMaxCompletionTokens;
   j["compileArch"] = s.compileArch;
   j["strategySectionMaxChars"] = s.strategySectionMaxChars;
+  j["costWeight"] = s.costWeight;
   return j.dump(2);
 }
 

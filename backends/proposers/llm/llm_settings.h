@@ -34,6 +34,11 @@ struct LlmSettings {
   bool useMaxCompletionTokens = false;  // OpenAI reasoning models
   std::string compileArch = "sm_90";    // what the proposer's own compile check targets
   int strategySectionMaxChars = 2000;   // a rewritten meta-prompt section longer than this is refused
+  // With several models, how much a model's cost per proposal counts against
+  // the improvements its children bring (model_bandit.h): the most expensive
+  // model's score is lowered by this much (improvement rate, 0..1 per child),
+  // the others in proportion to their cost; 0 ignores cost.
+  double costWeight = 0.5;
 };
 
 // Names the offending field: "models[1].priceInPerMTok: must be a number >= 0".

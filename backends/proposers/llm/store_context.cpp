@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <mutex>
+#include <set>
 #include <memory>
 #include <optional>
 
@@ -74,6 +77,63 @@ LlmProposer::OwningContextProvider storeContextProvider(std::string projectPath,
       // An unreadable project: the prompt goes without these sections.
     }
     return shown;
+  };
+}
+
+namespace {
+
+constexpr std::size_t kMaxPending = 4096;
+
+bool isFinal(CandidateStatus s) {
+  return s != CandidateStatus::Proposed && s != CandidateStatus::AwaitingReview && s != CandidateStatus::Compiled;
+}
+
+struct OutcomeState {
+  std::mutex mutex;
+  CandidateId lastSeen = 0;
+  std::set<CandidateId> pending;  // the model's candidates not final yet
+};
+
+}  // namespace
+
+LlmProposer::OutcomeSource storeOutcomeSource(std::string projectPath, RunId run) {
+  auto state = std::make_shared<OutcomeState>();
+  return [projectPath = std::move(projectPath), run, state]() {
+    std::vector<LlmProposer::ModelOutcome> out;
+    std::lock_guard lock(state->mutex);
+    try {
+      auto store = ProjectStore::open(projectPath, ProjectStore::Mode::ReadOnly);
+      std::vector<CandidateSummary> ended;
+      for (CandidateSummary& s : store->candidateSummariesSince(run, state->lastSeen)) {
+        state->lastSeen = std::max(state->lastSeen, s.id);
+        // A reviewer's rejection (or a plan retired for its implementation) says nothing of a model's kernels.
+        if (s.proposer.rfind("llm:", 0) != 0 || s.status == CandidateStatus::Rejected) continue;
+        if (isFinal(s.status)) ended.push_back(std::move(s));
+        else if (state->pending.size() < kMaxPending) state->pending.insert(s.id);
+      }
+      if (!state->pending.empty()) {
+        const std::vector<CandidateId> ids(state->pending.begin(), state->pending.end());
+        for (CandidateSummary& s : store->candidateSummariesById(ids))
+          if (isFinal(s.status)) {
+            state->pending.erase(s.id);
+            if (s.status != CandidateStatus::Rejected) ended.push_back(std::move(s));
+          }
+      }
+      std::vector<CandidateId> parentIds;
+      for (const CandidateSummary& s : ended)
+        if (!s.parents.empty()) parentIds.push_back(s.parents.front());
+      std::map<CandidateId, double> parentFitness;
+      if (!parentIds.empty())
+        for (const CandidateSummary& p : store->candidateSummariesById(parentIds)) parentFitness[p.id] = p.fitness;
+      for (const CandidateSummary& s : ended) {
+        const double baseline = s.parents.empty() ? 0.0 : parentFitness[s.parents.front()];
+        const bool improved = s.status == CandidateStatus::Valid && s.fitness > 0 && s.fitness > baseline;
+        out.push_back({s.proposer.substr(4), improved ? 1.0 : 0.0});
+      }
+    } catch (const std::exception&) {
+      // An unreadable project: nothing learnt this time; what was pending stays pending.
+    }
+    return out;
   };
 }
 

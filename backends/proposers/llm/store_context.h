@@ -16,4 +16,14 @@ namespace crucible::llm {
 // (the proposal still goes ahead with the task and its parent).
 LlmProposer::OwningContextProvider storeContextProvider(std::string projectPath, RunId run);
 
+// How the model's children in the run ended, for the model bandit: each call
+// returns the candidates of proposer "llm:<model>" that reached a final
+// status since the previous call (reward 1 when Valid and fitter than their
+// first parent, or than nothing when they have none; 0 otherwise: failed or
+// slower). Rejected candidates are left out: a reviewer's verdict is about an
+// architecture, and a gated run's accepted plans are retired as Rejected. Its own read-only connection per call;
+// bounded: one query for new candidates, one for those still pending (at
+// most 4096 remembered). An unreadable project yields nothing this time.
+LlmProposer::OutcomeSource storeOutcomeSource(std::string projectPath, RunId run);
+
 }  // namespace crucible::llm

@@ -558,5 +558,41 @@ TEST(LlmClient, UnsetKeyVariableIsAConfigurationError) {
   EXPECT_NE(std::string(e.what()).find("CRUCIBLE_LLM_TEST_UNSET_KEY"), std::string::npos) << e.what();
 }
 
+// The GUI's keychain hands the key over in memory: it is used (not the
+// environment, which worker processes inherit), asked for per request, and
+// scrubbed from what comes back like a key from the environment.
+TEST(LlmClient, KeyFromAProviderIsUsedAndScrubbed) {
+  LoopbackServer server;
+  std::string auth;
+  server.http.Post("/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+    auth = req.get_header_value("Authorization");
+    nlohmann::json reply = nlohmann::json::parse(kOpenAiOk);
+    reply["choices"][0]["message"]["content"] = "you sent " + auth;
+    replyJson(res, reply.dump());
+  });
+  server.start();
+  unsetenv("CRUCIBLE_LLM_TEST_PROVIDED_KEY");  // the variable is only the key's name here
+  auto settings = fastSettings(server.base());
+  settings.apiKeyEnv = "CRUCIBLE_LLM_TEST_PROVIDED_KEY";
+  std::atomic<int> asked{0};
+  settings.apiKey = [&] {
+    ++asked;
+    return std::string(kSecret);
+  };
+  OpenAiChatClient client(settings);
+  const ChatReply reply = client.send(sampleRequest(), {});
+  EXPECT_EQ(auth, std::string("Bearer ") + kSecret);
+  EXPECT_EQ(reply.text.find(kSecret), std::string::npos) << reply.text;
+  client.send(sampleRequest(), {});
+  EXPECT_EQ(asked, 2);  // per request: a key changed in the keychain is used from the next one
+
+  settings.apiKey = [] { return std::string("  "); };
+  OpenAiChatClient none(settings);
+  const ChatError e = expectError(none, sampleRequest());
+  EXPECT_EQ(e.kind(), ChatErrorKind::Configuration);
+  EXPECT_NE(std::string(e.what()).find("keychain"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("CRUCIBLE_LLM_TEST_PROVIDED_KEY"), std::string::npos) << e.what();
+}
+
 }  // namespace
 }  // namespace crucible::llm

@@ -8,22 +8,28 @@
 // and every token the server counted is accounted in the run's candidates.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <thread>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "backends/proposers/llm/clients.h"
 #include "backends/proposers/llm/llm_proposer.h"
 #include "backends/proposers/llm/store_context.h"
+#include "core/engine/budget.h"
 #include "core/engine/engine.h"
+#include "core/engine/run_settings.h"
 #include "core/store/project_store.h"
 #include "tests/backends/llm/llm_test_task.h"
 #include "tests/backends/llm/replay_server.h"
 #include "tests/core/engine/doubles/fake_backends.h"
+#include "tests/core/engine/engine_fixture.h"
 
 namespace crucible::llm {
 namespace {
@@ -302,6 +308,320 @@ TEST_F(LlmEngineRun, AKeyInTheEnvironmentIsInNoFileTheRunWrites) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(bytes.find(kSecret), std::string::npos) << entry.path();
   }
+}
+
+// A money budget beside the evaluations: the run finishes once what its
+// candidates recorded reaches it, says so, and every request the server
+// answered is in the project (nothing paid for is lost).
+TEST_F(LlmEngineRun, StopsAtTheMoneyBudgetWithEverythingRecorded) {
+  ReplayServer server;
+  std::atomic<int> implementations{0};
+  server.script([&](const json& req, int) {
+    const std::string last = ReplayServer::textOf(req["messages"].back()["content"]);
+    if (last.find("WITHOUT code") != std::string::npos) return say(recordedReply("plan_warp_per_row.md"));
+    const int k = implementations++;
+    if (k == 1) return say(recordedReply("no_code.md"));  // a kept failure costs too
+    return say(distinctKernel(k));
+  });
+  LlmSettings settings;
+  settings.endpoint = server.endpoint();
+  settings.models = {{"replay-model", kPriceIn, kPriceOut}};
+  settings.concurrency = 2;
+  TypoFailingCompiler compiler;
+  LlmProposer proposer(settings, std::shared_ptr<ChatClient>(makeChatClient(settings.api, clientSettings(settings))),
+                       &compiler);
+  proposer.setSeedCount(2);
+  crucible::testing::FakeDispatcher dispatcher(1);
+  Engine engine(path, proposer, compiler, dispatcher);
+  RunSettings rs;
+  rs.batchSize = 3;
+  rs.compileThreads = 1;
+  rs.validationSeeds = 2;
+  rs.extendedValidationSeeds = 2;
+  rs.strategyVariationRate = 0;
+  rs.crossoverRate = 0;
+  rs.profile = ProfileMode::None;
+  // One proposal = 2 requests of 1000 in / 200 out at $3 / $15 per million = $0.012.
+  constexpr double kPerProposal = 2 * (kInputTokens * kPriceIn + kOutputTokens * kPriceOut) / 1e6;
+  rs.maxModelCostUsd = 0.05;
+  Budget budget;
+  budget.evaluations = 1000;  // the money runs out long before
+  const RunId run = engine.createRun(task, "llm money budget", 3, budget, false, rs);
+  proposer.setOwningContextProvider(storeContextProvider(path, run));
+  engine.run(run);
+
+  auto store = ProjectStore::open(path, ProjectStore::Mode::ReadOnly);
+  const crucible::Run r = *store->run(run);
+  EXPECT_EQ(r.status, RunStatus::Finished);
+  std::string finished;
+  for (const LogLine& line : store->log(run))
+    if (line.text.rfind("run finished: ", 0) == 0) finished = line.text;
+  EXPECT_EQ(finished.rfind("run finished: model budget spent: $0.", 0), 0u) << finished;
+  EXPECT_NE(finished.find(" of $0.0500"), std::string::npos) << finished;
+  EXPECT_EQ(runSettingsFromJson(r.settingsJson).maxModelCostUsd, 0.05);
+
+  std::vector<std::string> genomes;
+  for (const CandidateSummary& s : store->candidateSummaries(run))
+    if (s.id != r.referenceCandidate) genomes.push_back(store->candidate(s.id)->genomeJson);
+  const LlmUsage sum = sumLlmUsage(genomes);
+  const std::int64_t n = static_cast<std::int64_t>(server.requests().size());
+  // Nothing lost: every request answered is in the project, and is what the proposer counted.
+  EXPECT_EQ(sum.requests, n);
+  EXPECT_EQ(sum.tokensIn, n * kInputTokens);
+  EXPECT_NEAR(sum.costUsd, proposer.totalUsage().costUsd, 1e-12);
+  // Reached, and passed by at most the last generation (its proposals were already asked for).
+  EXPECT_GE(sum.costUsd, 0.05);
+  EXPECT_LE(sum.costUsd, 0.05 + rs.batchSize * kPerProposal + 1e-9);
+  EXPECT_LT(r.evaluationsDone, 20);
+  // The finish message names what was spent, as the candidates record it.
+  EXPECT_NE(finished.find(formatUsd(sum.costUsd)), std::string::npos) << finished << " vs " << sum.costUsd;
+}
+
+// The same with tokens, and a resumed run counts what it spent before.
+TEST_F(LlmEngineRun, StopsAtTheTokenBudgetCountingWhatWasSpentBeforeAResume) {
+  ReplayServer server;
+  std::atomic<int> implementations{0};
+  server.script([&](const json& req, int) {
+    const std::string last = ReplayServer::textOf(req["messages"].back()["content"]);
+    if (last.find("WITHOUT code") != std::string::npos) return say(recordedReply("plan_warp_per_row.md"));
+    return say(distinctKernel(implementations++));
+  });
+  LlmSettings settings;
+  settings.endpoint = server.endpoint();
+  settings.models = {{"local-model", 0, 0}};  // free, but not unlimited
+  settings.concurrency = 1;
+  TypoFailingCompiler compiler;
+  crucible::testing::FakeDispatcher dispatcher(1);
+  RunSettings rs;
+  rs.batchSize = 2;
+  rs.compileThreads = 1;
+  rs.validationSeeds = 2;
+  rs.extendedValidationSeeds = 2;
+  rs.strategyVariationRate = 0;
+  rs.crossoverRate = 0;
+  rs.profile = ProfileMode::None;
+  rs.maxGenerations = 1;               // the first session ends on the generation limit
+  rs.maxModelTokens = 5 * 2 * (kInputTokens + kOutputTokens);  // five proposals' worth
+  Budget budget;
+  budget.evaluations = 1000;
+  RunId run = 0;
+  {
+    LlmProposer proposer(settings, std::shared_ptr<ChatClient>(makeChatClient(settings.api, clientSettings(settings))),
+                         &compiler);
+    proposer.setSeedCount(2);
+    Engine engine(path, proposer, compiler, dispatcher);
+    run = engine.createRun(task, "llm token budget", 5, budget, false, rs);
+    engine.run(run);
+  }
+  auto spentTokens = [&] {
+    auto store = ProjectStore::open(path, ProjectStore::Mode::ReadOnly);
+    std::vector<std::string> genomes;
+    for (const CandidateSummary& s : store->candidateSummaries(run)) genomes.push_back(store->candidate(s.id)->genomeJson);
+    const LlmUsage u = sumLlmUsage(genomes);
+    return u.tokensIn + u.tokensOut;
+  };
+  const std::int64_t first = spentTokens();
+  ASSERT_EQ(first, 4 * 2 * (kInputTokens + kOutputTokens));  // 2 seeds + 2 children: under the budget
+  {
+    // Resumed without the generation limit: only the budget stops it, counting the first session's tokens.
+    auto store = ProjectStore::open(path);
+    crucible::Run r = *store->run(run);
+    RunSettings more = runSettingsFromJson(r.settingsJson);
+    more.maxGenerations = 0;
+    r.settingsJson = toJson(more);
+    store->updateRun(r);
+  }
+  LlmProposer again(settings, std::shared_ptr<ChatClient>(makeChatClient(settings.api, clientSettings(settings))),
+                    &compiler);
+  Engine engine(path, again, compiler, dispatcher);
+  engine.run(run);
+  const std::int64_t total = spentTokens();
+  // One more generation (2 proposals) reaches 6 of the 5 proposals' worth: it stops there.
+  EXPECT_EQ(total, 6 * 2 * (kInputTokens + kOutputTokens));
+  auto store = ProjectStore::open(path, ProjectStore::Mode::ReadOnly);
+  std::string finished;
+  for (const LogLine& line : store->log(run))
+    if (line.text.rfind("run finished: ", 0) == 0) finished = line.text;
+  EXPECT_EQ(finished, "run finished: model token budget spent: " + std::to_string(total) + " of " +
+                          std::to_string(rs.maxModelTokens) + " tokens");
+}
+
+// The model bandit's outcomes read from the project: final candidates of
+// proposer "llm:<model>" once each, rewarded 1 when Valid and fitter than
+// their first parent; pending ones when they end.
+TEST_F(LlmEngineRun, OutcomesOfEachModelsChildrenAreReadFromTheProject) {
+  RunId run = 0;
+  CandidateId pending = 0;
+  {
+    auto store = ProjectStore::open(path);
+    crucible::Run r;
+    r.taskId = task;
+    r.name = "outcomes";
+    r.proposer = "llm:a";
+    run = store->addRun(r);
+    auto add = [&](const std::string& proposer, CandidateStatus status, double fitness,
+                   std::vector<CandidateId> parents = {}) {
+      Candidate c;
+      c.runId = run;
+      c.proposer = proposer;
+      c.status = status;
+      c.fitness = fitness;
+      c.parents = std::move(parents);
+      c.source = proposer + std::to_string(fitness);
+      return store->addCandidate(c);
+    };
+    const CandidateId parent = add("template", CandidateStatus::Valid, 1.5);      // not a model's: no outcome
+    add("llm:a", CandidateStatus::Valid, 2.0, {parent});                          // faster than its parent: 1
+    add("llm:b", CandidateStatus::Valid, 1.2, {parent});                          // slower: 0
+    add("llm:b", CandidateStatus::CompileFailed, 0);                              // failed: 0
+    add("llm:a", CandidateStatus::Valid, 0.8);                                    // no parent, valid: 1
+    pending = add("llm:a", CandidateStatus::Proposed, 0, {parent});               // not known yet
+  }
+  const LlmProposer::OutcomeSource source = storeOutcomeSource(path, run);
+  auto sorted = [](std::vector<LlmProposer::ModelOutcome> v) {
+    std::vector<std::string> out;
+    for (const auto& o : v) out.push_back(o.model + "=" + std::to_string(static_cast<int>(o.reward)));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(sorted(source()), (std::vector<std::string>{"a=1", "a=1", "b=0", "b=0"}));
+  EXPECT_TRUE(source().empty());  // each outcome once
+  {
+    auto store = ProjectStore::open(path);
+    Candidate c = *store->candidate(pending);
+    c.status = CandidateStatus::Valid;
+    c.fitness = 1.6;
+    store->updateCandidate(c);
+  }
+  EXPECT_EQ(sorted(source()), (std::vector<std::string>{"a=1"}));  // the pending one, once it ended
+  EXPECT_TRUE(source().empty());
+  // An unreadable project yields nothing rather than an exception.
+  EXPECT_TRUE(storeOutcomeSource((dir / "missing.crucible").string(), run)().empty());
+}
+
+// Issue 15's gated run: the review queue shows a language model's plan before
+// any code exists. A rejected plan never gets code; an accepted one gets its
+// code afterwards and is evaluated as the same candidate; later plans of the
+// accepted architecture are implemented at once, of the rejected one never.
+TEST_F(LlmEngineRun, GatedRunReviewsThePlanBeforeAnyCodeIsWritten) {
+  constexpr const char* kTreePlan =
+      "```json\n{\"name\": \"block tree\", \"plan\": \"One block per row; a shared-memory tree reduction.\"}\n```\n";
+  ReplayServer server;
+  std::atomic<int> plans{0}, implementations{0}, treeImplementations{0};
+  server.script([&](const json& req, int) {
+    const std::string last = ReplayServer::textOf(req["messages"].back()["content"]);
+    if (last.find("WITHOUT code") != std::string::npos)
+      return say(plans++ % 2 == 0 ? recordedReply("plan_warp_per_row.md") : std::string(kTreePlan));
+    if (last.find("\"block tree\"") != std::string::npos) ++treeImplementations;
+    return say(distinctKernel(implementations++));
+  });
+  LlmSettings settings;
+  settings.endpoint = server.endpoint();
+  settings.models = {{"replay-model", kPriceIn, kPriceOut}};
+  settings.concurrency = 1;
+  TypoFailingCompiler compiler;
+  LlmProposer proposer(settings, std::shared_ptr<ChatClient>(makeChatClient(settings.api, clientSettings(settings))),
+                       &compiler);
+  proposer.setSeedCount(2);
+  crucible::testing::FakeDispatcher dispatcher(1);
+  crucible::testing::RecordingObserver observer;
+  Engine engine(path, proposer, compiler, dispatcher, &observer);
+  RunSettings rs;
+  rs.batchSize = 2;
+  rs.compileThreads = 1;
+  rs.validationSeeds = 2;
+  rs.extendedValidationSeeds = 2;
+  rs.strategyVariationRate = 0;
+  rs.crossoverRate = 0;
+  rs.profile = ProfileMode::None;
+  rs.maxGenerations = 3;
+  Budget budget;
+  budget.evaluations = 100;
+  const RunId run = engine.createRun(task, "llm gated", 7, budget, true, rs);
+  proposer.setOwningContextProvider(storeContextProvider(path, run));
+  std::thread worker([&] { engine.run(run); });
+
+  auto blocked = [&] {
+    for (const auto& l : observer.all<events::Log>())
+      if (l.text.find("waiting for review") != std::string::npos) return true;
+    return false;
+  };
+  for (int i = 0; i < 1000 && !blocked(); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(blocked()) << "the run should be waiting for its reviewer";
+  std::set<std::string> keys;
+  for (const auto& w : observer.all<events::AwaitingReview>()) keys.insert(w.architectureKey);
+  ASSERT_EQ(keys, (std::set<std::string>{"llm:block-tree", "llm:warp-per-row-float4-shuffle"}));
+  // What the queue shows is a plan: no code was asked for, none stored, nothing evaluated.
+  EXPECT_EQ(implementations, 0);
+  EXPECT_EQ(dispatcher.totalEvaluations(), 0);
+  std::set<CandidateId> warpPlans, treePlans;
+  {
+    auto store = ProjectStore::open(path, ProjectStore::Mode::ReadOnly);
+    const auto queued = store->candidatesWithStatus(run, CandidateStatus::AwaitingReview);
+    ASSERT_GE(queued.size(), 2u);
+    EXPECT_EQ(static_cast<int>(queued.size()), plans.load());  // every plan asked for waits, none was dropped
+    for (const Candidate& c : queued) {
+      EXPECT_TRUE(c.source.empty()) << "#" << c.id;
+      const json g = json::parse(c.genomeJson);
+      EXPECT_FALSE(g["plan"]["plan"].get<std::string>().empty());
+      EXPECT_EQ(g["llm"]["requests"], 1);  // the plan's turn, paid for and recorded
+      (c.architectureKey == "llm:block-tree" ? treePlans : warpPlans).insert(c.id);
+    }
+  }
+  ASSERT_FALSE(treePlans.empty());
+  ASSERT_FALSE(warpPlans.empty());
+  engine.submitVerdict(run, "llm:block-tree", false, "shared memory round trips");
+  engine.submitVerdict(run, "llm:warp-per-row-float4-shuffle", true, "");
+  worker.join();
+
+  auto store = ProjectStore::open(path, ProjectStore::Mode::ReadOnly);
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(treeImplementations, 0) << "no code is ever requested for a rejected plan";
+  // Every plan stored is without code. Those of the rejected architecture are Rejected; those of
+  // the accepted one are retired for their implementation, a new candidate that was evaluated.
+  // (Plans stored while the verdicts arrived are handled the same.)
+  int storedPlans = 0, implementedPlans = 0, withCode = 0;
+  std::vector<std::string> genomes;
+  const std::string marker = "architecture accepted in review; implemented as candidate #";
+  for (const CandidateSummary& s : store->candidateSummaries(run)) {
+    if (s.id == store->run(run)->referenceCandidate) continue;
+    const Candidate c = *store->candidate(s.id);
+    genomes.push_back(c.genomeJson);
+    if (!c.source.empty()) {
+      ++withCode;
+      EXPECT_EQ(c.architectureKey, "llm:warp-per-row-float4-shuffle") << "#" << c.id;
+      EXPECT_EQ(c.status, CandidateStatus::Valid) << "#" << c.id << " " << c.statusDetail;
+      // The implementation of a stored plan counts its own request; one implemented at once, the plan's too.
+      EXPECT_EQ(json::parse(c.genomeJson)["llm"]["requests"], json::parse(c.genomeJson).contains("planCandidate") ? 1 : 2)
+          << "#" << c.id;
+      continue;
+    }
+    ++storedPlans;
+    EXPECT_EQ(c.status, CandidateStatus::Rejected) << "#" << c.id << " " << c.statusDetail;
+    EXPECT_EQ(json::parse(c.genomeJson)["llm"]["requests"], 1) << "#" << c.id;  // the plan's turn
+    if (c.architectureKey == "llm:block-tree") {
+      EXPECT_NE(c.statusDetail.find("rejected in review"), std::string::npos) << c.statusDetail;
+      continue;
+    }
+    ASSERT_EQ(c.statusDetail.rfind(marker, 0), 0u) << c.statusDetail;
+    ++implementedPlans;
+    const Candidate code = *store->candidate(std::stoll(c.statusDetail.substr(marker.size())));
+    EXPECT_EQ(code.status, CandidateStatus::Valid) << code.statusDetail;
+    EXPECT_EQ(code.generation, c.generation);
+    EXPECT_EQ(code.parents, c.parents);
+    const json g = json::parse(code.genomeJson);
+    EXPECT_EQ(g["planCandidate"], c.id);
+    EXPECT_EQ(g["plan"]["name"], "warp-per-row float4 shuffle");
+  }
+  for (CandidateId id : treePlans) EXPECT_EQ(store->candidate(id)->status, CandidateStatus::Rejected);
+  EXPECT_GE(implementedPlans, static_cast<int>(warpPlans.size()));
+  EXPECT_GT(withCode, implementedPlans);  // later plans of the accepted architecture were implemented at once
+  EXPECT_EQ(observer.count<events::AwaitingReview>(), static_cast<int>(treePlans.size() + warpPlans.size()));
+  // Every request is accounted once: plans of the rejected architecture proposed after its
+  // rejection are kept (Rejected, never implemented) with what they cost.
+  const LlmUsage sum = sumLlmUsage(genomes);
+  EXPECT_EQ(storedPlans + (withCode - implementedPlans), plans.load());
+  EXPECT_EQ(sum.requests, static_cast<int>(server.requests().size()));
 }
 
 }  // namespace

@@ -56,6 +56,13 @@ TEST(LlmSettings, RoundTrip) {
   EXPECT_EQ(again.models[1].name, "local-model");
 }
 
+TEST(LlmSettings, CostWeightDefaultsAndIsRead) {
+  EXPECT_DOUBLE_EQ(llmSettingsFromJson(R"J({"endpoint": "http://x", "models": ["m"]})J").costWeight, 0.5);
+  const LlmSettings s = llmSettingsFromJson(R"J({"endpoint": "http://x", "models": ["m"], "costWeight": 0})J");
+  EXPECT_DOUBLE_EQ(s.costWeight, 0.0);
+  EXPECT_DOUBLE_EQ(llmSettingsFromJson(toJson(s)).costWeight, 0.0);
+}
+
 TEST(LlmSettings, ErrorsNameTheField) {
   struct Case {
     const char* json;
@@ -74,6 +81,7 @@ TEST(LlmSettings, ErrorsNameTheField) {
       {R"J({"endpoint": "http://x", "models": ["m"], "maxTokens": "many"})J", "maxTokens"},
       {R"J({"endpoint": "http://x", "models": ["m"], "concurency": 2})J", "concurency"},
       {R"J({"endpoint": "http://x", "models": ["m"], "compileArch": "hopper"})J", "compileArch"},
+      {R"J({"endpoint": "http://x", "models": ["m"], "costWeight": -0.1})J", "costWeight"},
       {R"J([1, 2])J", "(document)"},
   };
   for (const Case& c : cases) {

@@ -2,6 +2,10 @@
 // Several proposers in one run: seeds from all, children and tuning routed to
 // the member that owns the parent, strategies merged.
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include "backends/proposers/combined/combined_proposer.h"
 #include "backends/proposers/tunable/tunable_proposer.h"
 #include "example_kernel.h"
@@ -130,6 +134,59 @@ TEST(CombinedProposer, AParentNoMemberOwnsIsOfferedToEachInTurn) {
   }
   EXPECT_EQ(tunableChildren, 4);   // the other refuses every time
   EXPECT_GE(other.proposals, 2);
+}
+
+// A member that says how many calls it takes at once and notes how many overlapped.
+class OverlapProposer final : public Proposer {
+public:
+  OverlapProposer(std::string name, int concurrency) : name_(std::move(name)), concurrency_(concurrency) {}
+  std::string name() const override { return name_; }
+  std::vector<Proposal> seeds(const Task&, std::uint64_t) override { return {}; }
+  Proposal propose(const ProposalContext&) override {
+    const int now = ++inFlight;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    --inFlight;
+    Proposal p;
+    p.candidate.proposer = name_;
+    return p;
+  }
+  int concurrentProposals() const override { return concurrency_; }
+  std::vector<MetaPrompt> initialStrategies() const override { return {}; }
+  std::atomic<int> inFlight{0}, most{0};
+
+private:
+  std::string name_;
+  int concurrency_;
+};
+
+// Calls propose() from `threads` threads at once, each with a parent `owner` owns.
+void proposeConcurrently(CombinedProposer& p, const std::string& owner, int threads) {
+  Candidate parent;
+  parent.proposer = owner;
+  std::vector<std::thread> workers;
+  for (int i = 0; i < threads; ++i)
+    workers.emplace_back([&] {
+      ProposalContext ctx;
+      ctx.parents = {&parent};
+      EXPECT_TRUE(p.propose(ctx).ok);
+    });
+  for (auto& w : workers) w.join();
+}
+
+TEST(CombinedProposer, PassesTheLargestConcurrencyThroughAndSerialisesSingleThreadedMembers) {
+  OverlapProposer model("llm:m", 4), single("template", 1);
+  CombinedProposer p({{&single, {}}, {&model, {}}});
+  EXPECT_EQ(p.concurrentProposals(), 4);  // the model's several requests at once survive the combination
+  proposeConcurrently(p, "llm:m", 4);
+  EXPECT_GE(model.most.load(), 2);       // the concurrent member really ran concurrently
+  proposeConcurrently(p, "template", 4);
+  EXPECT_EQ(single.most.load(), 1);      // the single-threaded one never saw two calls at once
+
+  OverlapProposer a("a", 1), b("b", 1);
+  EXPECT_EQ(CombinedProposer({{&a, {}}, {&b, {}}}).concurrentProposals(), 1);
 }
 
 TEST(CombinedProposer, RefusesNoMembers) {

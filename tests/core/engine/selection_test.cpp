@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <map>
 #include "core/engine/parent_selection.h"
 #include "core/engine/seeding.h"
@@ -72,6 +74,16 @@ TEST(StrategySelection, TriesEveryStrategyOnceThenPrefersTheBetterRate) {
   // A rarely used strategy gets an exploration bonus over a slightly better, well-known one.
   EXPECT_EQ(chooseStrategy({strategy(1, 1000, 300), strategy(2, 3, 0)}), 1u);
   EXPECT_THROW(chooseStrategy({}), std::invalid_argument);
+}
+
+TEST(StrategySelection, Ucb1IsTheStrategyScoreForAnyArm) {
+  MetaPrompt m;
+  m.uses = 4;
+  m.improvements = 1;
+  EXPECT_DOUBLE_EQ(ucb1Score(m, 20, 1.4), ucb1(0.25, 4, 20, 1.4));
+  EXPECT_TRUE(std::isinf(ucb1(0.9, 0, 20, 1.4)));
+  EXPECT_GT(ucb1(0.5, 2, 20, 1.4), ucb1(0.5, 10, 20, 1.4));  // less used: larger bonus
+  EXPECT_DOUBLE_EQ(ucb1(0.5, 3, 20, 0), 0.5);                   // no exploration: the mean
 }
 
 TEST(StrategySelection, VariesTheBestRateAmongWellUsedStrategies) {

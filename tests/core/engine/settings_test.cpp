@@ -69,5 +69,45 @@ TEST(Budget, EachDimensionEndsTheRunAndZeroMeansUnlimited) {
   EXPECT_GT(evaluationsLeft(Budget{}, Usage{12, 0, 0}), 1000000);
 }
 
+TEST(Budget, ModelMoneyAndTokensEndTheRunWithWhatWasSpent) {
+  Usage used{3, 1, 1, ModelSpend{12000, 1.0249}};
+  EXPECT_FALSE(budgetExhausted(Budget{}, used));                       // no model budget: unlimited
+  EXPECT_FALSE(budgetExhausted(Budget{}, used, ModelBudget{1.5, 0}));
+  EXPECT_EQ(budgetExhausted(Budget{}, used, ModelBudget{1.0, 0}), "model budget spent: $1.02 of $1.00");
+  EXPECT_EQ(budgetExhausted(Budget{}, Usage{0, 0, 0, ModelSpend{10, 0.0123}}, ModelBudget{0.01, 0}),
+            "model budget spent: $0.0123 of $0.0100");
+  EXPECT_EQ(budgetExhausted(Budget{}, used, ModelBudget{0, 12000}), "model token budget spent: 12000 of 12000 tokens");
+  EXPECT_FALSE(budgetExhausted(Budget{}, used, ModelBudget{0, 12001}));
+  // The evaluation budget still comes first.
+  EXPECT_EQ(budgetExhausted(Budget{3, 0, 0}, used, ModelBudget{1.0, 0}), "evaluation budget of 3 reached");
+}
+
+TEST(Budget, ModelSpendIsReadFromWhatProposalsRecorded) {
+  const ModelSpend s = modelSpendOfGenome(
+      R"({"llm": {"tokensIn": 2000, "tokensOut": 400, "costUsd": 0.0072, "requests": 2},
+          "llmStrategy": {"tokensIn": 1000, "tokensOut": 200, "costUsd": 0.0036}, "plan": {}})");
+  EXPECT_EQ(s.tokens, 3600);
+  EXPECT_NEAR(s.costUsd, 0.0108, 1e-12);
+  for (const char* none : {"", "{}", "not json", "[1]", R"({"genes": {"BLOCK": 128}})",
+                           R"({"llm": "text"})", R"({"llm": {"tokensIn": -5, "costUsd": "free"}})"}) {
+    const ModelSpend z = modelSpendOfGenome(none);
+    EXPECT_EQ(z.tokens, 0) << none;
+    EXPECT_EQ(z.costUsd, 0) << none;
+  }
+}
+
+TEST(RunSettings, ModelBudgetRoundTripsAndIsChecked) {
+  RunSettings s;
+  s.maxModelCostUsd = 2.5;
+  s.maxModelTokens = 1000000;
+  const RunSettings back = runSettingsFromJson(toJson(s));
+  EXPECT_EQ(back.maxModelCostUsd, 2.5);
+  EXPECT_EQ(back.maxModelTokens, 1000000);
+  EXPECT_EQ(runSettingsFromJson("{}").maxModelCostUsd, 0);
+  EXPECT_THROW(runSettingsFromJson(R"({"maxModelCostUsd": -1})"), std::invalid_argument);
+  EXPECT_THROW(runSettingsFromJson(R"({"maxModelTokens": -1})"), std::invalid_argument);
+  EXPECT_THROW(runSettingsFromJson(R"({"maxModelTokens": "many"})"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace crucible

@@ -2,11 +2,17 @@
 #include "views/runcontrol/run_control_view.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QListWidget>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <atomic>
+#include <memory>
 #include "view_test_project.h"
 
 using namespace crucible;
@@ -114,4 +120,109 @@ TEST(RunControlView, AnImportedTaskIsOfferedAtOnce) {
   EXPECT_EQ(task->count(), before + 1);
   EXPECT_GE(task->findText(QStringLiteral("imported_task")), 0);
   EXPECT_EQ(task->currentData().toLongLong(), p.task()) << "the user's choice changed";
+}
+
+TEST(RunControlView, StartingKernelsAreCheckedAgainstTheTaskAndRefuseStartWithTheReason) {
+  app();
+  fixture::ViewTestProject p;
+  auto session = p.openSession();
+  RunControlView view(session.get());
+  view.setProposers({QStringLiteral("template")});
+  auto* add = view.findChild<QPushButton*>(QStringLiteral("addStartingKernel"));
+  ASSERT_NE(add, nullptr);
+  EXPECT_FALSE(add->isEnabled()) << "starting kernels offered with no way to check them";
+
+  // The app's checker, on a thread of its own: a kernel named "bad..." does not fit; it is given the task's spec.
+  auto specSeen = std::make_shared<std::atomic<bool>>(false);
+  view.setStartingKernelChecker([specSeen](const std::vector<StartingKernelFiles>& files, const std::string& spec) {
+    specSeen->store(spec.find("\"name\"") != std::string::npos);
+    std::vector<StartingKernelCheck> out;
+    for (const StartingKernelFiles& f : files) {
+      const QString name = QFileInfo(f.kernel).completeBaseName();
+      out.push_back({name, name.startsWith(QStringLiteral("bad")) ? QStringLiteral("parameter 3 is 'double* y'") : QString()});
+    }
+    return out;
+  });
+  EXPECT_TRUE(add->isEnabled());
+  QSignalSpy checked(&view, &RunControlView::startingKernelsChecked);
+  view.addStartingKernel(QStringLiteral("/k/first.cu"));
+  view.addStartingKernel(QStringLiteral("/k/bad.cu"), QStringLiteral("/k/bad.tune.json"));
+  EXPECT_TRUE(view.checkingStartingKernels());
+  EXPECT_FALSE(view.startProblem().isEmpty()) << "Start allowed before the kernels were checked";
+  for (int i = 0; i < 200 && view.checkingStartingKernels(); ++i) QTest::qWait(10);
+  ASSERT_FALSE(view.checkingStartingKernels());
+  EXPECT_GE(checked.count(), 1);
+  EXPECT_TRUE(specSeen->load()) << "the checker was not given the chosen task's spec";
+  ASSERT_EQ(view.startingKernelChecks().size(), 2);
+  EXPECT_EQ(view.startingKernelChecks()[0].problem, QString());
+  EXPECT_TRUE(view.startProblem().contains(QStringLiteral("'bad'"))) << view.startProblem().toStdString();
+  EXPECT_TRUE(view.startProblem().contains(QStringLiteral("parameter 3 is 'double* y'")));
+  EXPECT_FALSE(button(view, QStringLiteral("Start"))->isEnabled());
+  auto* list = view.findChild<QListWidget*>(QStringLiteral("startingKernels"));
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(list->count(), 2);
+  EXPECT_TRUE(list->item(1)->text().contains(QStringLiteral("does not fit: parameter 3"))) << list->item(1)->text().toStdString();
+  // The request carries the files as chosen.
+  const RunRequest r = view.request();
+  ASSERT_EQ(r.startingKernels.size(), 2);
+  EXPECT_EQ(r.startingKernels[1].kernel, QStringLiteral("/k/bad.cu"));
+  EXPECT_EQ(r.startingKernels[1].tune, QStringLiteral("/k/bad.tune.json"));
+
+  // Removed, Start is allowed and the request has the one left.
+  list->setCurrentRow(1);
+  view.findChild<QPushButton*>(QStringLiteral("removeStartingKernel"))->click();
+  for (int i = 0; i < 200 && view.checkingStartingKernels(); ++i) QTest::qWait(10);
+  EXPECT_TRUE(view.startProblem().isEmpty()) << view.startProblem().toStdString();
+  QSignalSpy start(&view, &RunControlView::startRequested);
+  button(view, QStringLiteral("Start"))->click();
+  ASSERT_EQ(start.count(), 1);
+  EXPECT_EQ(start[0][0].value<RunRequest>().startingKernels.size(), 1);
+  // While a run goes on the list cannot change.
+  view.setRunState(RunStatus::Running);
+  EXPECT_FALSE(add->isEnabled());
+}
+
+TEST(RunControlView, StartingKernelsAreCheckedAgainAgainstAnotherTask) {
+  app();
+  fixture::ViewTestProject p;
+  auto session = p.openSession();
+  RunControlView view(session.get());
+  view.setProposers({QStringLiteral("template")});
+  // A built-in task's spec is read from its file, off the GUI thread.
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString specFile = dir.filePath(QStringLiteral("builtin.json"));
+  {
+    QFile f(specFile);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name": "builtin-one"})");
+  }
+  view.setBuiltinTasks({QStringLiteral("builtin-one"), QStringLiteral("builtin-gone")},
+                       {specFile, dir.filePath(QStringLiteral("gone.json"))});
+  view.setStartingKernelChecker([](const std::vector<StartingKernelFiles>& files, const std::string& spec) {
+    std::vector<StartingKernelCheck> out;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      out.push_back({QStringLiteral("k"), spec.find("builtin-one") != std::string::npos
+                                              ? QString()
+                                              : QStringLiteral("not the built-in task")});
+    return out;
+  });
+  view.addStartingKernel(QStringLiteral("/k/k.cu"));
+  auto wait = [&] {
+    for (int i = 0; i < 200 && view.checkingStartingKernels(); ++i) QTest::qWait(10);
+    return !view.checkingStartingKernels();
+  };
+  ASSERT_TRUE(wait());
+  EXPECT_EQ(view.startingKernelChecks().at(0).problem, QStringLiteral("not the built-in task"));  // the project's task
+  auto* task = view.findChild<QComboBox*>(QStringLiteral("runTask"));
+  task->setCurrentIndex(task->findText(QStringLiteral("builtin-one"), Qt::MatchStartsWith));
+  ASSERT_TRUE(wait());
+  EXPECT_EQ(view.startingKernelChecks().at(0).problem, QString());
+  EXPECT_TRUE(view.startProblem().isEmpty()) << view.startProblem().toStdString();
+  // A spec file that cannot be read is said for each kernel, and refuses Start.
+  task->setCurrentIndex(task->findText(QStringLiteral("builtin-gone"), Qt::MatchStartsWith));
+  ASSERT_TRUE(wait());
+  EXPECT_TRUE(view.startingKernelChecks().at(0).problem.contains(QStringLiteral("gone.json")))
+      << view.startingKernelChecks().at(0).problem.toStdString();
+  EXPECT_FALSE(view.startProblem().isEmpty());
 }
