@@ -70,6 +70,11 @@ int takeScreenshot(crucible::views::MainWindow& window, const QString& project, 
       std::fprintf(stderr, "crucible: --view editor: %s\n", qPrintable(why));
       return 1;
     }
+    if ((viewName == QLatin1String("details") || viewName == QLatin1String("compare")) &&
+        !showSelectedAgainstParent(window, viewName, why)) {
+      std::fprintf(stderr, "crucible: --view %s: %s\n", qPrintable(viewName), qPrintable(why));
+      return 1;
+    }
     wanted = size.value_or(kViewShotSize);
     image = grabView(window, viewName, why, wanted);
     if (image.isNull()) {
@@ -123,8 +128,9 @@ int main(int argc, char** argv) {
       QStringLiteral("view"),
       QApplication::translate("main",
                               "With --screenshot: render only the view <name> (lineage, diff, roofline, knowledge, "
-                              "archive, runcontrol, review, vault, editor), with the best valid candidate of the newest "
-                              "run selected (editor: forked into the kernel editor and compiled)."),
+                              "archive, runcontrol, review, vault, editor, details, compare), with the best valid candidate of the "
+                              "newest run selected (editor: forked into the kernel editor and compiled; details: every "
+                              "figure against its parent or the reference; compare: the two side by side)."),
       QStringLiteral("name"));
   parser.addOption(view);
   const QCommandLineOption runOption(

@@ -7,6 +7,7 @@
 #include <memory>
 #include "views/editor/inspection_runner.h"
 #include "views/editor/kernel_editor_view.h"
+#include "views/details/candidate_details_view.h"
 #include "views/mainwindow/main_window.h"
 #include "views/session/project_session.h"
 
@@ -74,6 +75,34 @@ bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeout
   for (const auto& [source, listing] : editor->inspection().ptxLines.listingLinesOf)
     if (listing.size() > most) line = source, most = listing.size();
   if (line > 0) editor->sourceEditor()->setCursorPosition(line - 1, 0);
+  return true;
+}
+
+bool showSelectedAgainstParent(views::MainWindow& window, const QString& viewName, QString& error) {
+  const CandidateId id = window.session()->selectedCandidate();
+  // Its parent, else the run's reference (a seed has no parent).
+  CandidateId other = 0, reference = 0;
+  for (const CandidateSummary& c : window.session()->candidates()) {
+    if (c.id == id && !c.parents.empty()) other = c.parents.front();
+    if (c.status == CandidateStatus::Reference) reference = c.id;
+  }
+  if (other == 0) other = reference;
+  if (other == id) other = 0;
+  if (viewName == QLatin1String("details")) {
+    QDockWidget* dock = window.viewDock(viewName);
+    auto* details = dock ? qobject_cast<views::CandidateDetailsView*>(dock->widget()) : nullptr;
+    if (!details) {
+      error = QApplication::translate("main", "this window has no details view");
+      return false;
+    }
+    if (other != 0) details->setBaseline(other);  // else its figures alone
+    return true;
+  }
+  if (id == 0 || other == 0) {
+    error = QApplication::translate("main", "the run has no valid candidate with a parent or a reference to compare it with");
+    return false;
+  }
+  emit window.compareRequested({other, id});
   return true;
 }
 

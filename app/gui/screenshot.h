@@ -36,6 +36,12 @@ void selectBestCandidate(views::MainWindow& window);
 // false and sets error when there is no editor, no candidate or no compile.
 bool openSelectedInEditor(views::MainWindow& window, QString& error, int timeoutMs = 120000);
 
+// --view details / --view compare: the selected candidate against its parent,
+// or the run's reference for a seed (details: every figure as a difference
+// from it, or its figures alone when there is neither; compare: the two side
+// by side, false with the reason when there is nothing to compare it with).
+bool showSelectedAgainstParent(views::MainWindow& window, const QString& viewName, QString& error);
+
 // `--size WxH` (e.g. 1366x768): nullopt for anything else, or sides outside 200..8192.
 std::optional<QSize> parseShotSize(const QString& text);
 

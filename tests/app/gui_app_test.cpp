@@ -82,7 +82,8 @@ TEST(CrucibleApp, ScreenshotOfOneViewRendersItAloneAndLarge) {
   ASSERT_TRUE(dir.isValid());
   const QString project = dir.filePath(QStringLiteral("views.crucible"));
   crucible::test_support::writeSampleProject(project, {7, 21});
-  for (const QString view : {QStringLiteral("diff"), QStringLiteral("runcontrol"), QStringLiteral("lineage")}) {
+  for (const QString view : {QStringLiteral("diff"), QStringLiteral("runcontrol"), QStringLiteral("lineage"),
+                             QStringLiteral("details")}) {
     const QString png = dir.filePath(view + QStringLiteral(".png"));
     const Result r = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), view, project});
     ASSERT_EQ(r.exitCode, 0) << view.toStdString() << ": " << r.err.toStdString();
@@ -91,6 +92,28 @@ TEST(CrucibleApp, ScreenshotOfOneViewRendersItAloneAndLarge) {
     EXPECT_EQ(image.size(), QSize(1400, 900)) << view.toStdString();
     EXPECT_GT(colourCount(image), 16) << view.toStdString() << " looks blank";
   }
+}
+
+// The comparison needs two candidates: on the bundled sample, the best of the matmul run beside its parent.
+TEST(CrucibleApp, ScreenshotOfTheComparisonShowsTheBestBesideItsParent) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString project = dir.filePath(QStringLiteral("sample.crucible"));
+  ASSERT_TRUE(QFile::copy(QStringLiteral(CRUCIBLE_SOURCE_DIR "/resources/sample/sample.crucible"), project));
+  const QString png = dir.filePath(QStringLiteral("compare.png"));
+  const Result r = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QStringLiteral("compare"),
+                                QStringLiteral("--run"), QStringLiteral("3"), project});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_GT(colourCount(image), 16) << "the comparison looks blank";
+  // A synthetic run whose best candidate has neither parent nor reference has nothing to compare.
+  const QString lone = dir.filePath(QStringLiteral("lone.crucible"));
+  crucible::test_support::writeSampleProject(lone, {7, 21});
+  const Result none = runCrucible({QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QStringLiteral("compare"), lone});
+  EXPECT_EQ(none.exitCode, 1);
+  EXPECT_TRUE(none.err.contains(QStringLiteral("nothing to compare")) || none.err.contains(QStringLiteral("compare it with")))
+      << none.err.toStdString();
 }
 
 TEST(CrucibleApp, ScreenshotAtALaptopSize) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/compare/compare_view.h"
+#include <QEvent>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -27,6 +28,7 @@ CompareView::CompareView(ProjectSession* session, QWidget* parent) : QWidget(par
 
   model_ = new DetailsModel(this);
   table_ = new QTreeView(this);
+  table_->viewport()->installEventFilter(this);
   table_->setObjectName(QStringLiteral("compareFigures"));
   table_->setModel(model_);
   table_->setUniformRowHeights(true);
@@ -149,6 +151,11 @@ void CompareView::refresh() {
           diff_->clear();
         }
       });
+}
+
+bool CompareView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == table_->viewport() && event->type() == QEvent::Resize) fitFigureColumns(table_);
+  return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace crucible::views

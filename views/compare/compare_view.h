@@ -40,6 +40,11 @@ public slots:
   // Duplicates are dropped; fewer than two shows what there is and says why.
   void compare(std::vector<crucible::CandidateId> ids);
 
+protected:
+  // The figure columns are fitted again when the tree's width changes: a narrow dock
+  // gives the metric names less room.
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
   void refresh();
   void setMessage(const QString& text);

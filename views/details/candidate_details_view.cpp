@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/details/candidate_details_view.h"
+#include <QEvent>
 
 #include <Qsci/qsciscintilla.h>
 #include <QFontMetrics>
@@ -42,6 +43,12 @@ void fitFigureColumns(QTreeView* tree, int maxWidth) {
     }
     tree->setColumnWidth(c, std::min(width, maxWidth));
   }
+  // In a narrow dock the figures matter more than whole metric names: the
+  // names give up width first (elided; the group and unit still say what a row is).
+  int figures = 0;
+  for (int c = 1; c < model->columnCount(); ++c) figures += tree->columnWidth(c);
+  const int room = tree->viewport()->width() - figures;
+  if (room < tree->columnWidth(0)) tree->setColumnWidth(0, std::max(140, room));
 }
 
 struct CandidateDetailsView::Loaded {
@@ -65,6 +72,7 @@ CandidateDetailsView::CandidateDetailsView(ProjectSession* session, QWidget* par
 
   model_ = new DetailsModel(this);
   tree_ = new QTreeView(this);
+  tree_->viewport()->installEventFilter(this);
   tree_->setObjectName(QStringLiteral("candidateDetails"));
   tree_->setModel(model_);
   tree_->setUniformRowHeights(true);
@@ -243,6 +251,11 @@ void CandidateDetailsView::restoreExpansion() {
         tree_->setExpanded(figure, expandedFigures_.contains(figure.data(DetailsModel::KeyRole).toString()));
     }
   }
+}
+
+bool CandidateDetailsView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitFigureColumns(tree_);
+  return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace crucible::views

@@ -54,6 +54,11 @@ signals:
   // The user picked another baseline in the view (not sent for setBaseline).
   void baselineChosen(std::optional<crucible::CandidateId> baseline);
 
+protected:
+  // The figure columns are fitted again when the tree's width changes: a narrow dock
+  // gives the metric names less room.
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
   struct Loaded;
   void refresh();
