@@ -43,18 +43,21 @@ nlohmann::json entryJson(const KnowledgeEntry& k) {
           {"claim", k.claim}};
 }
 
+// --status, when given: validated, hypothesis or refuted.
+std::optional<KnowledgeStatus> statusOption(const Options& o) {
+  if (!o.has("status")) return std::nullopt;
+  try {
+    return knowledgeStatusFromString(o.value("status"));
+  } catch (const std::invalid_argument&) {
+    throw UsageError("--status must be validated, hypothesis or refuted, not '" + o.value("status") + "'");
+  }
+}
+
 int list(const std::vector<std::string>& args) {
   Options o(args, {"project", "status", "search"}, {"json"});
   const std::string project = o.required("project");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
-  std::optional<KnowledgeStatus> status;
-  if (o.has("status")) {
-    try {
-      status = knowledgeStatusFromString(o.value("status"));
-    } catch (const std::invalid_argument&) {
-      throw UsageError("--status must be validated, hypothesis or refuted, not '" + o.value("status") + "'");
-    }
-  }
+  const std::optional<KnowledgeStatus> status = statusOption(o);
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
   std::vector<KnowledgeEntry> entries = o.has("search") ? store->searchKnowledge(o.value("search")) : store->knowledge();
   if (status) std::erase_if(entries, [&](const KnowledgeEntry& k) { return k.status != *status; });
@@ -84,14 +87,7 @@ int exportTo(const std::vector<std::string>& args) {
   const std::string project = o.required("project");
   const std::string out = o.required("out");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
-  std::optional<KnowledgeStatus> status;
-  if (o.has("status")) {
-    try {
-      status = knowledgeStatusFromString(o.value("status"));
-    } catch (const std::invalid_argument&) {
-      throw UsageError("--status must be validated, hypothesis or refuted, not '" + o.value("status") + "'");
-    }
-  }
+  const std::optional<KnowledgeStatus> status = statusOption(o);
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
   KnowledgeExchange exchange;
   exchange.source = fileName(project);
