@@ -358,6 +358,9 @@ void MainWindow::createDocks() {
     // Likewise a view's own "Fork && edit" (lineage, vault, review: optional) opens the kernel editor.
     if (d.widget->metaObject()->indexOfSignal("forkRequested(crucible::CandidateId)") >= 0)
       connect(d.widget, SIGNAL(forkRequested(crucible::CandidateId)), this, SLOT(forkCandidate(crucible::CandidateId)));
+    // ... and its "Export kernel..." (the vault: a seal) writes the same bundles as the table's.
+    if (d.widget->metaObject()->indexOfSignal("exportRequested(crucible::CandidateId)") >= 0)
+      connect(d.widget, SIGNAL(exportRequested(crucible::CandidateId)), this, SLOT(exportKernelDialog(crucible::CandidateId)));
     addDockWidget(d.area, dock);
     // Tabs keep the default layout within a 1600x1000 window; users re-arrange and saveState keeps it.
     if (QDockWidget* first = firstOfGroup.value(d.tabGroup))

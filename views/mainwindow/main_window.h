@@ -131,9 +131,10 @@ public:
   };
   using ExportAsker = std::function<std::optional<ExportChoice>(CandidateId)>;
   void setExportAsker(ExportAsker asker) { askExport_ = std::move(asker); }
-  void exportKernelDialog(CandidateId id);
 
 public slots:
+  // Asks (askExport_) and writes the candidate's bundle; a message box says what went wrong.
+  void exportKernelDialog(crucible::CandidateId id);
   // The interactive forms: a message box on failure, the recent list on success.
   bool openProject(const QString& path);
   void newProject();

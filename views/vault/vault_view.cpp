@@ -283,6 +283,9 @@ QMenu* VaultView::contextMenuFor(int row, QWidget* parent) {
   const CandidateId sealed = isSeal ? model_->sealAt(row)->candidateId : 0;
   // The main window opens the kernel editor on the sealed candidate (MainWindow::forkCandidate).
   menu->addAction(tr("Fork && edit"), this, [this, sealed] { emit forkRequested(sealed); })->setEnabled(isSeal);
+  // The same bundles as crucible-cli best --export (cu, PyTorch extension, FlashInfer solution), by the main window.
+  menu->addAction(tr("Export kernel (.cu, PyTorch, FlashInfer)…"), this, [this, sealed] { emit exportRequested(sealed); })
+      ->setEnabled(isSeal);
   return menu;
 }
 

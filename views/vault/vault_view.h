@@ -63,6 +63,8 @@ public slots:
 signals:
   // "Fork && edit" on a seal: the window opens the kernel editor on the sealed candidate.
   void forkRequested(crucible::CandidateId id);
+  // Export kernel...: the sealed candidate's bundle in a format the user picks (MainWindow::exportKernelDialog).
+  void exportRequested(crucible::CandidateId id);
   // "Validate again on this GPU": the app evaluates the sealed kernel again and stores the new figures beside the old.
   void revalidateRequested(crucible::SealId seal);
   // A seal is shown and the device of this machine is not known yet: the app may find out (off the GUI thread).

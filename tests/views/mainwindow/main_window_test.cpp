@@ -27,6 +27,7 @@
 #include "views/mainwindow/host_info.h"
 #include "views/mainwindow/main_window.h"
 #include "views/compare/compare_view.h"
+#include "views/vault/vault_view.h"
 #include "views/details/details_model.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/table_columns.h"
@@ -497,6 +498,21 @@ TEST_F(MainWindowTest, TheShortcutListComesFromTheActions) {
   for (const ShortcutEntry& e : entries) EXPECT_FALSE(e.keys.isEmpty()) << e.action.toStdString();
   ShortcutsDialog dialog(&w);
   EXPECT_EQ(dialog.table()->rowCount(), entries.size());
+}
+
+// The vault's "Export kernel..." on a seal goes through the same export as the table's.
+TEST_F(MainWindowTest, TheVaultExportsASealThroughTheSameDialog) {
+  MainWindow w(host_);
+  ASSERT_EQ(w.tryOpenProject(copyOfSample(dir_)), QString());
+  std::vector<CandidateId> asked;
+  w.setExportAsker([&](CandidateId id) -> std::optional<MainWindow::ExportChoice> {
+    asked.push_back(id);
+    return std::nullopt;  // the user cancels
+  });
+  auto* vault = qobject_cast<VaultView*>(w.viewDock(QStringLiteral("vault"))->widget());
+  ASSERT_NE(vault, nullptr);
+  emit vault->exportRequested(42);
+  EXPECT_EQ(asked, std::vector<CandidateId>{42});
 }
 
 TEST_F(MainWindowTest, ExportKernelWritesTheCliBundle) {

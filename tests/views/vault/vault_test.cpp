@@ -77,7 +77,7 @@ TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
     return path;
   });
   std::unique_ptr<QMenu> menu(view.contextMenuFor(0));
-  ASSERT_EQ(menu->actions().size(), 3);
+  ASSERT_EQ(menu->actions().size(), 4);
   QAction* exportAction = menu->actions()[0];
   EXPECT_EQ(exportAction->text(), QStringLiteral("Export .cu…"));
   exportAction->trigger();
@@ -98,6 +98,13 @@ TEST(VaultView, ContextMenuExportsAndCopiesTheSource) {
   fork->trigger();
   ASSERT_EQ(forked.count(), 1);
   EXPECT_EQ(forked.front().front().value<CandidateId>(), c) << "the sealed candidate";
+
+  QSignalSpy exported(&view, &VaultView::exportRequested);
+  QAction* bundle = menu->actions()[3];
+  EXPECT_TRUE(bundle->text().startsWith(QStringLiteral("Export kernel"))) << bundle->text().toStdString();
+  bundle->trigger();
+  ASSERT_EQ(exported.count(), 1);
+  EXPECT_EQ(exported.front().front().value<CandidateId>(), c) << "the sealed candidate's bundle";
 
   std::unique_ptr<QMenu> none(view.contextMenuFor(5));
   for (QAction* a : none->actions()) EXPECT_FALSE(a->isEnabled()) << "no seal in row 5";
