@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/lineage/lineage_canvas.h"
+#include <algorithm>
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -29,6 +30,11 @@ void LineageCanvasItem::setGraph(std::vector<CanvasNode> nodes, std::vector<Canv
 
 void LineageCanvasItem::setSelectedId(CandidateId id) {
   selected_ = id;
+  update();
+}
+
+void LineageCanvasItem::setMarkedIds(std::vector<CandidateId> ids) {
+  marked_ = std::move(ids);
   update();
 }
 
@@ -105,6 +111,11 @@ void LineageCanvasItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
       painter->setPen(QPen(QColor(0, 90, 255), 3));
       painter->drawEllipse(box.adjusted(-7, -7, 7, 7));
     }
+    if (std::find(marked_.begin(), marked_.end(), n.id) != marked_.end()) {
+      painter->setBrush(Qt::NoBrush);
+      painter->setPen(QPen(QColor(0, 90, 255), 2, Qt::DashLine));
+      painter->drawEllipse(box.adjusted(-10, -10, 10, 10));
+    }
     if (detailed && !n.label.isEmpty()) {
       painter->setPen(Qt::black);
       painter->drawText(QRectF(n.pos.x() - 3 * kRadius, n.pos.y() + kRadius, 6 * kRadius, 2 * kRadius),
@@ -138,7 +149,12 @@ void LineageGraphicsView::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton || !canvas_) return;
   if ((event->position().toPoint() - pressPos_).manhattanLength() > 4) return;
   const int i = canvas_->nodeAt(mapToScene(event->position().toPoint()));
-  if (i >= 0) emit nodeClicked(canvas_->nodes()[static_cast<std::size_t>(i)].id);
+  if (i < 0) return;
+  const CandidateId id = canvas_->nodes()[static_cast<std::size_t>(i)].id;
+  if (event->modifiers() & Qt::ControlModifier)
+    emit nodeCtrlClicked(id);
+  else
+    emit nodeClicked(id);
 }
 
 bool LineageGraphicsView::viewportEvent(QEvent* event) {

@@ -39,6 +39,8 @@ public:
   LineageCanvasItem();
   void setGraph(std::vector<CanvasNode> nodes, std::vector<CanvasEdge> edges);
   void setSelectedId(CandidateId id);
+  // Candidates marked for comparison (Ctrl-click), drawn with a dashed ring.
+  void setMarkedIds(std::vector<CandidateId> ids);
   const std::vector<CanvasNode>& nodes() const { return nodes_; }
   // Index of the node under a scene point, or -1.
   int nodeAt(const QPointF& scenePos) const;
@@ -52,6 +54,7 @@ private:
   std::vector<CanvasEdge> edges_;
   QRectF bounds_;
   CandidateId selected_ = 0;
+  std::vector<CandidateId> marked_;
 };
 
 class LineageGraphicsView : public QGraphicsView {
@@ -64,6 +67,8 @@ public:
 
 signals:
   void nodeClicked(crucible::CandidateId id);
+  // A click with Ctrl held: the node is marked or unmarked for comparison.
+  void nodeCtrlClicked(crucible::CandidateId id);
 
 protected:
   void wheelEvent(QWheelEvent* event) override;

@@ -123,7 +123,23 @@ LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(par
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(view_->viewport()->mapToGlobal(pos));
   });
-  connect(view_, &LineageGraphicsView::nodeClicked, session_, &ProjectSession::selectCandidate);
+  connect(view_, &LineageGraphicsView::nodeClicked, this, [this](CandidateId id) {
+    if (!marked_.empty()) {
+      marked_.clear();
+      canvas_->setMarkedIds(marked_);
+    }
+    session_->selectCandidate(id);
+  });
+  // Ctrl-click marks candidates; from the second on, the marked ones are compared.
+  connect(view_, &LineageGraphicsView::nodeCtrlClicked, this, [this](CandidateId id) {
+    const auto it = std::find(marked_.begin(), marked_.end(), id);
+    if (it != marked_.end())
+      marked_.erase(it);
+    else
+      marked_.push_back(id);
+    canvas_->setMarkedIds(marked_);
+    if (marked_.size() >= 2) emit compareRequested(marked_);
+  });
   connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
     canvas_->setSelectedId(id);
     const int i = canvas_->indexOf(id);
@@ -350,6 +366,10 @@ void LineageView::setCollapsed(CandidateId id, bool collapsed) {
 
 QMenu* LineageView::contextMenuFor(CandidateId id, QWidget* parent) {
   auto* menu = new QMenu(parent);
+  if (marked_.size() >= 2) {
+    menu->addAction(tr("Compare the %1 marked candidates").arg(marked_.size()), this, [this] { emit compareRequested(marked_); });
+    menu->addSeparator();
+  }
   if (id != 0) {
     menu->addAction(tr("Select #%1").arg(id), this, [this, id] { session_->selectCandidate(id); });
     QAction* compare = menu->addAction(tr("Compare with parent"), this, [this, id] {

@@ -65,6 +65,8 @@ signals:
   void showViewRequested(const QString& viewName);
   // "Fork && edit" on a node: the window opens the kernel editor on that candidate.
   void forkRequested(crucible::CandidateId id);
+  // Two or more candidates marked with Ctrl-click, in the order marked: the main window compares them.
+  void compareRequested(std::vector<crucible::CandidateId> ids);
 
 private:
   void relayout();
@@ -94,6 +96,7 @@ private:
   CandidateId referenceId_ = 0;
   std::vector<CandidateId> bestPath_;
   std::set<CandidateId> collapsed_;
+  std::vector<CandidateId> marked_;  // Ctrl-clicked, in order; a plain click clears them
   std::unordered_map<CandidateId, int> hiddenBelow_;
   bool layoutPending_ = false;  // a layout for the newest request is running
   bool fitAfterLayout_ = true;

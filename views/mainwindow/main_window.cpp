@@ -358,6 +358,10 @@ void MainWindow::createDocks() {
     // Likewise a view's own "Fork && edit" (lineage, vault, review: optional) opens the kernel editor.
     if (d.widget->metaObject()->indexOfSignal("forkRequested(crucible::CandidateId)") >= 0)
       connect(d.widget, SIGNAL(forkRequested(crucible::CandidateId)), this, SLOT(forkCandidate(crucible::CandidateId)));
+    // ... candidates marked in a view (the lineage's Ctrl-click) are compared like the table's selection.
+    if (d.widget->metaObject()->indexOfSignal("compareRequested(std::vector<crucible::CandidateId>)") >= 0)
+      connect(d.widget, SIGNAL(compareRequested(std::vector<crucible::CandidateId>)), this,
+              SIGNAL(compareRequested(std::vector<crucible::CandidateId>)));
     // ... and its "Export kernel..." (the vault: a seal) writes the same bundles as the table's.
     if (d.widget->metaObject()->indexOfSignal("exportRequested(crucible::CandidateId)") >= 0)
       connect(d.widget, SIGNAL(exportRequested(crucible::CandidateId)), this, SLOT(exportKernelDialog(crucible::CandidateId)));

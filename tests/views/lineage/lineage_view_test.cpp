@@ -97,6 +97,21 @@ TEST(LineageView, DrawsFiltersFindsAndSelects) {
   const QPointF scenePos = canvas->nodes()[canvas->indexOf(a)].pos;
   QTest::mouseClick(gv->viewport(), Qt::LeftButton, {}, gv->mapFromScene(scenePos));
   EXPECT_EQ(session->selectedCandidate(), a);
+
+  // Ctrl-click marks candidates for comparison: from the second one on, they are compared, in order.
+  QSignalSpy compare(&view, &LineageView::compareRequested);
+  auto at = [&](CandidateId id) { return gv->mapFromScene(canvas->nodes()[canvas->indexOf(id)].pos); };
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, Qt::ControlModifier, at(b));
+  EXPECT_EQ(compare.count(), 0) << "one marked candidate is no comparison";
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, Qt::ControlModifier, at(d));
+  ASSERT_EQ(compare.count(), 1);
+  EXPECT_EQ(compare.front().front().value<std::vector<CandidateId>>(), (std::vector<CandidateId>{b, d}));
+  EXPECT_EQ(session->selectedCandidate(), a) << "marking does not change the selection";
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, Qt::ControlModifier, at(b));  // unmarks b
+  EXPECT_EQ(compare.count(), 1);
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, {}, at(d));  // a plain click clears the marks
+  QTest::mouseClick(gv->viewport(), Qt::LeftButton, Qt::ControlModifier, at(a));
+  EXPECT_EQ(compare.count(), 1) << "the marks started again";
 }
 
 TEST(LineageView, TenThousandCandidates) {

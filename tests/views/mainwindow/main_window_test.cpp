@@ -28,6 +28,7 @@
 #include "views/mainwindow/main_window.h"
 #include "views/compare/compare_view.h"
 #include "views/vault/vault_view.h"
+#include "views/lineage/lineage_view.h"
 #include "views/details/details_model.h"
 #include "views/mainwindow/recent_projects.h"
 #include "views/mainwindow/table_columns.h"
@@ -498,6 +499,22 @@ TEST_F(MainWindowTest, TheShortcutListComesFromTheActions) {
   for (const ShortcutEntry& e : entries) EXPECT_FALSE(e.keys.isEmpty()) << e.action.toStdString();
   ShortcutsDialog dialog(&w);
   EXPECT_EQ(dialog.table()->rowCount(), entries.size());
+}
+
+// Candidates marked in the lineage (Ctrl-click) fill the comparison like the table's selection.
+TEST_F(MainWindowTest, TheLineagesMarkedCandidatesAreCompared) {
+  MainWindow w(host_);
+  ASSERT_EQ(w.tryOpenProject(copyOfSample(dir_)), QString());
+  std::vector<CandidateId> ids;
+  for (const CandidateSummary& c : w.session()->candidates())
+    if (c.status == CandidateStatus::Valid && ids.size() < 3) ids.push_back(c.id);
+  ASSERT_EQ(ids.size(), 3u);
+  auto* lineage = qobject_cast<LineageView*>(w.viewDock(QStringLiteral("lineage"))->widget());
+  ASSERT_NE(lineage, nullptr);
+  emit lineage->compareRequested(ids);
+  auto* compareView = qobject_cast<CompareView*>(w.viewDock(QStringLiteral("compare"))->widget());
+  ASSERT_NE(compareView, nullptr);
+  EXPECT_EQ(compareView->model()->candidateCount(), 3);
 }
 
 // The vault's "Export kernel..." on a seal goes through the same export as the table's.
