@@ -42,12 +42,19 @@ QVariant SealModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant SealModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  // The seal's figures come from the extended validation's own timing, not the
+  // candidate's evaluation, so they may differ a little from the table's and the
+  // diff's figures for the same candidate: the header says so.
+  if (role == Qt::ToolTipRole && (section == Median || section == Speedup))
+    return tr("Timed again when the kernel was sealed (extended validation), beside the reference; the candidate's "
+              "own evaluation (table, diff, details) was a separate measurement and can differ by a few per cent.");
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Task: return tr("Task");
     case Candidate: return tr("Candidate");
-    case Speedup: return tr("Speedup");
-    case Median: return tr("Median");
+    case Speedup: return tr("Speedup at seal");
+    case Median: return tr("Median at seal");
     case Gpu: return tr("GPU");
     case SealedAt: return tr("Sealed");
     default: return {};

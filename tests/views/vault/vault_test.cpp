@@ -39,6 +39,10 @@ TEST(VaultView, ListsSealsAndExports) {
   {
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_EQ(view.model()->rowCount(), 1);
+    // The seal's own timing is not the candidate's evaluation: the header says whose figure it is.
+    EXPECT_EQ(view.model()->headerData(SealModel::Median, Qt::Horizontal).toString(), QStringLiteral("Median at seal"));
+    EXPECT_TRUE(view.model()->headerData(SealModel::Median, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
+        QStringLiteral("Timed again when the kernel was sealed")));
     EXPECT_EQ(view.model()->data(view.model()->index(0, SealModel::Task)).toString(), QStringLiteral("gelu_f32_1048576"));
     EXPECT_EQ(view.model()->data(view.model()->index(0, SealModel::Gpu)).toString(), QStringLiteral("NVIDIA H200"));
     view.reload();
