@@ -9,9 +9,6 @@
 //                                            at that size (README pictures at laptop and desktop sizes)
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QTranslator>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
@@ -19,6 +16,7 @@
 #include "app/gui/gui_backends.h"
 #include "app/gui/host_probe.h"
 #include "app/gui/llm_preferences.h"
+#include "app/gui/translations_loader.h"
 #include "app/gui/project_watcher.h"
 #include "app/gui/run_coordinator.h"
 #include "app/gui/screenshot.h"
@@ -110,9 +108,7 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("Crucible"));
   QApplication::setApplicationVersion(QStringLiteral(CRUCIBLE_VERSION));
 
-  QTranslator translator;
-  if (translator.load(QLocale(), QStringLiteral("crucible"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-    QApplication::installTranslator(&translator);
+  crucible::app::installTranslations(app);  // the ui/language setting or the system locale, and Qt's own
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QApplication::translate("main", "A workbench that evolves GPU kernels."));
