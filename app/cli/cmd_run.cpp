@@ -24,8 +24,7 @@
 #include "app/cli/run_front_end.h"
 #include "app/cli/run_model_usage.h"
 #include "backends/dispatch/slurm/slurm_dispatcher.h"
-#include "backends/proposers/llm/clients.h"
-#include "backends/proposers/llm/store_context.h"
+#include "backends/proposers/llm/run_model.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/sanitize/compute_sanitizer.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
@@ -199,15 +198,8 @@ public:
   // The model reads its context from the run (its own read-only connection per
   // proposal); a resumed run's kernels are not proposed again.
   void attachRun(const std::string& project, RunId run, bool resumed) {
-    llm::LlmProposer* model = model_;
-    if (!model) return;
-    model->setOwningContextProvider(llm::storeContextProvider(project, run));
-    // With several models, the bandit learns from how each model's children ended.
-    model->setOutcomeSource(llm::storeOutcomeSource(project, run));
-    if (!resumed) return;
-    auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
-    for (const CandidateSummary& s : store->candidateSummaries(run))
-      if (auto c = store->candidate(s.id); c && !c->source.empty()) model->rememberSource(c->source);
+    // As the workbench does it (backends/proposers/llm/run_model.h).
+    if (model_) llm::attachRunModel(*model_, project, run, resumed);
   }
   // Ctrl-C: requests to the model in flight end at once.
   void cancelRequests() { cancel_.cancel(); }
@@ -225,9 +217,8 @@ public:
 private:
   std::unique_ptr<Proposer> makeModel(const std::optional<llm::LlmSettings>& s) {
     if (!s) return nullptr;
-    std::shared_ptr<llm::ChatClient> client(llm::makeChatClient(s->api, llm::clientSettings(*s)));
-    auto model = std::make_unique<llm::LlmProposer>(*s, std::move(client), &compiler);
-    model->setCancelToken(cancel_);
+    // The key from the environment variable the settings name, at each request.
+    auto model = llm::makeRunModel(*s, llm::makeRunChatClient(*s), &compiler, cancel_);
     model_ = model.get();
     return model;
   }

@@ -61,8 +61,9 @@ GuiRunProposer::~GuiRunProposer() = default;
 Proposer& GuiRunProposer::engineProposer() { return parts_->slot; }
 Proposer& GuiRunProposer::current() { return parts_->slot.current(); }
 
-void GuiRunProposer::setRun(std::vector<StartingKernel> kernels, bool combineAlways) {
-  auto next = std::make_unique<RunProposer>(std::move(kernels), combineAlways, parts_->writer);
+void GuiRunProposer::setRun(std::vector<StartingKernel> kernels, bool combineAlways, std::unique_ptr<Proposer> writer) {
+  auto next = writer ? std::make_unique<RunProposer>(std::move(kernels), combineAlways, std::move(writer))
+                     : std::make_unique<RunProposer>(std::move(kernels), combineAlways, parts_->writer);
   parts_->slot.set(next->get());   // the slot never points at a proposer already gone
   parts_->run = std::move(next);
 }

@@ -42,7 +42,9 @@ public:
   // What the engine is given, for its whole life.
   Proposer& engineProposer();
   // The next run's proposer (`crucible-cli run --kernel ...`; `resume`: combineAlways).
-  void setRun(std::vector<StartingKernel> kernels, bool combineAlways);
+  // writer: that run's own kernel writer (a language model), kept until the
+  // next setRun(); none: the writer given at construction (the template proposer).
+  void setRun(std::vector<StartingKernel> kernels, bool combineAlways, std::unique_ptr<Proposer> writer = nullptr);
   // The proposer runs get now (its name is the one a new run records).
   Proposer& current();
 

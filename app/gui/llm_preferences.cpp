@@ -19,6 +19,13 @@ QString llmSettingsProblem(const QString& settingsJson) {
   }
 }
 
+QString storedLlmSettingsJson() { return QSettings().value(QLatin1String(kLlmSettingsKey)).toString(); }
+
+LlmPreferencesNotifier& LlmPreferencesNotifier::instance() {
+  static LlmPreferencesNotifier notifier;
+  return notifier;
+}
+
 void connectLlmPreferences(views::MainWindow& window) {
   QObject::connect(&window, &views::MainWindow::preferencesRequested, &window, [&window] {
     QSettings settings;
@@ -28,7 +35,9 @@ void connectLlmPreferences(views::MainWindow& window) {
                                                      const KeyStoreResult r = KeyStore().store(variable, key);
                                                      return r.ok ? QString() : r.error;
                                                    });
-    if (changed) settings.setValue(QLatin1String(kLlmSettingsKey), json);
+    if (!changed) return;
+    settings.setValue(QLatin1String(kLlmSettingsKey), json);
+    emit LlmPreferencesNotifier::instance().changed();
   });
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Backends' headers before any Qt header (gui_backends.cpp says why).
 #include "backends/proposers/tunable/starting_kernels.h"
+#include "backends/proposers/llm/llm_settings.h"
+#include "backends/proposers/llm/run_model.h"
 #include "core/task/task_library.h"
 #include "app/gui/run_coordinator.h"
 #include <QAction>
@@ -13,6 +15,7 @@
 #include <thread>
 #include "core/engine/overloaded.h"
 #include "core/store/project_store.h"
+#include "app/gui/llm_preferences.h"
 #include "views/mainwindow/main_window.h"
 #include "views/review/review_queue_view.h"
 #include "views/runcontrol/run_control_view.h"
@@ -21,6 +24,8 @@
 namespace crucible::app {
 namespace {
 constexpr int kMessageMs = 15000;
+const QString kTemplates = QStringLiteral("template");
+const QString kModel = QStringLiteral("llm");
 
 // Run control's check of its starting kernels (called on a thread of its own): backends' fitStartingKernels.
 std::vector<views::StartingKernelCheck> checkStartingKernelFiles(const std::vector<views::StartingKernelFiles>& files,
@@ -54,7 +59,8 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
       backends_(std::move(backends)),
       builtins_(std::move(builtins)),
       runControl_(window.findChild<views::RunControlView*>()),
-      review_(window.findChild<views::ReviewQueueView*>()) {
+      review_(window.findChild<views::ReviewQueueView*>()),
+      keyReader_([](const QString& name, QString& key) { return gui::KeyStore().read(name, key); }) {
   views::ProjectSession* session = window_.session();
 
   resume_ = new QAction(tr("&Resume run"), this);
@@ -69,7 +75,9 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
   window_.addFileAction(importTask_);
 
   if (runControl_) {
-    runControl_->setProposers({QStringLiteral("template")});
+    updateProposerChoices();
+    connect(&gui::LlmPreferencesNotifier::instance(), &gui::LlmPreferencesNotifier::changed, this,
+            &RunCoordinator::updateProposerChoices);
     QStringList names, files;
     for (const BuiltinTask& t : builtins_) {
       names << QString::fromStdString(t.name);
@@ -79,16 +87,21 @@ RunCoordinator::RunCoordinator(views::MainWindow& window, EngineBackends backend
     runControl_->setStartingKernelChecker(checkStartingKernelFiles);
     connect(runControl_, &views::RunControlView::startRequested, this, &RunCoordinator::startRun);
     connect(runControl_, &views::RunControlView::pauseRequested, this, [this] {
-      if (isRunning()) controller_->pause();
+      if (!isRunning()) return;
+      controller_->pause();
+      interruptModel(false);
     });
     connect(runControl_, &views::RunControlView::resumeRequested, this, [this] {
-      if (isRunning())
+      if (isRunning()) {
+        if (modelClient_) modelClient_->resume();
         controller_->resume();
-      else
+      } else
         resumeCurrentRun();  // a run left Paused by an interrupted process
     });
     connect(runControl_, &views::RunControlView::stopRequested, this, [this] {
-      if (isRunning()) controller_->stop();
+      if (!isRunning()) return;
+      controller_->stop();
+      interruptModel(true);
     });
   }
   if (review_) {
@@ -158,6 +171,7 @@ void RunCoordinator::retireController() {
     return;
   }
   report(tr("Stopping the run of %1: it stays resumable.").arg(old->projectPath()));
+  interruptModel(true);
   old->setParent(this);  // deleted with the coordinator at the latest
   connect(old, &EngineController::finished, old, &QObject::deleteLater);
   old->stop();
@@ -203,8 +217,8 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   if (!controller_) return report(tr("No project open."));
   if (!writeProblem_.isEmpty()) return report(writeProblem_);
   if (!backends_.evaluationProblem.isEmpty()) return report(backends_.evaluationProblem);
-  if (request.proposer != QStringLiteral("template"))
-    return report(tr("Unknown proposer \"%1\": this workbench offers \"template\".").arg(request.proposer));
+  if (request.proposer != kTemplates && request.proposer != kModel)
+    return report(tr("Unknown proposer \"%1\": this workbench offers \"template\" and \"llm\".").arg(request.proposer));
   // The proposer is set for the run below: never while the engine runs one.
   if (isRunning()) return report(tr("A run is in progress: stop it first."));
   NewRunRequest run;
@@ -225,7 +239,20 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   QString kernelError;
   std::vector<StartingKernel> kernels = startingKernelsOf(request, kernelError);
   if (!kernelError.isEmpty()) return report(kernelError);
-  runProposer_->setRun(std::move(kernels), false);
+  std::unique_ptr<llm::LlmProposer> model;
+  std::unique_ptr<llm::RunModelBinding> binding;
+  if (request.proposer == kModel) {
+    QString error;
+    model = makeModel(error);
+    if (!model) return report(error);
+    // The run is created on the engine's thread: the model reads it once onStarted() names it.
+    binding = std::make_unique<llm::RunModelBinding>(*model);
+  } else {
+    modelClient_.reset();
+  }
+  // A language model competes with the starting kernels as the template proposer does (RunProposer).
+  runProposer_->setRun(std::move(kernels), false, std::move(model));
+  modelBinding_ = std::move(binding);
   controller_->startNew(run);
   updateResumeAction();
 }
@@ -269,14 +296,37 @@ std::vector<StartingKernel> RunCoordinator::startingKernelsOf(const views::RunRe
 void RunCoordinator::resumeCurrentRun() {
   const QString problem = resumeProblem();
   if (!problem.isEmpty()) return report(problem);
+  const RunId id = window_.session()->currentRun();
+  const auto stored = window_.session()->run(id);
+  // A language model's run goes on with the model of today's preferences (as `crucible-cli resume` reads its
+  // settings file again); its kernels already in the project are not proposed again.
+  std::unique_ptr<llm::LlmProposer> model;
+  if (stored && stored->proposer.find("llm:") != std::string::npos) {
+    QString error;
+    model = makeModel(error);
+    if (!model) return report(tr("Run %1 was proposed for by a language model: %2").arg(id).arg(error));
+    try {
+      // Reads the run's kernels once, on this thread (as `crucible-cli resume` does before it starts).
+      llm::attachRunModel(*model, window_.session()->path().toStdString(), id, true);
+    } catch (const std::exception& e) {
+      return report(tr("Run %1 cannot be resumed: %2").arg(id).arg(QString::fromUtf8(e.what())));
+    }
+  } else {
+    modelClient_.reset();
+  }
+  modelBinding_.reset();
   // As `crucible-cli resume`: the run's stored candidates may be tunable kernels'.
-  runProposer_->setRun({}, true);
-  controller_->start(window_.session()->currentRun());
+  runProposer_->setRun({}, true, std::move(model));
+  controller_->start(id);
   updateResumeAction();
 }
 
 void RunCoordinator::onStarted(RunId run) {
   activeRun_ = run;
+  if (modelBinding_) {
+    modelBinding_->bind(window_.session()->path().toStdString(), run);
+    modelBinding_.reset();
+  }
   views::ProjectSession* session = window_.session();
   session->notifyDataChanged();  // a new run: the runs table shows it
   session->setRunActive(true);   // from here on the GUI reads through the project reader only
@@ -367,6 +417,61 @@ void RunCoordinator::askAndImportTask() {
     QMessageBox::warning(&window_, tr("Import task"), error);
 }
 
+void RunCoordinator::updateProposerChoices() {
+  if (!runControl_) return;
+  const QString json = gui::storedLlmSettingsJson();
+  QString problem;
+  if (json.trimmed().isEmpty())
+    problem = tr("no language model is set up.");
+  else if (const QString why = gui::llmSettingsProblem(json); !why.isEmpty())
+    problem = tr("the language-model preferences are not usable (%1).").arg(why);
+  runControl_->setProposerChoices({
+      {kTemplates, tr("Templates"), {}, {}},
+      {kModel, tr("Language model"), problem,
+       problem.isEmpty() ? QString() : tr("Open Edit > Preferences... to set it up.")},
+  });
+}
+
+std::unique_ptr<llm::LlmProposer> RunCoordinator::makeModel(QString& error) {
+  updateProposerChoices();  // the preferences may have changed since Run control showed them
+  llm::LlmSettings settings;
+  try {
+    settings = llm::llmSettingsFromJson(gui::storedLlmSettingsJson().toStdString());
+  } catch (const std::exception& e) {
+    error = tr("The language model is not set up (%1): open Edit > Preferences...").arg(QString::fromUtf8(e.what()));
+    return nullptr;
+  }
+  // The key: from the system keychain, read here once; else from the environment variable of that name, read
+  // at each request as crucible-cli does. It goes to the client in memory only: never to a file or an environment.
+  std::function<std::string()> apiKey;
+  if (!settings.apiKeyEnv.empty()) {
+    const QString name = QString::fromStdString(settings.apiKeyEnv);
+    QString key;
+    const gui::KeyStoreResult r = keyReader_ ? keyReader_(name, key) : gui::KeyStoreResult{false, true, {}};
+    if (r.ok && !key.trimmed().isEmpty()) {
+      apiKey = gui::apiKeyProvider(key);
+    } else if (qEnvironmentVariable(settings.apiKeyEnv.c_str()).trimmed().isEmpty()) {
+      const QString keychain = r.notFound || r.error.isEmpty() ? tr("the system keychain holds no key under %1").arg(name)
+                                                               : r.error;
+      error = tr("No key for the language model: %1, and the environment variable %2 is not set. Store the key in "
+                 "Edit > Preferences... or set %2 before starting Crucible.")
+                  .arg(keychain, name);
+      return nullptr;
+    }
+  }
+  auto client = std::make_shared<llm::InterruptibleChatClient>(llm::makeRunChatClient(settings, std::move(apiKey)));
+  modelStop_ = llm::CancelToken();
+  auto model = llm::makeRunModel(settings, client, backends_.compiler, modelStop_);
+  modelClient_ = std::move(client);
+  return model;
+}
+
+void RunCoordinator::interruptModel(bool stopping) {
+  if (!modelClient_) return;
+  modelClient_->pause();
+  if (stopping) modelStop_.cancel();
+}
+
 void RunCoordinator::report(const QString& message) { window_.statusBar()->showMessage(message, kMessageMs); }
 
 bool RunCoordinator::mayClose() {
@@ -374,6 +479,7 @@ bool RunCoordinator::mayClose() {
   if (!closeAfterStop_) {
     closeAfterStop_ = true;
     controller_->stop();
+    interruptModel(true);
     report(tr("Stopping the run: the window closes once the candidates in flight are done (the run stays resumable)."));
   }
   return false;

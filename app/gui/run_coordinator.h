@@ -8,11 +8,14 @@
 // checked again when it starts, and its proposer made as crucible-cli's.
 #pragma once
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <vector>
 #include "app/gui/engine_controller.h"
 #include "app/gui/gui_backends.h"
+#include "app/gui/key_store.h"
 #include "app/gui/task_import.h"
+#include "backends/proposers/llm/cancel_token.h"
 
 class QAction;
 
@@ -23,7 +26,16 @@ class RunControlView;
 struct RunRequest;
 }  // namespace crucible::views
 
+namespace crucible::llm {
+class InterruptibleChatClient;
+class LlmProposer;
+class RunModelBinding;
+}  // namespace crucible::llm
+
 namespace crucible::app {
+
+// Reads a language model's key by its variable's name (KeyStore::read by default).
+using KeyReader = std::function<gui::KeyStoreResult(const QString& name, QString& key)>;
 
 class RunCoordinator : public QObject {
   Q_OBJECT
@@ -45,6 +57,12 @@ public:
   // sentence when it is on read-only storage (opened for review). Start,
   // Resume, Import task and verdicts are refused with it.
   QString writeProblem() const { return writeProblem_; }
+  // Where a language-model run's key comes from (tests give a fake keychain).
+  void setKeyReader(KeyReader reader) { keyReader_ = std::move(reader); }
+  // Offers Run control "Templates" and "Language model", the latter only
+  // while the stored preferences parse (else it says why). Called again when
+  // Edit > Preferences... saves.
+  void updateProposerChoices();
 
 public slots:
   void startRun(const crucible::views::RunRequest& request);
@@ -62,6 +80,12 @@ private:
   // Lets the current controller go: a run in progress is stopped and the
   // controller lives (as a child) until that run has returned.
   void retireController();
+  // A language model for the next run as crucible-cli makes it, from the
+  // stored preferences and the key (keychain, else the environment). nullptr
+  // with a message in error when it cannot be made.
+  std::unique_ptr<llm::LlmProposer> makeModel(QString& error);
+  // Run control's Pause/Stop: requests to the model in flight end at once.
+  void interruptModel(bool stopping);
   void onEvent(const EngineEvent& event);
   void onStarted(RunId run);
   void onFinished(RunId run);
@@ -86,6 +110,12 @@ private:
   RunId activeRun_ = 0;
   double bestShown_ = 0;
   bool closeAfterStop_ = false;
+  KeyReader keyReader_;
+  // The current run's language model, if any: its client (paused with the
+  // run), its stop token, and (a new run) its binding to the run once created.
+  std::shared_ptr<llm::InterruptibleChatClient> modelClient_;
+  llm::CancelToken modelStop_;
+  std::unique_ptr<llm::RunModelBinding> modelBinding_;
 };
 
 }  // namespace crucible::app

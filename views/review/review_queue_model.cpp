@@ -1,7 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/review/review_queue_model.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace crucible::views {
+
+std::optional<ProposedPlan> proposedPlanOf(const Candidate& c) {
+  if (!c.source.empty() || c.genomeJson.empty()) return std::nullopt;
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(c.genomeJson));
+  const QJsonValue plan = doc.object().value(QStringLiteral("plan"));
+  if (!plan.isObject()) return std::nullopt;
+  ProposedPlan p{plan[QStringLiteral("name")].toString(), plan[QStringLiteral("plan")].toString()};
+  if (p.name.isEmpty() && p.text.isEmpty()) return std::nullopt;
+  return p;
+}
 
 ReviewQueueModel::ReviewQueueModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -36,7 +49,11 @@ QVariant ReviewQueueModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Id: return QVariant::fromValue<qlonglong>(c->id);
     case Generation: return c->generation;
-    case Architecture: return QString::fromStdString(c->architectureKey);
+    case Architecture: {
+      // A plan by its name, as the model gave it; the key is in the tooltip.
+      if (const auto plan = proposedPlanOf(*c); plan && !plan->name.isEmpty()) return plan->name;
+      return QString::fromStdString(c->architectureKey);
+    }
     case Proposer: return QString::fromStdString(c->proposer);
     case Mutation: return QString::fromStdString(c->mutation);
     default: return {};

@@ -2,10 +2,20 @@
 // The candidates of a gated run waiting for a verdict on their architecture.
 #pragma once
 #include <QAbstractTableModel>
+#include <optional>
 #include <vector>
 #include "core/model/candidate.h"
 
 namespace crucible::views {
+
+// A language model's architecture waiting for review before any code is
+// written (a gated run, backends/proposers/llm/README.md): no source yet, its
+// name and plan in genomeJson's "plan". nullopt for any other candidate.
+struct ProposedPlan {
+  QString name;
+  QString text;
+};
+std::optional<ProposedPlan> proposedPlanOf(const Candidate& c);
 
 class ReviewQueueModel : public QAbstractTableModel {
   Q_OBJECT

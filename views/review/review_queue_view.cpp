@@ -178,15 +178,24 @@ void ReviewQueueView::showRow(int row) {
   const Candidate* c = model_->candidateAt(row);
   current_ = c ? c->id : 0;
   if (!c) return;
+  // A language model's plan is read as the plan it is, not as its genome's JSON; its code comes after Accept.
+  const auto plan = proposedPlanOf(*c);
   headline_->setText(QStringLiteral("<b>%1</b><br>%2<br>%3")
                          .arg(candidateHeadline(*c).toHtmlEscaped(),
-                              tr("architecture: %1").arg(QString::fromStdString(c->architectureKey)).toHtmlEscaped(),
+                              (plan && !plan->name.isEmpty()
+                                   ? tr("architecture: %1 (%2)").arg(plan->name, QString::fromStdString(c->architectureKey))
+                                   : tr("architecture: %1").arg(QString::fromStdString(c->architectureKey)))
+                                  .toHtmlEscaped(),
                               candidateFigures(*c).toHtmlEscaped()));
   // A refresh during a run shows the same candidate again: texts that did not
   // change are not set again, so the reader keeps their scroll and cursor.
-  const QString proposal = tr("Genome\n%1\nDescriptor\n%2\n\nProposer: %3\nMutation: %4\n")
-                               .arg(prettyJson(c->genomeJson), formatDescriptor(c->descriptor),
-                                    QString::fromStdString(c->proposer), QString::fromStdString(c->mutation));
+  const QString proposal =
+      plan ? tr("Architecture: %1\n\n%2\n\nNo code yet: the model writes it once the architecture is accepted.\n\n"
+                "Proposer: %3\nMutation: %4\n")
+                 .arg(plan->name, plan->text, QString::fromStdString(c->proposer), QString::fromStdString(c->mutation))
+           : tr("Genome\n%1\nDescriptor\n%2\n\nProposer: %3\nMutation: %4\n")
+                 .arg(prettyJson(c->genomeJson), formatDescriptor(c->descriptor), QString::fromStdString(c->proposer),
+                      QString::fromStdString(c->mutation));
   if (proposal_->toPlainText() != proposal) proposal_->setPlainText(proposal);
   const QString source = QString::fromStdString(c->source);
   if (source_->text() != source) source_->setText(source);

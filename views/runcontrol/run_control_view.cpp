@@ -23,6 +23,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <climits>
@@ -100,6 +101,13 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   auto* form = new QFormLayout;
   form->addRow(tr("Task:"), task_);
   form->addRow(tr("Proposer:"), proposer_);
+  // Why a proposer offered cannot be chosen (the language model's settings do not parse, say).
+  proposerProblem_ = new QLabel(this);
+  proposerProblem_->setObjectName(QStringLiteral("runProposerProblem"));
+  proposerProblem_->setWordWrap(true);
+  proposerProblem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  proposerProblem_->setVisible(false);
+  form->addRow(QString(), proposerProblem_);
   form->addRow(tr("Evaluations:"), evaluations_);
   form->addRow(tr("Wall time:"), wallMinutes_);
   form->addRow(tr("GPU time:"), gpuMinutes_);
@@ -228,12 +236,44 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
 }
 
 void RunControlView::setProposers(const QStringList& proposers) {
-  const QString current = proposer_->currentText();
-  proposer_->clear();
-  proposer_->addItems(proposers);
-  if (proposer_->findText(current) >= 0) proposer_->setCurrentIndex(proposer_->findText(current));
+  QList<ProposerChoice> choices;
+  for (const QString& p : proposers) choices.append({p, p, {}, {}});
+  setProposerChoices(choices);
+}
+
+void RunControlView::setProposerChoices(const QList<ProposerChoice>& choices) {
+  const QString current = proposer_->currentData().toString();
+  {
+    const QSignalBlocker block(proposer_);
+    proposer_->clear();
+    auto* items = qobject_cast<QStandardItemModel*>(proposer_->model());
+    QStringList problems;
+    for (const ProposerChoice& c : choices) {
+      proposer_->addItem(c.label, c.id);
+      if (c.problem.isEmpty()) continue;
+      const QString why = c.hint.isEmpty() ? tr("%1 cannot be chosen: %2").arg(c.label, c.problem)
+                                           : tr("%1 cannot be chosen: %2 %3").arg(c.label, c.problem, c.hint);
+      problems << why;
+      if (QStandardItem* item = items ? items->item(proposer_->count() - 1) : nullptr) {
+        item->setEnabled(false);
+        item->setToolTip(why);
+      }
+    }
+    proposerProblem_->setText(problems.join(QLatin1Char('\n')));
+    proposerProblem_->setVisible(!problems.isEmpty());
+    // The entry chosen before while it can still be chosen, else the first that can.
+    int chosen = -1;
+    for (int i = 0; i < proposer_->count(); ++i)
+      if (choices[i].problem.isEmpty() && proposer_->itemData(i).toString() == current) chosen = i;
+    if (chosen < 0)
+      for (int i = 0; i < proposer_->count() && chosen < 0; ++i)
+        if (choices[i].problem.isEmpty()) chosen = i;
+    proposer_->setCurrentIndex(chosen);
+  }
   updateButtons();
 }
+
+QString RunControlView::proposerProblem() const { return proposerProblem_->text(); }
 
 void RunControlView::setBuiltinTasks(const QStringList& names, const QStringList& specFiles) {
   builtinTasks_ = names;
@@ -364,7 +404,7 @@ RunRequest RunControlView::request() const {
   RunRequest r;
   r.task = task_->currentData().toLongLong();
   if (r.task == 0) r.builtinTask = task_->currentData(Qt::UserRole + 1).toString();
-  r.proposer = proposer_->currentText();
+  r.proposer = proposer_->currentData().toString();
   r.budget.evaluations = evaluations_->value();
   r.budget.wallSeconds = wallMinutes_->value() * 60;
   r.budget.gpuSeconds = gpuMinutes_->value() * 60;
@@ -377,7 +417,10 @@ QString RunControlView::startProblem() const {
   if (!session_->isOpen()) return tr("No project open.");
   if (!evaluationProblem_.isEmpty()) return evaluationProblem_;
   if (task_->count() == 0) return tr("This project has no tasks: add a task before starting a run.");
-  if (proposer_->count() == 0) return tr("No proposer is available.");
+  if (proposer_->count() == 0 || proposer_->currentIndex() < 0) {
+    const QString why = proposerProblem();
+    return why.isEmpty() ? tr("No proposer is available.") : why;
+  }
   if (state_ == RunStatus::Running || state_ == RunStatus::Paused) return tr("A run is in progress: stop it first.");
   if (!kernelFiles_.isEmpty()) {
     if (!checker_) return tr("Starting kernels cannot be checked here.");

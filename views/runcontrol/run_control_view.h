@@ -54,6 +54,15 @@ struct StartingKernelCheck {
 using StartingKernelChecker =
     std::function<std::vector<StartingKernelCheck>(const std::vector<StartingKernelFiles>&, const std::string& taskSpecJson)>;
 
+// One entry of Run control's proposer choice. With a problem it is shown
+// but cannot be chosen, and Run control says why (with the hint, if any).
+struct ProposerChoice {
+  QString id;       // what RunRequest::proposer carries ("template", "llm")
+  QString label;    // what the user reads ("Templates", "Language model")
+  QString problem;  // why it cannot be chosen now; "" when it can
+  QString hint;     // what to do about it ("Open Edit > Preferences... to set it up.")
+};
+
 struct RunRequest {
   TaskId task = 0;      // a task of the project; 0: import builtinTask first
   QString builtinTask;  // a built-in task's name (task == 0)
@@ -69,8 +78,13 @@ class RunControlView : public QWidget {
 public:
   explicit RunControlView(ProjectSession* session, QWidget* parent = nullptr);
 
-  // The proposers the app offers (e.g. "template", "llm:<model>").
+  // The proposers the app offers (e.g. "template", "llm:<model>"), each its own label.
   void setProposers(const QStringList& proposers);
+  // The same with labels and, for those that cannot be chosen now, why. The
+  // chosen entry stays chosen while it can be; else the first that can is.
+  void setProposerChoices(const QList<ProposerChoice>& choices);
+  // Why the offered proposers that cannot be chosen cannot, with their hints ("" when all can).
+  QString proposerProblem() const;
   // The built-in tasks the app can import: offered after the project's own
   // tasks when the project has none of that name. specFiles (one per name, or
   // none): where each one's spec is read to check starting kernels against.
@@ -136,6 +150,7 @@ private:
   QPushButton* resume_ = nullptr;
   QPushButton* stop_ = nullptr;
   QLabel* problem_ = nullptr;
+  QLabel* proposerProblem_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* progressText_ = nullptr;
   QLineSeries* best_ = nullptr;

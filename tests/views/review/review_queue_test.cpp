@@ -148,3 +148,34 @@ TEST(ReviewQueueView, ForkAndEditAsksForTheShownProposalLikeLineageAndVault) {
   EXPECT_EQ(view.model()->rowCount(), 0);
   EXPECT_FALSE(view.forkButton()->isEnabled());
 }
+
+// A language model's plan in a gated run (no code yet): the queue shows its
+// name and plan text, not the genome's JSON; a candidate with code is no plan.
+TEST(ReviewQueueModel, APlanShowsItsNameAndText) {
+  app();
+  fixture::ViewTestProject p;
+  Candidate plan = p.make(1, {}, CandidateStatus::AwaitingReview, 0);
+  plan.id = 7;
+  plan.source.clear();
+  plan.architectureKey = "llm:warp-per-row";
+  plan.proposer = "llm:model";
+  plan.genomeJson = R"({"llm": {"model": "model", "requests": 1}, "mode": "rewrite",)"
+                    R"( "plan": {"name": "warp per row", "plan": "One warp per row; shuffles for the max."}})";
+  Candidate coded = plan;
+  coded.id = 8;
+  coded.source = "__global__ void k() {}";
+  ASSERT_TRUE(proposedPlanOf(plan).has_value());
+  EXPECT_EQ(proposedPlanOf(plan)->name, QStringLiteral("warp per row"));
+  EXPECT_EQ(proposedPlanOf(plan)->text, QStringLiteral("One warp per row; shuffles for the max."));
+  EXPECT_FALSE(proposedPlanOf(coded).has_value());
+  Candidate notJson = plan;
+  notJson.genomeJson = "{not json";
+  EXPECT_FALSE(proposedPlanOf(notJson).has_value());
+
+  ReviewQueueModel model;
+  model.setCandidates({plan, coded});
+  EXPECT_EQ(model.data(model.index(0, ReviewQueueModel::Architecture)).toString(), QStringLiteral("warp per row"));
+  EXPECT_EQ(model.data(model.index(0, ReviewQueueModel::Architecture), Qt::ToolTipRole).toString(),
+            QStringLiteral("llm:warp-per-row"));
+  EXPECT_EQ(model.data(model.index(1, ReviewQueueModel::Architecture)).toString(), QStringLiteral("llm:warp-per-row"));
+}

@@ -226,3 +226,44 @@ TEST(RunControlView, StartingKernelsAreCheckedAgainAgainstAnotherTask) {
       << view.startingKernelChecks().at(0).problem.toStdString();
   EXPECT_FALSE(view.startProblem().isEmpty());
 }
+
+// A proposer offered but not usable now (the language model without usable
+// preferences) is shown disabled, with the reason and the hint; a request
+// carries the choice's id, not its label.
+TEST(RunControlView, AProposerThatCannotBeChosenSaysWhy) {
+  app();
+  fixture::ViewTestProject p;
+  auto session = p.openSession();
+  RunControlView view(session.get());
+  view.show();
+  auto* proposer = view.findChild<QComboBox*>(QStringLiteral("runProposer"));
+  ASSERT_NE(proposer, nullptr);
+  view.setProposerChoices({{QStringLiteral("template"), QStringLiteral("Templates"), {}, {}},
+                           {QStringLiteral("llm"), QStringLiteral("Language model"), QStringLiteral("models: missing"),
+                            QStringLiteral("Open Edit > Preferences... to set it up.")}});
+  ASSERT_EQ(proposer->count(), 2);
+  EXPECT_EQ(proposer->currentIndex(), 0);
+  EXPECT_EQ(view.request().proposer, QStringLiteral("template"));
+  EXPECT_FALSE(proposer->model()->flags(proposer->model()->index(1, 0)).testFlag(Qt::ItemIsEnabled));
+  EXPECT_TRUE(view.proposerProblem().contains(QStringLiteral("models: missing")));
+  EXPECT_TRUE(view.proposerProblem().contains(QStringLiteral("Edit > Preferences...")));
+  auto* why = view.findChild<QLabel*>(QStringLiteral("runProposerProblem"));
+  ASSERT_NE(why, nullptr);
+  EXPECT_TRUE(why->isVisible());
+  EXPECT_TRUE(view.startProblem().isEmpty()) << view.startProblem().toStdString();
+  // Usable again: chosen, and the request says "llm"; the reason is gone.
+  view.setProposerChoices({{QStringLiteral("template"), QStringLiteral("Templates"), {}, {}},
+                           {QStringLiteral("llm"), QStringLiteral("Language model"), {}, {}}});
+  proposer->setCurrentIndex(1);
+  EXPECT_EQ(view.request().proposer, QStringLiteral("llm"));
+  EXPECT_FALSE(why->isVisible());
+  // Unusable again while chosen: back to the first usable one, never a disabled choice.
+  view.setProposerChoices({{QStringLiteral("template"), QStringLiteral("Templates"), {}, {}},
+                           {QStringLiteral("llm"), QStringLiteral("Language model"), QStringLiteral("no key"), {}}});
+  EXPECT_EQ(view.request().proposer, QStringLiteral("template"));
+  // Nothing usable: Start is refused with the reason.
+  view.setProposerChoices({{QStringLiteral("llm"), QStringLiteral("Language model"), QStringLiteral("no key"), {}}});
+  EXPECT_EQ(proposer->currentIndex(), -1);
+  EXPECT_TRUE(view.startProblem().contains(QStringLiteral("no key"))) << view.startProblem().toStdString();
+  EXPECT_FALSE(button(view, QStringLiteral("Start"))->isEnabled());
+}
