@@ -408,6 +408,14 @@ best of %7 archive cell(s)</translation>
         <source>%1 archive cells, %2 of %3 shown cells filled</source>
         <translation>%1 archive cells, %2 of %3 shown cells filled</translation>
     </message>
+    <message>
+        <source>Select #%1</source>
+        <translation>Select #%1</translation>
+    </message>
+    <message>
+        <source>Fork &amp;&amp; edit #%1</source>
+        <translation>Fork &amp;&amp; edit #%1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::CandidateDetailsView</name>

@@ -408,6 +408,14 @@ best of %7 archive cell(s)</source>
         <source>%1 archive cells, %2 of %3 shown cells filled</source>
         <translation>%1 个归档单元格，显示的 %3 个单元格中已填充 %2 个</translation>
     </message>
+    <message>
+        <source>Select #%1</source>
+        <translation>选择 #%1</translation>
+    </message>
+    <message>
+        <source>Fork &amp;&amp; edit #%1</source>
+        <translation>派生并编辑 #%1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::CandidateDetailsView</name>

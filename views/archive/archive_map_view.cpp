@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/archive/archive_map_view.h"
+#include <QMenu>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -41,6 +42,13 @@ ArchiveMapView::ArchiveMapView(ProjectSession* session, QWidget* parent) : QWidg
   connect(xBox_, &QComboBox::currentIndexChanged, this, &ArchiveMapView::rebuild);
   connect(yBox_, &QComboBox::currentIndexChanged, this, &ArchiveMapView::rebuild);
   connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) { selectCell(i.row(), i.column()); });
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    QMenu* menu = contextMenuFor(table_->indexAt(pos), table_);
+    if (!menu) return;
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(table_->viewport()->mapToGlobal(pos));
+  });
   connect(session_, &ProjectSession::candidateSelected, this, [this](CandidateId id) {
     const QModelIndex i = model_->indexOfElite(id);
     if (i.isValid()) table_->setCurrentIndex(i);
@@ -110,6 +118,15 @@ void ArchiveMapView::rebuild() {
   stack_->showContent();
   const QModelIndex sel = model_->indexOfElite(session_->selectedCandidate());
   if (sel.isValid()) table_->setCurrentIndex(sel);
+}
+
+QMenu* ArchiveMapView::contextMenuFor(const QModelIndex& cell, QWidget* parent) {
+  const CandidateId elite = cell.isValid() ? model_->data(cell, ArchiveGridModel::EliteRole).toLongLong() : 0;
+  if (elite == 0) return nullptr;
+  auto* menu = new QMenu(parent);
+  menu->addAction(tr("Select #%1").arg(elite), this, [this, elite] { session_->selectCandidate(elite); });
+  menu->addAction(tr("Fork && edit #%1").arg(elite), this, [this, elite] { emit forkRequested(elite); });
+  return menu;
 }
 
 void ArchiveMapView::selectCell(int row, int column) {

@@ -3,12 +3,14 @@
 // descriptor dimensions (the others folded: best over them); cell colour
 // by best fitness; clicking a cell selects its elite.
 #pragma once
+#include "core/model/ids.h"
 #include <QWidget>
 #include <vector>
 #include "views/archive/archive_grid.h"
 
 class QComboBox;
 class QLabel;
+class QMenu;
 class QTableView;
 
 namespace crucible::views {
@@ -25,6 +27,12 @@ public:
 
   ArchiveGridModel* model() const { return model_; }
   QString message() const;
+  // A cell's context menu: select its elite, or fork it into the kernel editor; nullptr for an empty cell.
+  QMenu* contextMenuFor(const QModelIndex& cell, QWidget* parent = nullptr);
+
+signals:
+  // Fork && edit on a cell's elite: the main window opens the kernel editor on it.
+  void forkRequested(crucible::CandidateId id);
 
 public slots:
   void reload();

@@ -4,6 +4,9 @@
 #include <QTableView>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <memory>
+#include <QMenu>
+#include <QSignalSpy>
 #include "view_test_project.h"
 #include "views/archive/archive_grid.h"
 #include "views/archive/archive_grid_model.h"
@@ -99,4 +102,13 @@ TEST(ArchiveMapView, HeatmapAxesAndClickSelects) {
   ASSERT_NE(table, nullptr);
   QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(best).center());
   EXPECT_EQ(session->selectedCandidate(), ids[5]);
+
+  // A cell's elite can be forked into the kernel editor from its context menu.
+  QSignalSpy forked(&view, &ArchiveMapView::forkRequested);
+  std::unique_ptr<QMenu> menu(view.contextMenuFor(best));
+  ASSERT_NE(menu, nullptr);
+  ASSERT_EQ(menu->actions().size(), 2);
+  menu->actions()[1]->trigger();
+  ASSERT_EQ(forked.count(), 1);
+  EXPECT_EQ(forked.front().front().value<CandidateId>(), ids[5]);
 }
