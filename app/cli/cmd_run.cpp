@@ -379,6 +379,18 @@ int cmdResume(const std::vector<std::string>& args) {
     const auto r = store->run(run);
     if (!r) throw UsageError("no run " + std::to_string(run) + " in " + project);
     stored = frontEndOf(r->settingsJson);
+    // A run the workbench started with a language model records no settings file (the
+    // preferences live with the user who started it): resuming it here needs one, and must
+    // never carry on with the templates instead.
+    if (!stored && r->proposer.find("llm:") != std::string::npos) {
+      if (!o.has("llm-settings"))
+        throw UsageError("run " + std::to_string(run) + " was started with a language model (" + r->proposer +
+                         ") and records no settings file (the workbench keeps its preferences per user): give "
+                         "--llm-settings FILE (README.md, \"Language models\")");
+      FrontEnd model;
+      model.proposer = "llm";
+      stored = model;
+    }
   }
   // The run's proposer and dispatcher as it was started; a settings file that
   // moved may be given again, and the dispatcher changed, but not the proposer.

@@ -196,6 +196,30 @@ TEST_F(CliLlmResume, ResumeReadsTheStoredSettingsFileAgain) {
   expectKeyInNoFile();
 }
 
+// The workbench records a model run's proposer but no settings file: resume asks for one rather
+// than carrying on with the templates.
+TEST_F(CliLlmResume, AWorkbenchModelRunNeedsItsSettingsGiven) {
+  RunId gui = 0;
+  {
+    auto store = ProjectStore::open(project_);
+    crucible::Run r = store_test::sampleRun(store->tasks().front().id);
+    r.name = "from the workbench";
+    r.proposer = "llm:replay-model";
+    r.settingsJson = json{{"batchSize", 4}}.dump();
+    gui = store->addRun(r);
+  }
+  const std::string before = readAll(project_);
+  const std::string resumeGui = "resume --project " + quoted(project_) + " --run " + std::to_string(gui);
+  expectUsage(resumeGui, {"was started with a language model", "--llm-settings FILE"});
+  expectUsage(resumeGui + " --proposer template", {"was started with a language model"});
+  EXPECT_EQ(readAll(project_), before);
+  settingsFile();
+  expectUsage(resumeGui + " --llm-settings " + quoted(dir_.file("llm.json")), {kKeyVariable, "is not set"});
+  setenv(kKeyVariable, kSecret, 1);
+  const Outcome o = cli(resumeGui + " --llm-settings " + quoted(dir_.file("llm.json")), true, 120);
+  EXPECT_EQ(o.exitCode, kNoGpu) << o.out;  // every check passed with the model; this machine has no GPU
+}
+
 TEST_F(CliLlmResume, AMalformedStoredChoiceIsRefused) {
   {
     auto store = ProjectStore::open(project_);
