@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <QDeadlineTimer>
 #include <QFile>
 #include "app/gui/gui_backends.h"
 #include "app/gui/run_coordinator.h"
@@ -91,6 +92,11 @@ TEST_F(RunCoordinatorTest, StartCreatesTheRunAndTheWindowFollowsIt) {
   EXPECT_EQ(stored->status, RunStatus::Failed);
   EXPECT_TRUE(window_.statusBar()->currentMessage().contains(QStringLiteral("failed")))
       << window_.statusBar()->currentMessage().toStdString();
+  // Resume and Start follow the session, which reads the ended run on its reader thread: wait
+  // for that read (bounded; under ThreadSanitizer it can take longer than the engine's end).
+  const QDeadlineTimer deadline(20000);
+  while ((coordinator.resumeAction()->isEnabled() || !start->isEnabled()) && !deadline.hasExpired())
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   EXPECT_FALSE(coordinator.resumeAction()->isEnabled());
   EXPECT_TRUE(coordinator.resumeProblem().contains(QStringLiteral("failed"))) << coordinator.resumeProblem().toStdString();
   EXPECT_TRUE(start->isEnabled()) << "Start is not offered again after the run ended";
