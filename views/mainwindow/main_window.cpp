@@ -49,16 +49,8 @@
 
 namespace crucible::views {
 namespace {
-const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
-const QString kStateKey = QStringLiteral("mainWindow/state");
-const QString kSplitterKey = QStringLiteral("mainWindow/centralSplitter");
-const QString kRunsColumnsKey = QStringLiteral("mainWindow/runsColumns");
-const QString kCandidatesColumnsKey = QStringLiteral("mainWindow/candidatesColumns");
 // The window's size without a saved one: this, or less to fit the screen.
 constexpr QSize kDefaultWindowSize{1600, 1000};
-// What the editor compiles for when neither the run nor the candidate names an architecture.
-const char* const kDefaultEditorArch = "sm_90";
-constexpr int kLayoutVersion = 2;  // bump when the dock set changes incompatibly
 
 QStringList runStatusNames() {
   QStringList names;
@@ -76,16 +68,6 @@ QStringList candidateStatusNames() {
                  CandidateStatus::Valid, CandidateStatus::Reference})
     names << QString::fromLatin1(toString(s));
   return names;
-}
-
-// The architecture a run compiles for ("" when its settings name none or cannot be read).
-std::string runCompileArch(const std::optional<Run>& run) {
-  if (!run) return {};
-  try {
-    return runSettingsFromJson(run->settingsJson).compileArch;
-  } catch (const std::exception&) {
-    return {};  // settings this build cannot read: the caller's fallback decides
-  }
 }
 
 struct CandidateActionSpec {
@@ -223,54 +205,6 @@ void MainWindow::updateCompareAction() {
   compare_->setEnabled(n >= 2);
   compare_->setToolTip(n >= 2 ? tr("Compare the %1 selected candidates").arg(n)
                               : tr("Select two or more candidates (Ctrl- or Shift-click) to compare them"));
-}
-
-QSize MainWindow::minimumUsefulSize(const QString& viewName) {
-  // Wide enough for a view's toolbar row or a readable chart; low enough that
-  // a laptop screen holds the side docks and the bottom row at once.
-  static const QHash<QString, QSize> sizes{
-      {QStringLiteral("runcontrol"), {220, 200}}, {QStringLiteral("diff"), {320, 150}},
-      {QStringLiteral("roofline"), {320, 150}},   {QStringLiteral("lineage"), {300, 120}},
-      {QStringLiteral("archive"), {260, 120}},    {QStringLiteral("review"), {300, 120}},
-      {QStringLiteral("knowledge"), {260, 120}},  {QStringLiteral("vault"), {260, 120}},
-      {QStringLiteral("editor"), {400, 150}},    {QStringLiteral("details"), {300, 150}},
-      {QStringLiteral("compare"), {300, 150}},
-  };
-  return sizes.value(viewName, QSize(240, 120));
-}
-
-void MainWindow::applyDefaultDockSizes() {
-  // Proportional to the window: the tables keep the most room; each side dock
-  // a fifth (the details dock's 300 px at 1366 leaves the candidates' default
-  // columns room), the bottom row two fifths of the height.
-  const QSize window = size();
-  QList<QDockWidget*> lefts, rights, bottoms;
-  for (QDockWidget* dock : std::as_const(viewDocks_)) {
-    if (dock->isHidden() || dock->isFloating()) continue;
-    switch (dockWidgetArea(dock)) {
-      case Qt::LeftDockWidgetArea: lefts << dock; break;
-      case Qt::RightDockWidgetArea: rights << dock; break;
-      case Qt::BottomDockWidgetArea: bottoms << dock; break;
-      default: break;
-    }
-  }
-  if (!lefts.isEmpty()) resizeDocks({lefts.front()}, {std::max(300, window.width() / 5)}, Qt::Horizontal);
-  if (!rights.isEmpty()) resizeDocks({rights.front()}, {std::max(300, window.width() / 5)}, Qt::Horizontal);
-  if (!bottoms.isEmpty()) resizeDocks({bottoms.front()}, {std::max(180, window.height() * 2 / 5)}, Qt::Vertical);
-}
-
-void MainWindow::resetLayout() {
-  restoreState(defaultState_, kLayoutVersion);
-  for (QDockWidget* dock : std::as_const(viewDocks_))
-    if (dock->objectName() == QLatin1String("kernelEditorDock")) dock->hide();
-  applyDefaultDockSizes();
-  if (auto* splitter = qobject_cast<QSplitter*>(tables_)) {
-    const int h = std::max(2, splitter->height());
-    splitter->setSizes({h / 4, h - h / 4});
-  }
-  runs_->columns()->reset();
-  candidates_->columns()->reset();
-  statusBar()->showMessage(tr("The layout is back to its default."), 5000);
 }
 
 MainWindow::~MainWindow() = default;
@@ -457,110 +391,6 @@ QMenu* MainWindow::candidateContextMenu(CandidateId id, QWidget* parent) {
   return menu;
 }
 
-void MainWindow::installKernelEditor(KernelInspector& inspector) {
-  if (editor_) return;
-  const ViewDock d = createKernelEditorDock(inspector, this);
-  editor_ = qobject_cast<KernelEditorView*>(d.widget);
-  auto* dock = new QDockWidget(d.title, this);
-  dock->setObjectName(d.objectName);
-  dock->setWidget(d.widget);
-  viewDocks_.insert(d.viewName, dock);
-  addDockWidget(d.area, dock);
-  dock->hide();  // until a kernel is forked or opened
-  viewMenu_->addAction(dock->toggleViewAction());
-  viewMenu_->setEnabled(true);
-  updateEditorActions();
-}
-
-void MainWindow::updateEditorActions() {
-  if (!fork_) return;
-  const bool open = session_->isOpen();
-  if (exportKernel_) exportKernel_->setEnabled(open && session_->selectedCandidate() != 0);
-  if (!editor_) {
-    for (QAction* a : {fork_, openKernel_}) {
-      a->setEnabled(false);
-      a->setToolTip(tr("This build of the workbench has no kernel editor"));
-    }
-    return;
-  }
-  fork_->setEnabled(open && session_->selectedCandidate() != 0);
-  fork_->setToolTip(fork_->isEnabled() ? tr("Open the selected candidate in the kernel editor, as a fork of it")
-                                       : tr("Select a candidate to fork"));
-  openKernel_->setEnabled(open && session_->currentRun() != 0);
-  openKernel_->setToolTip(openKernel_->isEnabled() ? tr("Open a .cu file in the kernel editor against the current run")
-                                                   : tr("Open a project and select a run: a kernel joins a run"));
-}
-
-void MainWindow::forkCandidate(CandidateId id) {
-  if (!editor_) return statusBar()->showMessage(tr("This build of the workbench has no kernel editor."), 10000);
-  if (!session_->isOpen()) return;
-  // A full candidate: off the GUI thread during a run, like every such read.
-  session_->read(
-      this, [id](const ProjectStore& store) { return store.candidate(id); },
-      [this, id](std::optional<Candidate> c) {
-        if (!c) return statusBar()->showMessage(tr("Candidate #%1 is not in this project.").arg(id), 10000);
-        // The run's compile architecture, else what the candidate was compiled for, else the default.
-        std::string arch = runCompileArch(session_->run(c->runId));
-        if (arch.empty() && c->compile && !c->compile->arch.empty()) arch = c->compile->arch;
-        if (arch.empty()) arch = kDefaultEditorArch;
-        const QString origin = tr("Fork of #%1 (%2, %3)")
-                                   .arg(id)
-                                   .arg(QString::fromLatin1(toString(c->status)), QString::fromStdString(c->mutation));
-        openInEditor(c->source, c->launch, id, c->runId, origin, arch);
-      });
-}
-
-QString MainWindow::openKernelFile(const QString& path) {
-  if (!editor_) return tr("This build of the workbench has no kernel editor.");
-  const RunId run = session_->isOpen() ? session_->currentRun() : 0;
-  if (run == 0) return tr("Open a project and select a run first: an opened kernel joins a run.");
-  std::string source;
-  try {
-    source = readBoundedFile(path.toStdString(), kMaxKernelSourceBytes, "kernel source");
-  } catch (const std::exception& e) {
-    return tr("Cannot open the kernel: %1").arg(QString::fromStdString(e.what()));
-  }
-  if (source.find_first_not_of(" \t\r\n") == std::string::npos) return tr("%1 is empty: there is no kernel to edit.").arg(path);
-  // Blank launch fields: the kernel is launched by the run reference's rule until the user types one.
-  LaunchRule blank;
-  for (int i = 0; i < 3; ++i) blank.grid[i].clear(), blank.block[i].clear();
-  blank.dynamicSmemBytes.clear();
-  const std::string arch = runCompileArch(session_->run(run));
-  openInEditor(source, blank, 0, run, tr("%1 (opened file, joins run %2)").arg(QFileInfo(path).fileName()).arg(run),
-               arch.empty() ? kDefaultEditorArch : arch);
-  return {};
-}
-
-void MainWindow::openKernelDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open kernel"), QString(),
-                                                    tr("CUDA source (*.cu *.cuh);;All files (*)"));
-  if (path.isEmpty()) return;
-  const QString error = openKernelFile(path);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot open kernel"), error);
-}
-
-bool MainWindow::mayReplaceEdits() {
-  if (!editor_->hasUnkeptEdits()) return true;
-  if (askDiscardEdits_) return askDiscardEdits_();
-  return QMessageBox::question(this, tr("Discard your edits?"),
-                               tr("The kernel editor holds edits that were not evaluated. Open another kernel and "
-                                  "discard them?"),
-                               QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Discard;
-}
-
-void MainWindow::openInEditor(const std::string& source, const LaunchRule& launch, CandidateId parent, RunId run,
-                              const QString& origin, const std::string& arch) {
-  if (!mayReplaceEdits()) return statusBar()->showMessage(tr("Kept your edits in the kernel editor."), 10000);
-  const std::optional<Run> r = session_->run(run);
-  const std::optional<Task> task = r ? session_->task(r->taskId) : std::nullopt;
-  editor_->setTask(task ? QString::fromStdString(task->name) : tr("(unknown task)"), task ? task->specJson : std::string(),
-                   arch);
-  editor_->open(source, launch, parent, origin);
-  editorRun_ = run;
-  raiseView(QStringLiteral("editor"));
-  emit kernelEditorOpened(parent);
-}
-
 void MainWindow::runCandidateAction(CandidateAction action, CandidateId id) {
   // The source is read off the GUI thread during a run; then acted on.
   auto withSource = [this, id](std::function<void(const std::string&)> use) {
@@ -708,26 +538,6 @@ void MainWindow::openProjectDialog() {
 
 void MainWindow::showAbout() { QMessageBox::about(this, tr("About Crucible"), aboutText(host_)); }
 
-void MainWindow::restoreLayout() {
-  QSettings settings;
-  // Each part on its own: a missing or foreign one leaves the default (sized to this screen).
-  restoreGeometry(settings.value(kGeometryKey).toByteArray());
-  if (!restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion)) applyDefaultDockSizes();
-  if (auto* splitter = qobject_cast<QSplitter*>(tables_))
-    splitter->restoreState(settings.value(kSplitterKey).toByteArray());
-  runs_->columns()->restore(kRunsColumnsKey);
-  candidates_->columns()->restore(kCandidatesColumnsKey);
-}
-
-void MainWindow::saveLayout() const {
-  QSettings settings;
-  settings.setValue(kGeometryKey, saveGeometry());
-  settings.setValue(kStateKey, saveState(kLayoutVersion));
-  if (auto* splitter = qobject_cast<QSplitter*>(tables_)) settings.setValue(kSplitterKey, splitter->saveState());
-  runs_->columns()->save(kRunsColumnsKey);
-  candidates_->columns()->save(kCandidatesColumnsKey);
-}
-
 void MainWindow::showShortcuts() {
   ShortcutsDialog dialog(this, this);
   dialog.exec();
@@ -762,68 +572,6 @@ void MainWindow::copySelection() {
   }
   if (rows.isEmpty()) return statusBar()->showMessage(tr("Nothing selected to copy."), 5000);
   QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-}
-
-QString MainWindow::exportCandidate(CandidateId id, ExportFormat format, const QString& dir, QStringList* written) {
-  const ProjectStore* store = session_->store();
-  if (!store) return tr("No project is open.");
-  if (session_->runActive()) return tr("A run is in progress: export once it has stopped.");
-  try {
-    const std::optional<Candidate> c = store->candidate(id);
-    if (!c) return tr("Candidate #%1 is not in this project.").arg(id);
-    if (c->status != CandidateStatus::Valid && c->status != CandidateStatus::Reference)
-      return tr("Candidate #%1 is %2: only a valid kernel is exported.").arg(id).arg(QString::fromLatin1(toString(c->status)));
-    const std::optional<Run> run = store->run(c->runId);
-    const std::optional<Task> task = run ? store->task(run->taskId) : std::nullopt;
-    if (!task) return tr("The task of candidate #%1 is not in this project.").arg(id);
-    KernelExportInput in{*task, *c, std::nullopt, std::string()};
-    for (const Seal& seal : store->seals(task->id))  // newest first
-      if (seal.candidateId == id) {
-        in.seal = seal;
-        break;
-      }
-    in.measuredOn = exportMeasuredOn(in.seal, store->ceilings());  // as crucible-cli best says it
-    if (!QDir().mkpath(dir)) return tr("Cannot create the folder %1.").arg(dir);
-    for (const ExportedFile& f : kernelExportFiles(in, format)) {
-      const QString path = QDir(dir).filePath(QString::fromStdString(f.path));
-      QSaveFile file(path);
-      if (!file.open(QIODevice::WriteOnly) ||
-          file.write(f.content.data(), static_cast<qint64>(f.content.size())) != static_cast<qint64>(f.content.size()) ||
-          !file.commit())
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
-      if (written) *written << path;
-    }
-  } catch (const std::exception& e) {
-    return tr("Cannot export candidate #%1: %2").arg(id).arg(QString::fromUtf8(e.what()));
-  }
-  return {};
-}
-
-void MainWindow::exportKernelDialog(CandidateId id) {
-  std::optional<ExportChoice> choice;
-  if (askExport_) {
-    choice = askExport_(id);
-  } else {
-    const QStringList formats{tr("cu — the kernel with its host launcher and launch rule"),
-                              tr("torch — a PyTorch extension, and the task's baseline to compare"),
-                              tr("flashinfer — a FlashInfer-Trace solution")};
-    bool ok = false;
-    const QString picked = QInputDialog::getItem(this, tr("Export kernel #%1").arg(id), tr("Format:"), formats, 0, false, &ok);
-    if (!ok) return;
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export kernel #%1 into").arg(id));
-    if (dir.isEmpty()) return;
-    const qsizetype i = formats.indexOf(picked);
-    choice = ExportChoice{i == 1 ? ExportFormat::Torch : i == 2 ? ExportFormat::FlashInfer : ExportFormat::Cu, dir};
-  }
-  if (!choice) return;
-  QStringList written;
-  const QString error = exportCandidate(id, choice->format, choice->dir, &written);
-  if (!error.isEmpty()) {
-    if (askExport_) statusBar()->showMessage(error, 15000);
-    else QMessageBox::warning(this, tr("Cannot export kernel"), error);
-    return;
-  }
-  statusBar()->showMessage(tr("Exported #%1: %2").arg(id).arg(written.join(QStringLiteral(", "))), 15000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

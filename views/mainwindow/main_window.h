@@ -169,6 +169,7 @@ protected:
   void closeEvent(QCloseEvent* event) override;
 
 private:
+  static constexpr int kLayoutVersion = 2;  // of saveState: bump when the dock set changes incompatibly
   void createMenus();
   void createDocks();
   void rebuildRecentMenu();
