@@ -6,20 +6,14 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include "app/cli/starting_kernels.h"
+#include "tests/backends/tunable/example_kernel.h"
 
 namespace crucible::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(CRUCIBLE_SOURCE_DIR) + "/resources/kernels/gemv/" + name, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing_support::readExampleFile;
 
 class CliStartingKernels : public ::testing::Test {
 protected:
@@ -52,7 +46,7 @@ TEST_F(CliStartingKernels, KernelAndTuneArePairedInOrder) {
 }
 
 TEST_F(CliStartingKernels, ErrorsAreUsageErrorsWordedAsOptions) {
-  const std::string cu = write("gemv.cu", example("gemv.cu"));
+  const std::string cu = write("gemv.cu", readExampleFile("gemv.cu"));
   try {
     readStartingKernel({cu, ""});
     FAIL() << "a kernel without a launch rule was read";
@@ -68,11 +62,11 @@ TEST_F(CliStartingKernels, ErrorsAreUsageErrorsWordedAsOptions) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.json: parameters.ROWS[1]"), std::string::npos) << e.what();
   }
-  const std::string tune = write("gemv.tune.json", example("gemv.tune.json"));
+  const std::string tune = write("gemv.tune.json", readExampleFile("gemv.tune.json"));
   const auto kernels = readStartingKernels(Options({"--kernel", cu, "--tune", tune}, {"kernel", "tune"}, {}));
   ASSERT_EQ(kernels.size(), 1u);
-  EXPECT_NO_THROW(checkStartingKernels(kernels, example("gemv_f32_8192x8192.json")));
-  EXPECT_THROW(checkStartingKernels(kernels, example("../../tasks/softmax_f32_1024x1024.json")), UsageError);
+  EXPECT_NO_THROW(checkStartingKernels(kernels, readExampleFile("gemv_f32_8192x8192.json")));
+  EXPECT_THROW(checkStartingKernels(kernels, readExampleFile("../../tasks/softmax_f32_1024x1024.json")), UsageError);
   // Two kernels of one name are refused.
   EXPECT_THROW(readStartingKernels(Options({"--kernel", cu, "--kernel", cu}, {"kernel", "tune"}, {})), UsageError);
   // The run's proposer is backends' (the same as the GUI's).
