@@ -44,6 +44,7 @@ def main():
     builds = [b.split("=", 1) for b in a.builds]
     work = tempfile.mkdtemp(prefix="crucible-harness-cost-")
     results = {}  # (task, build) -> [seconds]
+    speedups = {}  # (task, build) -> [(speedup of the baseline against itself, timed samples)]
     device = {}
     for task in filter(None, a.tasks.split(",")):
         kernel = os.path.join(work, task + ".cu")
@@ -60,6 +61,11 @@ def main():
                     continue
                 device = out.get("device", device)
                 results.setdefault((task, name), []).append(out.get("gpuSeconds", 0.0))
+                timing = out.get("timing") or {}
+                if timing.get("speedup"):
+                    # The baseline is timed against itself: how far its speedup strays from 1 is the
+                    # timing's noise, and how many samples it took is its cost.
+                    speedups.setdefault((task, name), []).append((timing["speedup"], timing.get("samples", 0)))
                 print(f"{task} {name}: {out.get('status')} {out.get('gpuSeconds', 0):.2f} s  {out.get('detail', '')[:300]}",
                       flush=True)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -94,6 +100,17 @@ def main():
             gm = {n: statistics.geometric_mean(per_build[n]) for n in names}
             f.write("| geometric mean | " + " | ".join(f"{gm[n]:.2f} | {60 / gm[n]:.1f}" for n in names) +
                     (f" | {gm[names[0]] / gm[names[1]]:.2f}x" if len(names) == 2 else "") + " |\n")
+        f.write("\nTiming precision: the baseline timed against itself, so its speedup should be 1; "
+                "the largest |speedup - 1| over the rounds, and the median number of timed samples.\n\n")
+        f.write("| task | " + " | ".join(f"{n}: max abs(speedup - 1) | {n}: samples" for n in names) + " |\n")
+        f.write("|---|" + "---|---|" * len(names) + "\n")
+        for task in filter(None, a.tasks.split(",")):
+            cells = []
+            for n in names:
+                v = speedups.get((task, n), [])
+                cells.append(f"{max(abs(x - 1) for x, _ in v):.2%} | {statistics.median(c for _, c in v):.0f}"
+                             if v else "- | -")
+            f.write(f"| {task} | " + " | ".join(cells) + " |\n")
     return 0
 
 

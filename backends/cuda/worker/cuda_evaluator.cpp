@@ -215,6 +215,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
     ev.detail += "; " + std::to_string(globals.count()) + " module variable(s) reset before every launch";
   if (request.extended) ev.detail += "; extended validation: more seeds (the sanitizers run in their own process)";
   ev.detail += "; validation took " + costs.describe() + timingNote;
+  if (!task.hostPinningNote().empty()) ev.detail += "; " + task.hostPinningNote();
   if (request.time && !clocks_.available()) ev.detail += "; SM clock unknown (" + clocks_.unavailableReason() + ")";
 }
 

@@ -13,14 +13,20 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
-    inputReadback_.emplace_back();
+    inputReadback_.emplace_back(t.dtype, elementCount(spec_, t));
   }
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
     outputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     referenceOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
+    for (auto& slot : outputSlots_) slot.emplace_back(t.dtype, n);
+    reference_.emplace_back(static_cast<std::size_t>(n));
   }
+  // Every host buffer a trial copies through, at its final size: see host_pinning.h.
+  for (auto* group : {&hostInputs_, &inputReadback_, &outputSlots_[0], &outputSlots_[1]})
+    for (HostTensor& t : *group) pinning_.pin(t.bytes.data(), t.byteSize());
+  for (auto& r : reference_) pinning_.pin(r.data(), r.size() * sizeof(double));
   for (const std::string& s : spec_.scalars) scalars_.push_back(evalExpression(s, spec_.axes));
 
   for (auto& b : inputs_) candidateArgs_.push_back(b->data());

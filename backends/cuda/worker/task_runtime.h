@@ -19,6 +19,7 @@
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
 #include "backends/cuda/worker/guarded_buffer.h"
+#include "backends/cuda/worker/host_pinning.h"
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
@@ -115,6 +116,8 @@ public:
   std::size_t inputCount() const { return inputs_.size(); }
   CUdeviceptr outputBuffer(std::size_t i) const { return outputs_[i]->data(); }
   const GuardedBuffer& input(std::size_t i) const { return *inputs_[i]; }
+  // "" when the host staging buffers are page-locked; else why they are not.
+  const std::string& hostPinningNote() const { return pinning_.note(); }
 
 private:
   void launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
@@ -154,6 +157,10 @@ private:
   std::vector<void*> candidateParams_, referenceParams_, oracleParams_;
   // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
   std::vector<void*> launchParams_;
+  // Registrations of the host buffers above, all sized once in the
+  // constructor and never reallocated. Declared last: unregistered before
+  // the buffers are freed.
+  HostPinning pinning_;
 };
 
 }  // namespace crucible::cuda

@@ -111,6 +111,8 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   const CompileResult oracle = compiler.compile(req);
   ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
   cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  // The gelu task's buffers are hundreds of MiB: page-locked, so a trial's copies run at bus speed.
+  EXPECT_EQ(rt.hostPinningNote(), "");
   rt.randomizeInputs(1);
   rt.computeReference(10);
   EXPECT_TRUE(rt.oracleOutputsCleared()) << "the oracle's fp64 results stayed in device memory";
