@@ -69,6 +69,49 @@ extern "C" __global__ void crucible_fill_random(unsigned char* p, u64 n, int wid
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
     crucible_store(p, i, width, crucible_finite_bits(dtype, seed, i));
 }
+// Inputs drawn on the device, element for element as fillRandom draws them on
+// the host (counter_rng.h: the same counters, keys and formulas; the float
+// normal's logf/sinf/cosf may differ from the host's in the last bit). kind:
+// 0 normal (mean a, stddev b), 1 uniform [a, b), 2 randint lo + [0, range)
+// (range 0: all 2^64). Rounded to the dtype with round-to-nearest-even.
+__device__ __forceinline__ u64 crucible_bits(u64 key, u64 i) { return crucible_mix64(key + (i + 1) * GAMMA); }
+__device__ __forceinline__ double crucible_draw_one(int dtype, int kind, u64 key, double a, double b, long long lo,
+                                                    u64 range, u64 i) {
+  if (kind == 1) return a + (b - a) * ((double)(crucible_bits(key, i) >> 11) * 0x1.0p-53);
+  if (kind == 2) {
+    const u64 r = crucible_bits(key, i);
+    return (double)(long long)((u64)lo + (range == 0 ? r : __umul64hi(r, range)));
+  }
+  if (dtype <= 2) {  // at most float precision: one 64-bit draw per pair, float math
+    const u64 x = crucible_bits(key, i >> 1);
+    const float u1 = (float)(unsigned)(x >> 32) * 0x1.0p-32f + 0x1.0p-32f;
+    const float u2 = (float)((unsigned)x >> 8) * 0x1.0p-24f;
+    const float r = sqrtf(-2.0f * logf(u1));
+    const float theta = 2.0f * 3.14159265358979323846f * u2;
+    return a + b * (double)((i & 1) ? r * sinf(theta) : r * cosf(theta));
+  }
+  const u64 p2 = (i >> 1) * 2;
+  const double u1 = (double)((crucible_bits(key, p2) >> 11) + 1) * 0x1.0p-53;
+  const double u2 = (double)(crucible_bits(key, p2 + 1) >> 11) * 0x1.0p-53;
+  const double r = sqrt(-2.0 * log(u1));
+  const double theta = 2.0 * 3.14159265358979323846 * u2;
+  return a + b * ((i & 1) ? r * sin(theta) : r * cos(theta));
+}
+extern "C" __global__ void crucible_draw(unsigned char* p, u64 n, int dtype, int kind, u64 key, double a, double b,
+                                         long long lo, u64 range) {
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+    const double v = crucible_draw_one(dtype, kind, key, a, b, lo, range, i);
+    unsigned short h;
+    switch (dtype) {
+      case 0: ((float*)p)[i] = (float)v; break;
+      case 1: asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"((float)v)); ((unsigned short*)p)[i] = h; break;
+      case 2: asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"((float)v)); ((unsigned short*)p)[i] = h; break;
+      case 3: ((double*)p)[i] = v; break;
+      case 4: ((int*)p)[i] = (int)v; break;
+      default: ((long long*)p)[i] = (long long)v; break;
+    }
+  }
+}
 extern "C" __global__ void crucible_hash(const unsigned char* p, u64 n, int width, u64* result) {
   u64 h = 0;
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
@@ -126,6 +169,7 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : re
   random_ = std::make_unique<KernelModule>(built.cubin, "crucible_fill_random");
   hash_ = std::make_unique<KernelModule>(built.cubin, "crucible_hash");
   differ_ = std::make_unique<KernelModule>(built.cubin, "crucible_count_differences");
+  draw_ = std::make_unique<KernelModule>(built.cubin, "crucible_draw");
 }
 
 HarnessKernels::~HarnessKernels() = default;
@@ -149,6 +193,20 @@ void HarnessKernels::fill(CUdeviceptr data, DType dtype, std::int64_t count, con
     rc = random_->launch(g, stream, params);
   }
   check(rc, "queuing an output fill");
+}
+
+void HarnessKernels::draw(CUdeviceptr data, DType dtype, std::int64_t count, const Distribution& dist,
+                          std::uint64_t seed, std::uint64_t stream, CUstream s) const {
+  const DrawParameters d = drawParameters(dist);  // refuses what cannot be drawn, as fillRandom does
+  if (count <= 0) return;
+  CUdeviceptr p = data;
+  unsigned long long n = static_cast<unsigned long long>(count), key = CounterRng(seed, stream).key(),
+                     range = d.range;
+  int code = dtypeCode(dtype), kind = static_cast<int>(d.kind);
+  double a = dist.a, b = dist.b;
+  long long lo = d.lo;
+  void* params[] = {&p, &n, &code, &kind, &key, &a, &b, &lo, &range};
+  check(draw_->launch(geometryFor(count), s, params), "queuing an input draw");
 }
 
 std::uint64_t HarnessKernels::hash(CUdeviceptr data, int width, std::int64_t count, CUstream stream) const {

@@ -82,11 +82,47 @@ double HostTensor::valueAt(std::int64_t i) const {
   return 0;
 }
 
-void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std::uint64_t stream) {
-  const CounterRng rng(seed, stream);
-  bool nonZero = false;
+DrawParameters drawParameters(const Distribution& dist) {
+  DrawParameters d;
   if (dist.kind == "normal") {
     if (!(dist.b >= 0)) throw std::invalid_argument("normal distribution with negative stddev " + std::to_string(dist.b));
+    d.kind = DrawParameters::Normal;
+  } else if (dist.kind == "uniform") {
+    if (!(dist.b > dist.a)) throw std::invalid_argument("uniform distribution needs a < b");
+    d.kind = DrawParameters::Uniform;
+  } else if (dist.kind == "randint") {
+    const auto lo = static_cast<std::int64_t>(std::ceil(dist.a));
+    const auto hi = static_cast<std::int64_t>(std::ceil(dist.b)) - 1;  // [a, b)
+    if (hi < lo) throw std::invalid_argument("randint distribution needs a < b");
+    d.kind = DrawParameters::Randint;
+    d.lo = lo;
+    d.range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;  // 0: all 2^64
+  } else {
+    throw std::invalid_argument("unknown distribution kind '" + dist.kind + "'");
+  }
+  return d;
+}
+
+bool anyNonZero(const HostTensor& t) {
+  std::atomic<bool> nonZero{false};
+  const std::byte* base = t.bytes.data();
+  const std::size_t width = sizeOf(t.dtype);
+  runChunks(t.count, chunkCountFor(t.count), [&](int, std::int64_t begin, std::int64_t end) {
+    for (std::int64_t b = begin; b < end && !nonZero.load(std::memory_order_relaxed); b += kBlock) {
+      const std::int64_t e = std::min(end, b + kBlock);
+      if (std::any_of(base + static_cast<std::size_t>(b) * width, base + static_cast<std::size_t>(e) * width,
+                      [](std::byte x) { return x != std::byte{0}; }))
+        nonZero.store(true, std::memory_order_relaxed);
+    }
+  });
+  return nonZero.load();
+}
+
+void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std::uint64_t stream) {
+  const CounterRng rng(seed, stream);
+  const DrawParameters params = drawParameters(dist);
+  bool nonZero = false;
+  if (params.kind == DrawParameters::Normal) {
     const double mean = dist.a, stddev = dist.b;
     // Single-precision draws where the dtype keeps at most float precision.
     const bool narrow = sizeOf(t.dtype) <= 4;
@@ -112,17 +148,14 @@ void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std
         }
       }
     });
-  } else if (dist.kind == "uniform") {
-    if (!(dist.b > dist.a)) throw std::invalid_argument("uniform distribution needs a < b");
+  } else if (params.kind == DrawParameters::Uniform) {
     const double lo = dist.a, span = dist.b - dist.a;
     nonZero = fillParallel(t, [&](std::int64_t b, std::int64_t e, auto&& put) {
       for (std::int64_t i = b; i < e; ++i) put(i, lo + span * rng.uniform(static_cast<std::uint64_t>(i)));
     });
-  } else if (dist.kind == "randint") {
-    const auto lo = static_cast<std::int64_t>(std::ceil(dist.a));
-    const auto hi = static_cast<std::int64_t>(std::ceil(dist.b)) - 1;  // [a, b)
-    if (hi < lo) throw std::invalid_argument("randint distribution needs a < b");
-    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;  // 0: all 2^64
+  } else {
+    const std::int64_t lo = params.lo;
+    const std::uint64_t range = params.range;
     nonZero = fillParallel(t, [&](std::int64_t b, std::int64_t e, auto&& put) {
       for (std::int64_t i = b; i < e; ++i) {
         const auto u = static_cast<std::uint64_t>(i);
@@ -130,8 +163,6 @@ void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std
         put(i, static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + k)));
       }
     });
-  } else {
-    throw std::invalid_argument("unknown distribution kind '" + dist.kind + "'");
   }
   if (t.count > 0 && !nonZero)
     throw std::invalid_argument("the input distribution produced only zeros, which would hide unwritten outputs");

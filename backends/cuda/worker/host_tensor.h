@@ -32,6 +32,21 @@ struct HostTensor {
 // zeros hide unwritten outputs.
 void fillRandom(HostTensor& t, const Distribution& dist, std::uint64_t seed, std::uint64_t stream);
 
+// What a draw from `dist` needs, for the host's fillRandom and the device's
+// HarnessKernels::draw alike. Throws std::invalid_argument for a distribution
+// that cannot be drawn (b <= a for uniform/randint, negative stddev, an
+// unknown kind).
+struct DrawParameters {
+  enum Kind { Normal = 0, Uniform = 1, Randint = 2 } kind = Normal;
+  std::int64_t lo = 0;       // randint: the smallest value, ceil(a)
+  std::uint64_t range = 0;   // randint: how many values from lo (0: all 2^64)
+};
+DrawParameters drawParameters(const Distribution& dist);
+
+// Whether any byte of `t` is non-zero (all threads): an input that came out
+// all zeros would hide unwritten outputs.
+bool anyNonZero(const HostTensor& t);
+
 // A repeated element pattern. The two poisons differ, so an element that a
 // kernel never writes differs between two launches poisoned differently even
 // for integer dtypes, where no value is impossible. Floating dtypes get quiet

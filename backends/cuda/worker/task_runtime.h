@@ -45,9 +45,11 @@ public:
   const TaskSpec& spec() const { return spec_; }
   CUstream stream() const { return gpu_.stream(); }
 
-  // Draws every input from its distribution with `seed` and uploads it, into
-  // the same device buffers each time (a kernel cannot tell new inputs by
-  // their address). Guards are rewritten too.
+  // Draws every input from its distribution with `seed` on the device
+  // (HarnessKernels::draw) and keeps a host copy, into the same device
+  // buffers each time (a kernel cannot tell new inputs by their address).
+  // Guards are rewritten too. Throws std::invalid_argument when an input
+  // cannot be drawn or came out all zeros.
   void randomizeInputs(std::uint64_t seed);
   // Runs the oracle on the current inputs and downloads its outputs, then
   // overwrites the oracle's device outputs (no candidate launch may find

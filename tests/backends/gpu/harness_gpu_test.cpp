@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/harness_kernels.h"
+#include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "gelu_kernels.h"
 #include "gpu_test_support.h"
@@ -137,6 +139,44 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   const std::vector<cuda::HostTensor> poisoned = rt.downloadOutputs();
   const auto pattern = cuda::poisonPattern(DType::F32, 1);
   EXPECT_EQ(std::memcmp(poisoned[0].bytes.data() + 4 * 77, pattern.data(), 4), 0);
+}
+
+// The device draws validation inputs as the host's fillRandom does: uniform
+// and randint bit for bit, the normals to the last bit of float math.
+TEST(HarnessRuntime, DeviceDrawsAreTheHostsDraws) {
+  CRUCIBLE_REQUIRE_GPU();
+  cuda::GpuContext gpu(0);
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, gpu.info().arch());
+  struct Case {
+    DType dtype;
+    Distribution dist;
+    double tolerance;  // largest |device - host| allowed, relative to max(1, |host|)
+  };
+  const std::vector<Case> cases = {
+      {DType::F32, {"uniform", -2, 3}, 0},           {DType::I32, {"randint", -5, 1000}, 0},
+      {DType::I64, {"randint", 0, 32000}, 0},        {DType::F64, {"uniform", 0, 1}, 0},
+      {DType::F32, {"normal", 0.5, 2}, 1e-5},        {DType::F64, {"normal", 0, 1}, 1e-12},
+      {DType::BF16, {"normal", 0, 1}, 1.0 / 128},    {DType::F16, {"normal", 1, 0.25}, 1.0 / 1024}};
+  const std::int64_t n = 100003;  // odd: the last normal pair is cut in half
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(toString(c.dtype)) + " " + c.dist.kind);
+    cuda::HostTensor host(c.dtype, n), device(c.dtype, n);
+    cuda::fillRandom(host, c.dist, 42, 3);
+    cuda::DeviceBuffer buffer(host.byteSize());
+    harness.draw(buffer.get(), c.dtype, n, c.dist, 42, 3, gpu.stream());
+    ASSERT_EQ(cuda::driver().cuStreamSynchronize(gpu.stream()), CUDA_SUCCESS);
+    ASSERT_EQ(cuda::driver().cuMemcpyDtoH(device.bytes.data(), buffer.get(), device.byteSize()), CUDA_SUCCESS);
+    double worst = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      worst = std::max(worst, std::fabs(device.valueAt(i) - host.valueAt(i)) / std::max(1.0, std::fabs(host.valueAt(i))));
+    EXPECT_LE(worst, c.tolerance);
+    if (c.tolerance == 0) {
+      EXPECT_EQ(device.bytes, host.bytes);
+    }
+  }
+  cuda::DeviceBuffer small(64);
+  EXPECT_THROW(harness.draw(small.get(), DType::F32, 4, {"uniform", 1, 1}, 1, 0, gpu.stream()), std::invalid_argument);
 }
 
 }  // namespace

@@ -87,6 +87,21 @@ TEST(RandomInputs, RefusesAnAllZeroDraw) {
   EXPECT_THROW(fillRandom(t, Distribution{"cauchy", 0, 1}, 1, 0), std::invalid_argument);
 }
 
+// What the device draw (HarnessKernels::draw) is told, and the zero check it is followed by.
+TEST(RandomInputs, DrawParametersAndTheAllZeroCheck) {
+  const DrawParameters r = drawParameters(Distribution{"randint", -2.5, 3});  // [-2, 3): -2..2
+  EXPECT_EQ(r.kind, DrawParameters::Randint);
+  EXPECT_EQ(r.lo, -2);
+  EXPECT_EQ(r.range, 5u);
+  EXPECT_EQ(drawParameters(Distribution{"normal", 0, 1}).kind, DrawParameters::Normal);
+  EXPECT_THROW(drawParameters(Distribution{"uniform", 1, 1}), std::invalid_argument);
+  EXPECT_THROW(drawParameters(Distribution{"normal", 0, -1}), std::invalid_argument);
+  HostTensor t(DType::F32, 300000);
+  EXPECT_FALSE(anyNonZero(t));
+  t.bytes[t.byteSize() - 1] = std::byte{1};  // the last byte of the last chunk
+  EXPECT_TRUE(anyNonZero(t));
+}
+
 TEST(Poison, FloatPoisonsAreDistinctNans) {
   for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
     HostTensor t(d, 2);
