@@ -19,8 +19,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli best --project P.crucible [--export DIR [--format cu|torch|flashinfer]] [--json]\n"
+const char* const kAbout =
     "For every task of the project, the best Valid candidate over all its runs: the highest speedup over the\n"
     "task's baseline, chained through each run's reference (a run that starts from a seal is measured against\n"
     "that sealed kernel, itself so many times the baseline); ties: lowest median time. A task without one is\n"
@@ -98,13 +97,7 @@ int exportAll(const ProjectStore& store, const std::vector<TaskBest>& all, const
   return written;
 }
 
-int cmdBest(const std::vector<std::string>& args) {
-  Options o(args, {"project", "export", "format"}, {"json", "help"});
-  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
-  if (!o.has("project")) {
-    std::cerr << kUsage;
-    return ExitCode::Usage;
-  }
+int cmdBest(const Options& o) {
   const ExportFormat format = exportFormat(o.has("format") ? o.value("format") : "cu");
   if (o.has("format") && !o.has("export")) throw UsageError("--format needs --export DIR");
   const std::string project = o.required("project");
@@ -130,16 +123,17 @@ int cmdBest(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int run(const std::vector<std::string>& args) {
-  try {
-    return cmdBest(args);
-  } catch (const UsageError& e) {
-    std::cerr << "crucible-cli best: " << e.what() << "\n" << kUsage;
-    return ExitCode::Usage;
-  }
+void defineBest(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "export", "DIR", "write each task's best kernel into DIR");
+  addValued(app, "format", "FORMAT", "with --export: cu (default), torch or flashinfer")
+      ->check(oneOf("format", {"cu", "torch", "flashinfer"}));
+  addFlag(app, "json", "print JSON for scripts");
+  onRun(app, cmdBest);
 }
 
-const RegisterCommand kBest("best", {"the best valid kernel of each task: --project P [--export DIR [--format cu|torch|flashinfer]] [--json]", run});
+const RegisterCommand kBest("best", {"the best valid kernel of each task: --project P [--export DIR [--format cu|torch|flashinfer]] [--json]", defineBest});
 
 }  // namespace
 }  // namespace crucible::cli

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 #include <nlohmann/json.hpp>
+#include "app/cli/axes_option.h"
 #include "app/cli/command.h"
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
@@ -26,11 +27,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli eval --task NAME|FILE.json --kernel FILE.cu [--reference FILE.cu] [--json]\n"
-    "                         [--grid X,Y,Z] [--block X,Y,Z] [--smem EXPR] [--tensor-map T:RxC[:SWIZZLE]]...\n"
-    "                         [--launch FILE.json] [--seeds N] [--no-profile] [--sanitize]\n"
-    "                         [--sanitize-timeout SECONDS]\n"
+const char* const kAbout =
     "Compiles the kernel, validates it against the task's oracle on N seeds of fresh inputs (default 3),\n"
     "times it interleaved with the reference (the task's baseline unless --reference), profiles it, and\n"
     "prints the verdict. The launch defaults to the task baseline's; --grid/--block/--smem take expressions\n"
@@ -124,12 +121,12 @@ nlohmann::json compileJson(const CompileReport& r) {
           {"spillLoadBytes", r.spillLoadBytes}, {"seconds", r.seconds}, {"diagnostics", diags}, {"features", r.features}};
 }
 
-int evaluate(const std::vector<std::string>& args);
+int evaluate(const Options& o);
 
 // Bad usage (a missing file, an unknown task, a malformed option) exits 2.
-int run(const std::vector<std::string>& args) {
+int run(const Options& o) {
   try {
-    return evaluate(args);
+    return evaluate(o);
   } catch (const std::invalid_argument& e) {
     std::cerr << "crucible-cli eval: " << e.what() << "\n";
     return 2;
@@ -139,18 +136,12 @@ int run(const std::vector<std::string>& args) {
   }
 }
 
-int evaluate(const std::vector<std::string>& args) {
-  Options o(args,
-            {"task", "kernel", "reference", "launch", "grid", "block", "smem", "tensor-map", "seeds", "sanitize-timeout"},
-            {"json", "no-profile", "help", "sanitize"});
-  if (o.flag("help")) return std::cout << kUsage, 0;
-  if (!o.has("task") || !o.has("kernel")) {
-    std::cerr << kUsage;
-    return 2;
-  }
+int evaluate(const Options& o) {
   const bool json = o.flag("json");
   Task task;
-  task.specJson = readTaskSpecText(resolveSpecFile(o.required("task")));
+  // --axes: the task at that shape (core/task/axes_override.h).
+  const std::string specFile = resolveSpecFile(o.required("task"));
+  task.specJson = specTextAtAxes(o, readTaskSpecText(specFile), specFile);
   const TaskSpec spec = parseTaskSpec(task.specJson);
   task.name = spec.name;
   task.family = spec.family;
@@ -169,7 +160,6 @@ int evaluate(const std::vector<std::string>& args) {
                                 " cannot be encoded for task " + spec.name + ":" + all);
   }
   const long long seedCount = o.integer("seeds", 3);
-  if (seedCount < 1 || seedCount > 1000) throw std::invalid_argument("--seeds must be between 1 and 1000");
 
   const GpuProbe probe = probeGpus();
   const std::string arch = probe.gpus.empty() ? "sm_90" : probe.gpus.front().arch();
@@ -297,7 +287,28 @@ int evaluate(const std::vector<std::string>& args) {
   return passed ? 0 : 1;
 }
 
-const RegisterCommand registration("eval", Command{"validate, time and profile one kernel against a task", run});
+void defineEval(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "task", "NAME|FILE.json", "a built-in task or a spec file")->required();
+  addValued(app, "kernel", "FILE.cu", "the kernel to evaluate")->required();
+  addAxesOption(app);
+  addValued(app, "reference", "FILE.cu", "time against this kernel instead of the task's baseline");
+  addValued(app, "launch", "FILE.json", "the launch rule (with its tensor maps) from `best --export`'s .json");
+  addValued(app, "grid", "X,Y,Z", "grid dimensions: expressions over the task's axes");
+  addValued(app, "block", "X,Y,Z", "block dimensions: expressions over the task's axes");
+  addValued(app, "smem", "EXPR", "dynamic shared memory bytes: an expression over the task's axes");
+  addRepeatable(app, "tensor-map", "TENSOR:ROWSxCOLS[:SWIZZLE]",
+                "a TMA tensor map of that input or output with that box (SWIZZLE none, 32B, 64B or 128B)");
+  addValued(app, "seeds", "N", "validate on N seeds of fresh inputs (default 3)")->check(wholeNumber("seeds", 1, 1000));
+  addFlag(app, "no-profile", "do not profile the kernel");
+  addFlag(app, "sanitize", "also run compute-sanitizer's tools, as before a seal");
+  addValued(app, "sanitize-timeout", "SECONDS", "how long each compute-sanitizer tool may take")
+      ->check(positiveLimit("sanitize-timeout"));
+  addFlag(app, "json", "print JSON for scripts");
+  onRun(app, run);
+}
+
+const RegisterCommand registration("eval", Command{"validate, time and profile one kernel against a task", defineEval});
 
 }  // namespace
 }  // namespace crucible::cli

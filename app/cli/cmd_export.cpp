@@ -20,8 +20,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli export --project P [--run ID] [--format json|csv] [--out FILE] [--sources]\n"
+const char* const kAbout =
     "Every candidate of the project (or of one run) with its lineage and figures, one row each, ordered by id:\n"
     "id, run, task, generation, parents, proposer, mutation, architecture, status, status_detail, median_us,\n"
     "iqr_us, reference_median_us, speedup, fitness, registers, spill_store_bytes, static_smem_bytes; JSON adds\n"
@@ -76,16 +75,14 @@ std::string csvField(const nlohmann::json& v) {
   return quoted + "\"";
 }
 
-int cmdExport(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run", "format", "out"}, {"sources", "help"});
-  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
+int cmdExport(const Options& o) {
   const std::string project = o.required("project");
   const std::string format = o.value("format", "json");
   if (format != "json" && format != "csv") throw UsageError("--format must be json or csv, not '" + format + "'");
   if (o.flag("sources") && format == "csv") throw UsageError("--sources needs --format json");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
-  const RunId only = o.has("run") ? o.integer("run", 0, 1) : 0;
+  const RunId only = o.integer("run", 0);
   if (only && !store->run(only)) throw UsageError("no run " + std::to_string(only) + " in " + project);
   std::map<RunId, std::string> taskOfRun;
   for (const Run& r : store->runs()) {
@@ -124,7 +121,17 @@ int cmdExport(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-const RegisterCommand kExport("export", {"candidates, lineage and figures as JSON or CSV: --project P [--run ID] [--format json|csv]", cmdExport});
+void defineExport(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "run", "ID", "only this run's candidates")->check(wholeNumber("run", 1));
+  addValued(app, "format", "FORMAT", "json (default) or csv")->check(oneOf("format", {"json", "csv"}));
+  addValued(app, "out", "FILE", "write to FILE instead of stdout");
+  addFlag(app, "sources", "with --format json: each candidate's source and launch rule too");
+  onRun(app, cmdExport);
+}
+
+const RegisterCommand kExport("export", {"candidates, lineage and figures as JSON or CSV: --project P [--run ID] [--format json|csv]", defineExport});
 
 }  // namespace
 }  // namespace crucible::cli

@@ -27,9 +27,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli fork --project P (--candidate N | --run R) --kernel FILE.cu [--launch FILE.json]\n"
-    "                         [--note TEXT] [--sanitize-timeout SECONDS] [--json]\n"
+const char* const kAbout =
     "Evaluates your edit of candidate N (or, with --run, a kernel of your own) on this machine's GPU and records it\n"
     "in the candidate's run: compiled, validated on the run's validation seeds, timed against the run's reference and\n"
     "profiled, by the same rules as every candidate of the run (a kernel fast enough for a seal gets the extended\n"
@@ -134,16 +132,13 @@ void printResult(const UserEvaluation& e) {
   if (!e.sealNote.empty()) std::cout << "not sealed: " << e.sealNote << "\n";
 }
 
-int forkCommand(const std::vector<std::string>& args) {
-  const Options o(args, {"project", "candidate", "run", "kernel", "launch", "note", "sanitize-timeout"},
-                  {"json", "help"});
-  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
+int forkCommand(const Options& o) {
   // The whole command line is checked before the project is opened or the GPU probed.
   const std::string project = o.required("project");
   if (o.has("candidate") == o.has("run"))
     throw UsageError(o.has("run") ? "give --candidate or --run, not both" : "missing --candidate (or --run)");
-  const long long candidate = o.has("candidate") ? o.integer("candidate", 0, 1) : 0;
-  const long long run = o.has("run") ? o.integer("run", 0, 1) : 0;
+  const long long candidate = o.integer("candidate", 0);
+  const long long run = o.integer("run", 0);
   const std::string kernelPath = o.required("kernel");
   std::string source;
   try {
@@ -204,8 +199,22 @@ int forkCommand(const std::vector<std::string>& args) {
   return result.candidate.status == CandidateStatus::Valid ? ExitCode::Success : ExitCode::Failed;
 }
 
+void defineFork(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "candidate", "N", "the candidate you edited")->check(wholeNumber("candidate", 1));
+  addValued(app, "run", "R", "instead of --candidate: the run a kernel of your own joins")->check(wholeNumber("run", 1));
+  addValued(app, "kernel", "FILE.cu", "your kernel")->required();
+  addValued(app, "launch", "FILE.json", "its launch rule (default: the candidate's, or the run reference's)");
+  addValued(app, "note", "TEXT", "a note stored with it");
+  addValued(app, "sanitize-timeout", "SECONDS", "how long each compute-sanitizer tool may take")
+      ->check(positiveLimit("sanitize-timeout"));
+  addFlag(app, "json", "print JSON for scripts");
+  onRun(app, forkCommand);
+}
+
 const RegisterCommand registration(
-    "fork", Command{"evaluate your edit of a candidate on this GPU and record it in the candidate's run", forkCommand});
+    "fork", Command{"evaluate your edit of a candidate on this GPU and record it in the candidate's run", defineFork});
 
 }  // namespace
 }  // namespace crucible::cli

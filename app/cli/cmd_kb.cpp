@@ -22,10 +22,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli kb list --project P [--status validated|hypothesis|refuted] [--search WORDS] [--json]\n"
-    "       crucible-cli kb export --project P --out FILE.json [--status S]\n"
-    "       crucible-cli kb import --project P --in FILE.json [--dry-run] [--json]\n"
+const char* const kAbout =
     "The project's knowledge: claims learnt from candidates that differ from their parent in one decision,\n"
     "with their scope (GPU architecture, operator family, shape class), effect and evidence count.\n"
     "--search matches every word in the claim, decision or scope (a word ending in * as a prefix).\n"
@@ -53,8 +50,7 @@ std::optional<KnowledgeStatus> statusOption(const Options& o) {
   }
 }
 
-int list(const std::vector<std::string>& args) {
-  Options o(args, {"project", "status", "search"}, {"json"});
+int list(const Options& o) {
   const std::string project = o.required("project");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   const std::optional<KnowledgeStatus> status = statusOption(o);
@@ -82,8 +78,7 @@ int list(const std::vector<std::string>& args) {
 
 std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
-int exportTo(const std::vector<std::string>& args) {
-  Options o(args, {"project", "out", "status"}, {});
+int exportTo(const Options& o) {
   const std::string project = o.required("project");
   const std::string out = o.required("out");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
@@ -110,8 +105,7 @@ int exportTo(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int importFrom(const std::vector<std::string>& args) {
-  Options o(args, {"project", "in"}, {"dry-run", "json"});
+int importFrom(const Options& o) {
   const std::string project = o.required("project");
   const std::string in = o.required("in");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
@@ -155,23 +149,33 @@ int importFrom(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int run(const std::vector<std::string>& args) {
-  if (args.empty() || args.front() == "--help" || args.front() == "help") {
-    (args.empty() ? std::cerr : std::cout) << kUsage;
-    return args.empty() ? ExitCode::Usage : ExitCode::Success;
-  }
-  try {
-    if (args.front() == "list") return list({args.begin() + 1, args.end()});
-    if (args.front() == "export") return exportTo({args.begin() + 1, args.end()});
-    if (args.front() == "import") return importFrom({args.begin() + 1, args.end()});
-    throw UsageError("unknown kb command '" + args.front() + "' (list, export, import)");
-  } catch (const UsageError& e) {
-    std::cerr << "crucible-cli kb: " << e.what() << "\n" << kUsage;
-    return ExitCode::Usage;
-  }
+void defineKb(CLI::App& kb) {
+  kb.footer(kAbout);
+  const auto statusOptionOf = [](CLI::App& app, const std::string& help) {
+    addValued(app, "status", "STATUS", help)->check(oneOf("status", {"validated", "hypothesis", "refuted"}));
+  };
+  CLI::App* listCmd = kb.add_subcommand("list", "the claims with their scope, decision, effect and status");
+  addValued(*listCmd, "project", "P.crucible", "the project file")->required();
+  statusOptionOf(*listCmd, "only claims of this status: validated, hypothesis or refuted");
+  addValued(*listCmd, "search", "WORDS", "only claims matching every word (a word ending in * as a prefix)");
+  addFlag(*listCmd, "json", "print JSON for scripts");
+  onRun(*listCmd, list);
+
+  CLI::App* exportCmd = kb.add_subcommand("export", "write the claims to a JSON file for another project");
+  addValued(*exportCmd, "project", "P.crucible", "the project file")->required();
+  addValued(*exportCmd, "out", "FILE.json", "the file to write")->required();
+  statusOptionOf(*exportCmd, "only claims of this status");
+  onRun(*exportCmd, exportTo);
+
+  CLI::App* importCmd = kb.add_subcommand("import", "add the claims of an exported file the project does not have");
+  addValued(*importCmd, "project", "P.crucible", "the project file")->required();
+  addValued(*importCmd, "in", "FILE.json", "a file `kb export` wrote")->required();
+  addFlag(*importCmd, "dry-run", "say what would be imported; change nothing");
+  addFlag(*importCmd, "json", "print JSON for scripts");
+  onRun(*importCmd, importFrom);
 }
 
-const RegisterCommand kKb("kb", {"the knowledge base: list --project P [--status S] [--search WORDS] [--json]", run});
+const RegisterCommand kKb("kb", {"the knowledge base: list --project P [--status S] [--search WORDS] [--json] | export | import", defineKb});
 
 }  // namespace
 }  // namespace crucible::cli

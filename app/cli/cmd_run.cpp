@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sstream>
 #include <thread>
+#include "app/cli/axes_option.h"
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
@@ -162,6 +163,15 @@ TaskId ensureTask(ProjectStore& store, const std::string& nameOrFile) {
   return importTaskFile(store, *file).id;
 }
 
+// The spec document that NAME|FILE names: the project's task of that name, else
+// the built-in library's or the file's. nullopt when nothing has that name.
+std::optional<std::string> taskSpecText(const std::string& project, const std::string& nameOrFile) {
+  if (std::filesystem::exists(project))
+    if (const auto t = ProjectStore::open(project)->taskByName(nameOrFile)) return t->specJson;
+  if (const auto file = findTaskSpecFile(nameOrFile)) return readTaskSpecText(*file);
+  return std::nullopt;
+}
+
 // What a run is made of: the compiler, the sanitizer, the proposer (the
 // template proposer or a language model, with the user's tunable kernels when
 // given) and the dispatcher (this machine's GPUs or a Slurm cluster). The
@@ -294,29 +304,24 @@ int runEngine(const std::string& project, Backends& b, RunId run, bool verbose) 
   return r->status == RunStatus::Failed ? ExitCode::Failed : ExitCode::Success;
 }
 
-int cmdInit(const std::vector<std::string>& args) {
-  const Options o(args, {}, {}, 1);
+int cmdInit(const Options& o) {
   if (o.positional().size() != 1) throw UsageError("usage: crucible-cli init PROJECT.crucible");
   ProjectStore::create(o.positional()[0]);  // an existing file: "already exists", ExitCode::ProjectUnusable
   std::cout << "created " << o.positional()[0] << "\n";
   return ExitCode::Success;
 }
 
-int cmdRun(const std::vector<std::string>& args) {
-  Options o(args, {"project", "task", "budget", "minutes", "gpu-minutes", "seed", "batch", "name", "profile",
-                   "sanitize-timeout", "kernel", "tune", "proposer", "llm-settings", "dispatch", "slurm-settings",
-                   "max-cost-usd", "max-tokens"},
-            {"gated", "verbose", "away-from-seal"});
+int cmdRun(const Options& o) {
   // The whole command line is checked before anything is opened, created or probed.
   const std::string project = o.required("project");
-  const std::string taskName = o.required("task");
+  std::string taskName = o.required("task");
   Budget budget;
-  // 0 would mean "no limit" to the engine: a budget is at least 1, a time limit above 0.
-  budget.evaluations = o.integer("budget", 200, 1);
+  // 0 would mean "no limit" to the engine: a budget is at least 1, a time limit above 0 (the options' checks).
+  budget.evaluations = o.integer("budget", 200);
   budget.wallSeconds = o.positiveNumber("minutes", 0) * 60;
   budget.gpuSeconds = o.positiveNumber("gpu-minutes", 0) * 60;
   RunSettings settings;
-  settings.batchSize = static_cast<int>(o.integer("batch", settings.batchSize, 1, 4096));
+  settings.batchSize = static_cast<int>(o.integer("batch", settings.batchSize));
   settings.compileThreads = std::max(2u, std::thread::hardware_concurrency() / 2);
   if (o.has("profile")) {
     try {
@@ -326,26 +331,27 @@ int cmdRun(const std::vector<std::string>& args) {
     }
   }
   if (o.flag("away-from-seal")) settings.sealStart = SealStart::AwayFromSeal;
-  const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1, 0));
+  const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1));
   // The proposer and the dispatcher with their settings files (and the model's key variable) are checked first.
   const FrontEnd frontEnd = frontEndFromOptions(o);
   // What the model may cost, beside evaluations and time (kept in the run's settings, so `resume` keeps it).
   settings.maxModelCostUsd = o.positiveNumber("max-cost-usd", 0, 1e6);
-  settings.maxModelTokens = o.integer("max-tokens", 0, 1);
+  settings.maxModelTokens = o.integer("max-tokens", 0);
   if ((o.has("max-cost-usd") || o.has("max-tokens")) && frontEnd.proposer != "llm")
     throw UsageError(std::string("--") + (o.has("max-cost-usd") ? "max-cost-usd" : "max-tokens") +
                      " limits what a language model costs: it needs --proposer llm");
   const FrontEndSettings frontEndSettings = readFrontEndSettings(frontEnd);
   requireWritableProject(project, "start a run");
   // A project that is not one (damaged, newer) and a task that names nothing are refused before the GPU is probed.
-  bool taskInProject = false;
-  if (std::filesystem::exists(project)) taskInProject = ProjectStore::open(project)->taskByName(taskName).has_value();
-  if (!taskInProject && !findTaskSpecFile(taskName)) throw noSuchTask(taskName);
+  const std::optional<std::string> fileSpec = taskSpecText(project, taskName);
+  if (!fileSpec) throw noSuchTask(taskName);
+  // --axes: the task at that shape, a task of its own (its name gains the axes it changes).
+  const std::string specText = specTextAtAxes(o, *fileSpec);
+  const bool reshaped = specText != *fileSpec;
+  if (reshaped) taskName = parseTaskSpec(specText).name;
   // The user's starting kernels are read and checked against the task before the GPU is probed.
   std::vector<StartingKernel> kernels = readStartingKernels(o);
-  if (!kernels.empty())
-    checkStartingKernels(kernels, taskInProject ? ProjectStore::open(project)->taskByName(taskName)->specJson
-                                                : toJson(loadTaskSpecFile(*findTaskSpecFile(taskName))));
+  if (!kernels.empty()) checkStartingKernels(kernels, toJson(parseTaskSpec(specText)));
 
   Backends b(sanitizerOptions(o), frontEndSettings.model, frontEndSettings.slurm, std::move(kernels));
   if (!b.canEvaluate()) {
@@ -356,7 +362,7 @@ int cmdRun(const std::vector<std::string>& args) {
   {
     // Another process may create the same project at this moment: both then use the one file.
     auto store = ProjectStore::openOrCreate(project);
-    task = ensureTask(*store, taskName);
+    task = reshaped ? importTaskSpec(*store, specText).id : ensureTask(*store, taskName);
   }
   Engine creator(project, b.proposer(), b.compiler, b.dispatcher());
   const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings);
@@ -366,12 +372,10 @@ int cmdRun(const std::vector<std::string>& args) {
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
-int cmdResume(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run", "sanitize-timeout", "proposer", "llm-settings", "dispatch", "slurm-settings"},
-            {"verbose"});
+int cmdResume(const Options& o) {
   const std::string project = o.required("project");
   if (!o.has("run")) throw UsageError("missing --run (`crucible-cli runs --project P` lists them)");
-  const RunId run = o.integer("run", 0, 1);
+  const RunId run = o.integer("run", 0);
   std::optional<FrontEnd> stored;
   {
     // Read-write where it can be (an older schema is migrated, as resuming would); read-only otherwise.
@@ -412,14 +416,14 @@ int cmdResume(const std::vector<std::string>& args) {
   return runEngine(project, b, run, o.flag("verbose"));
 }
 
-int cmdRuns(const std::vector<std::string>& args) {
-  Options o(args, {"project"}, {});
+int cmdRuns(const Options& o) {
   auto store = ProjectStore::open(o.required("project"), ProjectStore::Mode::ReadOnly);
   std::cout << std::left << std::setw(5) << "run" << std::setw(34) << "task" << std::setw(10) << "status"
             << std::setw(8) << "evals" << "best\n";
   for (const auto& r : store->runs()) {
     auto t = store->task(r.taskId);
-    std::cout << std::setw(5) << r.id << std::setw(34) << (t ? t->name : "?") << std::setw(10) << toString(r.status)
+    const std::string task = (t ? t->name : "?") + " ";  // a long name (--axes) still has a space after it
+    std::cout << std::setw(5) << r.id << std::setw(34) << task << std::setw(10) << toString(r.status)
               << std::setw(8) << r.evaluationsDone << r.bestSpeedup << "x";
     // A run a language model proposed for: what it spent (tokens, cost at the settings' prices).
     if (const auto usage = runModelUsage(*store, r)) std::cout << "  model " << describeModelUsage(*usage, modelBudgetOf(r));
@@ -428,10 +432,68 @@ int cmdRuns(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-const RegisterCommand kInit("init", {"create an empty project file", cmdInit});
-const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--budget N] [--minutes M] [--max-cost-usd X] [--max-tokens N] [--gated] [--sanitize-timeout S] [--kernel K.cu [--tune K.tune.json]]... [--proposer template|llm [--llm-settings FILE]] [--dispatch local|slurm [--slurm-settings FILE]]", cmdRun});
-const RegisterCommand kResume("resume", {"continue an interrupted or stopped run with the proposer and dispatcher it was started with: --project P --run ID [--llm-settings FILE] [--dispatch local|slurm [--slurm-settings FILE]]", cmdResume});
-const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", cmdRuns});
+// --sanitize-timeout, --proposer ..., --dispatch ...: what run and resume share.
+void addBackendOptions(CLI::App& app) {
+  addValued(app, "sanitize-timeout", "SECONDS", "how long each compute-sanitizer tool may take before a seal")
+      ->check(positiveLimit("sanitize-timeout"));
+  addValued(app, "proposer", "NAME", "template (default) or llm: who proposes kernels")
+      ->check(oneOf("proposer", {"template", "llm"}));
+  addValued(app, "llm-settings", "FILE", "with --proposer llm: the model's settings (README.md, \"Language models\")");
+  addValued(app, "dispatch", "WHERE", "local (default: this machine's GPUs) or slurm")
+      ->check(oneOf("dispatch", {"local", "slurm"}));
+  addValued(app, "slurm-settings", "FILE", "with --dispatch slurm: the cluster's settings (README.md, \"Clusters (Slurm)\")");
+  addFlag(app, "verbose", "print every event, not only the important ones");
+}
+
+void defineInit(CLI::App& app) {
+  app.footer("Creates an empty project file (an existing file is refused).");
+  addPositional(app, "PROJECT.crucible", "the project file to create");
+  onRun(app, cmdInit);
+}
+
+void defineRun(CLI::App& app) {
+  app.footer("Evolves kernels for a task: creates a run in the project (created when missing) and runs it "
+                  "until its budget is spent. Ctrl-C stops it cleanly; `crucible-cli resume` continues it.");
+  addValued(app, "project", "P.crucible", "the project file (created when it does not exist)")->required();
+  addValued(app, "task", "NAME|FILE", "a task of the project, a built-in task or a spec file")->required();
+  addAxesOption(app);
+  addValued(app, "budget", "N", "evaluations (default 200)")->check(wholeNumber("budget", 1));
+  addValued(app, "minutes", "M", "wall-clock limit in minutes (default: none)")->check(positiveLimit("minutes"));
+  addValued(app, "gpu-minutes", "M", "GPU-time limit in minutes (default: none)")->check(positiveLimit("gpu-minutes"));
+  addValued(app, "seed", "N", "the run's random seed (default 1)")->check(wholeNumber("seed", 0));
+  addValued(app, "batch", "N", "candidates per generation")->check(wholeNumber("batch", 1, 4096));
+  addValued(app, "name", "TEXT", "the run's name (default: the task's)");
+  addValued(app, "profile", "MODE", "when candidates are profiled (the engine's profile modes)");
+  addFlag(app, "gated", "new architectures wait for review before they are evaluated");
+  addFlag(app, "away-from-seal", "start away from the task's seal instead of from it");
+  addValued(app, "max-cost-usd", "X", "with --proposer llm: what the model may cost, in US dollars")
+      ->check(positiveLimit("max-cost-usd", 1e6));
+  addValued(app, "max-tokens", "N", "with --proposer llm: how many tokens the model may use")
+      ->check(wholeNumber("max-tokens", 1));
+  addStartingKernelOptions(app);
+  addBackendOptions(app);
+  onRun(app, cmdRun);
+}
+
+void defineResume(CLI::App& app) {
+  app.footer("Continues an interrupted or stopped run with the proposer and dispatcher it was started with; a "
+                  "settings file that moved may be given again, and the dispatcher changed, not the proposer.");
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "run", "ID", "the run (`crucible-cli runs` lists them)")->check(wholeNumber("run", 1));
+  addBackendOptions(app);
+  onRun(app, cmdResume);
+}
+
+void defineRuns(CLI::App& app) {
+  app.footer("Lists the runs of a project with their task, status, evaluations and best speedup.");
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  onRun(app, cmdRuns);
+}
+
+const RegisterCommand kInit("init", {"create an empty project file", defineInit});
+const RegisterCommand kRun("run", {"evolve kernels for a task: --project P --task NAME [--axes M=...] [--budget N] [--minutes M] ...", defineRun});
+const RegisterCommand kResume("resume", {"continue an interrupted or stopped run: --project P --run ID", defineResume});
+const RegisterCommand kRuns("runs", {"list the runs of a project: --project P", defineRuns});
 
 }  // namespace
 }  // namespace crucible::cli

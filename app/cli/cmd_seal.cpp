@@ -18,10 +18,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli seal list --project P [--task NAME] [--json]\n"
-    "       crucible-cli seal show --project P ID [--json]\n"
-    "       crucible-cli seal export --project P ID --out DIR [--format cu|torch|flashinfer]\n"
+const char* const kAbout =
     "The sealed kernels of a project, newest first: each passed the extended validation and the sanitizers\n"
     "and beat the best seal before it. show prints a seal's figures, fingerprint and reports; export writes\n"
     "its kernel as `best --export` does (cu: DIR/<task>.cu + .json; torch: a PyTorch extension; flashinfer:\n"
@@ -65,8 +62,7 @@ Seal sealById(const ProjectStore& store, const Options& o) {
   throw UsageError("no seal " + text + " in " + o.required("project"));
 }
 
-int list(const std::vector<std::string>& args) {
-  Options o(args, {"project", "task"}, {"json"});
+int list(const Options& o) {
   auto store = openProject(o);
   TaskId task = 0;
   if (o.has("task")) {
@@ -95,8 +91,7 @@ int list(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int show(const std::vector<std::string>& args) {
-  Options o(args, {"project"}, {"json"}, 1);
+int show(const Options& o) {
   auto store = openProject(o);
   const Seal s = sealById(*store, o);
   if (o.flag("json")) {
@@ -131,8 +126,7 @@ int show(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int exportSeal(const std::vector<std::string>& args) {
-  Options o(args, {"project", "out", "format"}, {}, 1);
+int exportSeal(const Options& o) {
   auto store = openProject(o);
   const Seal s = sealById(*store, o);
   const auto format = exportFormatFromString(o.value("format", "cu"));
@@ -152,24 +146,30 @@ int exportSeal(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-int run(const std::vector<std::string>& args) {
-  if (args.empty() || args.front() == "--help" || args.front() == "help") {
-    (args.empty() ? std::cerr : std::cout) << kUsage;
-    return args.empty() ? ExitCode::Usage : ExitCode::Success;
-  }
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  try {
-    if (args.front() == "list") return list(rest);
-    if (args.front() == "show") return show(rest);
-    if (args.front() == "export") return exportSeal(rest);
-    throw UsageError("unknown seal command '" + args.front() + "' (list, show or export)");
-  } catch (const UsageError& e) {
-    std::cerr << "crucible-cli seal: " << e.what() << "\n" << kUsage;
-    return ExitCode::Usage;
-  }
+void defineSeal(CLI::App& seal) {
+  seal.footer(kAbout);
+  CLI::App* listCmd = seal.add_subcommand("list", "the project's sealed kernels, newest first");
+  addValued(*listCmd, "project", "P.crucible", "the project file")->required();
+  addValued(*listCmd, "task", "NAME", "only this task's seals");
+  addFlag(*listCmd, "json", "print JSON for scripts");
+  onRun(*listCmd, list);
+
+  CLI::App* showCmd = seal.add_subcommand("show", "a seal's figures, fingerprint and reports");
+  addPositional(*showCmd, "ID", "the seal (`seal list` gives them)");
+  addValued(*showCmd, "project", "P.crucible", "the project file")->required();
+  addFlag(*showCmd, "json", "print JSON with the whole reports");
+  onRun(*showCmd, show);
+
+  CLI::App* exportCmd = seal.add_subcommand("export", "write a seal's kernel as `best --export` does");
+  addPositional(*exportCmd, "ID", "the seal (`seal list` gives them)");
+  addValued(*exportCmd, "project", "P.crucible", "the project file")->required();
+  addValued(*exportCmd, "out", "DIR", "the folder to write to (created when missing)")->required();
+  addValued(*exportCmd, "format", "FORMAT", "cu (default), torch or flashinfer")
+      ->check(oneOf("format", {"cu", "torch", "flashinfer"}));
+  onRun(*exportCmd, exportSeal);
 }
 
-const RegisterCommand kSeal("seal", {"sealed kernels: list --project P | show --project P ID | export --project P ID --out DIR", run});
+const RegisterCommand kSeal("seal", {"sealed kernels: list --project P | show --project P ID | export --project P ID --out DIR", defineSeal});
 
 }  // namespace
 }  // namespace crucible::cli

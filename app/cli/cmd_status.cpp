@@ -20,8 +20,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli status --project P [--run ID [--log N]] [--json]\n"
+const char* const kAbout =
     "Every run of the project (or one): its status, evaluations against the budget, the best speedup, wall\n"
     "and GPU time used against their limits, its candidates by status and its task's seals, and, when a\n"
     "language model proposed, its tokens and cost at the settings' prices. With --run, the run's last N log\n"
@@ -85,15 +84,13 @@ void print(const RunStatusReport& r, std::ostream& out) {
   for (const LogLine& l : r.log) out << "  [" << l.level << "] " << l.text << "\n";
 }
 
-int cmdStatus(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run", "log"}, {"json", "help"});
-  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
+int cmdStatus(const Options& o) {
   const std::string project = o.required("project");
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   if (o.has("log") && !o.has("run")) throw UsageError("--log needs --run");
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
-  const RunId only = o.has("run") ? o.integer("run", 0, 1) : 0;
-  const int logLines = static_cast<int>(o.integer("log", 10, 0, 1000));
+  const RunId only = o.integer("run", 0);
+  const int logLines = static_cast<int>(o.integer("log", 10));
   std::vector<RunStatusReport> reports;
   for (const Run& run : store->runs()) {
     if (only && run.id != only) continue;
@@ -132,7 +129,16 @@ int cmdStatus(const std::vector<std::string>& args) {
   return ExitCode::Success;
 }
 
-const RegisterCommand kStatus("status", {"where the runs stand: --project P [--run ID] [--json]", cmdStatus});
+void defineStatus(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "run", "ID", "only this run, with its last log lines")->check(wholeNumber("run", 1));
+  addValued(app, "log", "N", "with --run: how many of its last log lines (default 10)")->check(wholeNumber("log", 0, 1000));
+  addFlag(app, "json", "print JSON for scripts");
+  onRun(app, cmdStatus);
+}
+
+const RegisterCommand kStatus("status", {"where the runs stand: --project P [--run ID] [--json]", defineStatus});
 
 }  // namespace
 }  // namespace crucible::cli

@@ -16,8 +16,7 @@
 namespace crucible::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: crucible-cli stop --project P --run ID [--wait SECONDS]\n"
+const char* const kAbout =
     "Asks the process running run ID to stop it cleanly after the step in progress; the run stays resumable\n"
     "(crucible-cli resume). --wait follows the run until it has stopped, up to SECONDS.\n"
     "Exit status: 0 asked (with --wait: stopped), 1 the run is not running or did not stop in time,\n"
@@ -25,13 +24,11 @@ const char* const kUsage =
 
 bool active(RunStatus s) { return s == RunStatus::Running || s == RunStatus::Paused; }
 
-int cmdStop(const std::vector<std::string>& args) {
-  Options o(args, {"project", "run", "wait"}, {"help"});
-  if (o.flag("help")) return std::cout << kUsage, ExitCode::Success;
+int cmdStop(const Options& o) {
   const std::string project = o.required("project");
   if (!o.has("run")) throw UsageError("missing --run (`crucible-cli status --project P` lists the runs)");
-  const RunId id = o.integer("run", 0, 1);
-  const double wait = o.has("wait") ? o.positiveNumber("wait", 0, 86400) : 0;
+  const RunId id = o.integer("run", 0);
+  const double wait = o.positiveNumber("wait", 0, 86400);
   if (!std::filesystem::exists(project)) throw StoreError("no project file '" + project + "'");
   auto store = ProjectStore::open(project, ProjectStore::Mode::ReadOnly);
   const auto run = store->run(id);
@@ -60,7 +57,15 @@ int cmdStop(const std::vector<std::string>& args) {
   return ExitCode::Failed;
 }
 
-const RegisterCommand kStop("stop", {"ask a running run to stop cleanly: --project P --run ID [--wait S]", cmdStop});
+void defineStop(CLI::App& app) {
+  app.footer(kAbout);
+  addValued(app, "project", "P.crucible", "the project file")->required();
+  addValued(app, "run", "ID", "the run to stop")->check(wholeNumber("run", 1));
+  addValued(app, "wait", "SECONDS", "follow the run until it has stopped, up to SECONDS")->check(positiveLimit("wait", 86400));
+  onRun(app, cmdStop);
+}
+
+const RegisterCommand kStop("stop", {"ask a running run to stop cleanly: --project P --run ID [--wait S]", defineStop});
 
 }  // namespace
 }  // namespace crucible::cli

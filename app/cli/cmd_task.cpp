@@ -4,7 +4,9 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include "app/cli/axes_option.h"
 #include "app/cli/command.h"
+#include "app/cli/exit_codes.h"
 #include "app/cli/options.h"
 #include "core/store/project_store.h"
 #include "core/task/kernel_abi.h"
@@ -13,12 +15,6 @@
 
 namespace crucible::cli {
 namespace {
-
-const char* const kUsage =
-    "usage: crucible-cli task validate FILE...\n"
-    "       crucible-cli task list\n"
-    "       crucible-cli task show NAME|FILE [--json]\n"
-    "       crucible-cli task import NAME|FILE --project P.crucible\n";
 
 // A path that exists is a file; anything else is looked up by name in the built-in suite.
 std::string resolveSpecFile(const std::string& nameOrFile) {
@@ -42,12 +38,14 @@ std::string dims(const std::string (&d)[3], const TaskSpec& spec) {
   return s;
 }
 
-int validate(const std::vector<std::string>& files) {
-  if (files.empty()) throw std::invalid_argument("task validate needs at least one FILE");
+int validate(const Options& o) {
+  const std::vector<std::string>& files = o.positional();
+  if (files.empty()) throw UsageError("needs at least one FILE");
   int failures = 0;
   for (const auto& file : files) {
     try {
-      const TaskSpec spec = parseTaskSpec(readTaskSpecText(file));
+      // With --axes, each file is checked at that shape too (an axis it lacks is a usage error).
+      const TaskSpec spec = parseTaskSpec(specTextAtAxes(o, readTaskSpecText(file), file));
       std::cout << file << ": OK (" << spec.name << ")\n";
     } catch (const TaskSpecError& e) {
       std::cout << file << ": " << e.what() << "\n";
@@ -84,11 +82,11 @@ void printKernel(const char* role, const SpecKernel& k, const TaskSpec& spec) {
             << " B\n";
 }
 
-int show(const std::vector<std::string>& args) {
-  const Options opts(args, {}, {"json"}, 1);
-  if (opts.positional().size() != 1) throw std::invalid_argument("task show needs one NAME or FILE");
+int show(const Options& opts) {
+  if (opts.positional().size() != 1) throw UsageError("needs one NAME or FILE");
   const std::string file = resolveSpecFile(opts.positional()[0]);
-  const TaskSpec s = loadTaskSpecFile(file);
+  const TaskSpec s = opts.has("axes") ? parseTaskSpec(specTextAtAxes(opts, readTaskSpecText(file), file))
+                                      : loadTaskSpecFile(file);
   if (opts.flag("json")) {
     std::cout << toJson(s);
     return 0;
@@ -122,18 +120,18 @@ int show(const std::vector<std::string>& args) {
   return 0;
 }
 
-int import(const std::vector<std::string>& args) {
-  const Options opts(args, {"project"}, {}, 1);
-  if (opts.positional().size() != 1) throw std::invalid_argument("task import needs one NAME or FILE");
+int import(const Options& opts) {
+  if (opts.positional().size() != 1) throw UsageError("needs one NAME or FILE");
   const std::string project = opts.required("project");
   const std::string file = resolveSpecFile(opts.positional()[0]);
-  const std::string text = readTaskSpecText(file);
+  std::string text = readTaskSpecText(file);
   try {
     parseTaskSpecText(text, file);  // an invalid spec is refused before the project is opened or created
   } catch (const TaskSpecError& e) {
     std::cerr << e.what() << "\n";
     return 1;
   }
+  text = specTextAtAxes(opts, text, file);  // --axes: the task at that shape, a task of its own
   const bool created = !std::filesystem::exists(project);
   auto store = ProjectStore::openOrCreate(project);  // a concurrent creator's project is as good
   const TaskImport imported = importTaskSpec(*store, text, file);  // a different spec of the same name: TaskNameClash
@@ -145,25 +143,33 @@ int import(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmdTask(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::cerr << kUsage;
-    return 2;
-  }
-  const std::string sub = args[0];
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (sub == "validate") return validate(rest);
-  if (sub == "list") {
-    if (!rest.empty()) throw UsageError("task list takes no arguments, not '" + rest.front() + "'");
-    return list();
-  }
-  if (sub == "show") return show(rest);
-  if (sub == "import") return import(rest);
-  std::cerr << "crucible-cli task: unknown subcommand '" << sub << "'\n" << kUsage;
-  return 2;
+void defineTask(CLI::App& task) {
+  task.footer("Task specs: an operator at given shapes and dtypes (resources/tasks/README.md).");
+  CLI::App* validateCmd = task.add_subcommand("validate", "check task spec files; prints OK or the first error of each");
+  addPositional(*validateCmd, "FILE", "a task spec file (any number)", 0);
+  addAxesOption(*validateCmd);
+  validateCmd->footer("Exit status: 0 every file is valid, 1 some file is not.");
+  onRun(*validateCmd, validate);
+
+  CLI::App* listCmd = task.add_subcommand("list", "the built-in tasks with their family, axes and library reference");
+  onRun(*listCmd, [](const Options&) { return list(); });
+
+  CLI::App* showCmd = task.add_subcommand("show", "a task's axes, tensors, figures, kernel ABI and launch rules");
+  addPositional(*showCmd, "NAME|FILE", "a built-in task's name or a spec file");
+  addFlag(*showCmd, "json", "print the spec as JSON");
+  addAxesOption(*showCmd);
+  onRun(*showCmd, show);
+
+  CLI::App* importCmd = task.add_subcommand("import", "add a task to a project (created when missing)");
+  addPositional(*importCmd, "NAME|FILE", "a built-in task's name or a spec file");
+  addValued(*importCmd, "project", "P.crucible", "the project file (created when it does not exist)")->required();
+  addAxesOption(*importCmd);
+  importCmd->footer("A spec whose name the project has with a different spec is refused; the same spec again is "
+                    "the task already there.");
+  onRun(*importCmd, import);
 }
 
-const RegisterCommand kTask("task", {"task specs: validate FILE... | list | show NAME | import NAME|FILE --project P", cmdTask});
+const RegisterCommand kTask("task", {"task specs: validate FILE... | list | show NAME | import NAME|FILE --project P", defineTask});
 
 }  // namespace
 }  // namespace crucible::cli

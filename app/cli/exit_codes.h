@@ -4,6 +4,7 @@
 // use and from a machine without a GPU. Printed by `crucible-cli help`;
 // the README's headless section has the same table.
 #pragma once
+#include <string>
 
 namespace crucible::cli {
 
@@ -27,16 +28,41 @@ enum ExitCode : int {
   ProjectUnusable = 4,
 };
 
-// The table above as `crucible-cli help` prints it.
-inline const char* exitCodeTable() {
-  return "exit status (every command):\n"
-         "  0  success\n"
-         "  1  the command ran and failed (a kernel not valid, a task with no valid kernel, a failed run...)\n"
-         "  2  bad usage: unknown command or option, missing or extra argument, malformed or out-of-range\n"
-         "     value, or a task or run that does not exist\n"
-         "  3  no usable GPU here (eval, run, resume, fork)\n"
-         "  4  the project cannot be used: missing, not a Crucible project, damaged, newer than this build,\n"
-         "     cannot be created, or read-only for a command that writes to it\n";
+// The table above in words, for `crucible-cli help` and the man page.
+struct ExitCodeMeaning {
+  int code;
+  const char* meaning;
+};
+inline constexpr ExitCodeMeaning kExitCodeMeanings[] = {
+    {Success, "success"},
+    {Failed, "the command ran and failed (a kernel not valid, a task with no valid kernel, a failed run...)"},
+    {Usage, "bad usage: unknown command or option, missing or extra argument, malformed or out-of-range value, or a "
+            "task or run that does not exist"},
+    {NoGpu, "no usable GPU here (eval, run, resume, fork)"},
+    {ProjectUnusable, "the project cannot be used: missing, not a Crucible project, damaged, newer than this build, "
+                      "cannot be created, or read-only for a command that writes to it"},
+};
+
+// The table as `crucible-cli help` prints it: "  2  bad usage: ...", wrapped at 100 columns.
+inline std::string exitCodeTable() {
+  std::string out = "exit status (every command):\n";
+  for (const ExitCodeMeaning& e : kExitCodeMeanings) {
+    std::string line = "  " + std::to_string(e.code) + "  ";
+    const std::string text = e.meaning;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      std::size_t room = 100 - line.size(), take = text.size() - at;
+      if (take > room) {
+        take = text.rfind(' ', at + room) - at;
+        if (take == 0 || take > room) take = room;
+      }
+      out += line + text.substr(at, take) + "\n";
+      at += take;
+      while (at < text.size() && text[at] == ' ') ++at;
+      line = "     ";
+    }
+  }
+  return out;
 }
 
 }  // namespace crucible::cli

@@ -14,59 +14,55 @@ std::string shown(double v) {
   return s.str();
 }
 
-}  // namespace
+std::string bare(const std::string& option) { return option.rfind("--", 0) == 0 ? option.substr(2) : option; }
 
-Options::Options(const std::vector<std::string>& args, const std::set<std::string>& valued,
-                 const std::set<std::string>& flags, std::size_t maxPositional) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) {
-      if (positional_.size() >= maxPositional) throw UsageError("unexpected argument '" + a + "'");
-      positional_.push_back(a);
-      continue;
-    }
-    std::string name = a.substr(2), val;
-    const bool inlineValue = name.find('=') != std::string::npos;
-    if (inlineValue) {
-      val = name.substr(name.find('=') + 1);
-      name = name.substr(0, name.find('='));
-    }
-    if (flags.count(name)) {
-      if (inlineValue) throw UsageError("--" + name + " takes no value");
-      flags_.insert(name);
-    } else if (valued.count(name)) {
-      if (!inlineValue) {
-        if (i + 1 >= args.size()) throw UsageError("--" + name + " needs a value");
-        val = args[++i];
-      }
-      values_[name] = val;
-      allValues_[name].push_back(val);
-      inOrder_.emplace_back(name, val);
-    } else {
-      throw UsageError("unknown option --" + name);
-    }
+// The deepest (sub)command the command line chose: where extras were left.
+const CLI::App& chosen(const CLI::App& app) {
+  const CLI::App* at = &app;
+  for (;;) {
+    const auto subs = at->get_subcommands();
+    if (subs.empty()) return *at;
+    at = subs.front();
   }
 }
 
-std::string Options::value(const std::string& name, const std::string& fallback) const {
-  auto it = values_.find(name);
-  return it == values_.end() ? fallback : it->second;
+}  // namespace
+
+// ---------------------------------------------------------------- declaring
+
+CLI::Option* addValued(CLI::App& app, const std::string& name, const std::string& type, const std::string& help) {
+  return app.add_option("--" + name)
+      ->description(help)
+      ->type_name(type)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
-std::string Options::required(const std::string& name) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) throw UsageError("missing --" + name);
-  return it->second;
+CLI::Option* addRepeatable(CLI::App& app, const std::string& name, const std::string& type, const std::string& help) {
+  return app.add_option("--" + name)
+      ->description(help + " (repeatable)")
+      ->type_name(type)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-std::vector<std::string> Options::all(const std::string& name) const {
-  auto it = allValues_.find(name);
-  return it == allValues_.end() ? std::vector<std::string>{} : it->second;
+CLI::Option* addFlag(CLI::App& app, const std::string& name, const std::string& help) {
+  return app.add_flag("--" + name, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
-long long Options::integer(const std::string& name, long long fallback, long long min, long long max) const {
-  if (!has(name)) return fallback;
-  const std::string text = value(name);
+CLI::Option* addPositional(CLI::App& app, const std::string& name, const std::string& help, int most) {
+  CLI::Option* o = app.add_option(name)->description(help)->type_name("")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // CLI11 fills a positional while it has fewer than its expected count (or takes any number).
+  if (most <= 0) return o->expected(0, CLI::detail::expected_max_vector_size)->allow_extra_args(true);
+  return o->expected(most);
+}
+
+// ---------------------------------------------------------------- checking
+
+long long parseWholeNumber(const std::string& option, const std::string& text, long long min, long long max) {
+  const std::string name = bare(option);
   long long v = 0;
   // from_chars: no leading blanks or '+', no base prefixes, and it says where it stopped.
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -83,9 +79,8 @@ long long Options::integer(const std::string& name, long long fallback, long lon
   return v;
 }
 
-double Options::number(const std::string& name, double fallback, double min, double max) const {
-  if (!has(name)) return fallback;
-  const std::string text = value(name);
+double parseFiniteNumber(const std::string& option, const std::string& text, double min, double max) {
+  const std::string name = bare(option);
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty() || !std::isfinite(v))
@@ -100,13 +95,169 @@ double Options::number(const std::string& name, double fallback, double min, dou
   return v;
 }
 
-double Options::positiveNumber(const std::string& name, double fallback, double max) const {
-  const double v = number(name, fallback);
-  if (!has(name)) return v;
-  if (!(v > 0))
-    throw UsageError("--" + name + " must be more than 0, not " + value(name) + " (leave it out for no limit)");
-  if (v > max) throw UsageError("--" + name + " must be at most " + shown(max) + ", not " + value(name));
+double parsePositiveLimit(const std::string& option, const std::string& text, double max) {
+  const std::string name = bare(option);
+  const double v = parseFiniteNumber(name, text);
+  if (!(v > 0)) throw UsageError("--" + name + " must be more than 0, not " + text + " (leave it out for no limit)");
+  if (v > max) throw UsageError("--" + name + " must be at most " + shown(max) + ", not " + text);
   return v;
+}
+
+// The validators throw UsageError themselves (CLI11 lets any exception but its
+// own ValidationError through), so the message is ours, not "--x: ...".
+CLI::Validator wholeNumber(const std::string& option, long long min, long long max) {
+  constexpr long long kLeast = std::numeric_limits<long long>::min(), kMost = std::numeric_limits<long long>::max();
+  const std::string range = max == kMost   ? (min == kLeast ? "" : ">=" + std::to_string(min))
+                            : min == kLeast ? "<=" + std::to_string(max)
+                                            : std::to_string(min) + ".." + std::to_string(max);
+  return CLI::Validator(
+      [option, min, max](std::string& text) {
+        parseWholeNumber(option, text, min, max);
+        return std::string();
+      },
+      range);
+}
+
+CLI::Validator finiteNumber(const std::string& option, double min, double max) {
+  return CLI::Validator(
+      [option, min, max](std::string& text) {
+        parseFiniteNumber(option, text, min, max);
+        return std::string();
+      },
+      "");
+}
+
+CLI::Validator positiveLimit(const std::string& option, double max) {
+  return CLI::Validator(
+      [option, max](std::string& text) {
+        parsePositiveLimit(option, text, max);
+        return std::string();
+      },
+      ">0");
+}
+
+CLI::Validator oneOf(const std::string& option, const std::vector<std::string>& choices) {
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  return CLI::Validator(
+      [option, choices, list](std::string& text) {
+        for (const auto& c : choices)
+          if (c == text) return std::string();
+        throw UsageError("--" + bare(option) + " must be " + list + ", not '" + text + "'");
+      },
+      "");
+}
+
+std::string usageMessage(const CLI::ParseError& e, const CLI::App& app) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const std::vector<std::string> extras = chosen(app).remaining();
+    if (!extras.empty()) {
+      const std::string& first = extras.front();
+      if (first.size() > 1 && first[0] == '-') return "unknown option " + first.substr(0, first.find('='));
+      return "unexpected argument '" + first + "'";
+    }
+  }
+  const std::string text = e.what();
+  const std::string override = " was given a disallowed flag override";  // `--json=yes`
+  if (text.size() > override.size() && text.compare(text.size() - override.size(), override.size(), override) == 0)
+    return "--" + bare(text.substr(0, text.size() - override.size())) + " takes no value";
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && text.rfind("A subcommand", 0) == 0) {
+    std::string names;
+    for (const CLI::App* sub : const_cast<CLI::App&>(chosen(app)).get_subcommands([](CLI::App*) { return true; }))
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    return "needs a subcommand: " + names;
+  }
+  const std::string missing = " missing", colon = ": ";  // "--project: 1 required VALUE missing"
+  if (text.rfind("--", 0) == 0 && text.find(": 1 required ") != std::string::npos && text.size() > missing.size() &&
+      text.compare(text.size() - missing.size(), missing.size(), missing) == 0)
+    return text.substr(0, text.find(colon)) + " needs a value";
+  const std::string required = " is required";
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && text.rfind("--", 0) == 0 && text.size() > required.size() &&
+      text.compare(text.size() - required.size(), required.size(), required) == 0)
+    return "missing " + text.substr(0, text.size() - required.size());
+  return text;
+}
+
+// ---------------------------------------------------------------- reading
+
+Options::Options(const CLI::App& parsed) {
+  std::map<const CLI::Option*, std::string> names;
+  for (const CLI::Option* opt : parsed.get_options()) {
+    if (opt == parsed.get_help_ptr() || opt->count() == 0) continue;
+    if (opt->get_positional()) {
+      positional_.insert(positional_.end(), opt->results().begin(), opt->results().end());
+      continue;
+    }
+    const std::string name = opt->get_lnames().empty() ? opt->get_name() : opt->get_lnames().front();
+    if (opt->get_expected_max() == 0) {
+      flags_.insert(name);
+      continue;
+    }
+    names[opt] = name;
+    values_[name] = opt->results();
+  }
+  // parse_order() has each valued option once per time it was given.
+  std::map<const CLI::Option*, std::size_t> next;
+  for (const CLI::Option* opt : parsed.parse_order()) {
+    const auto name = names.find(opt);
+    if (name == names.end()) continue;
+    const std::size_t i = next[opt]++;
+    if (i < opt->results().size()) inOrder_.emplace_back(name->second, opt->results()[i]);
+  }
+}
+
+Options::Options(const std::vector<std::string>& args, const std::set<std::string>& valued,
+                 const std::set<std::string>& flags, std::size_t maxPositional) {
+  CLI::App app;
+  app.set_help_flag();
+  for (const auto& name : valued) addRepeatable(app, name, "VALUE", name);
+  for (const auto& name : flags) addFlag(app, name, name);
+  if (maxPositional > 0) addPositional(app, "ARGS", "arguments", static_cast<int>(maxPositional));
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(usageMessage(e, app));
+  }
+  *this = Options(static_cast<const CLI::App&>(app));
+}
+
+std::string Options::value(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() || it->second.empty() ? fallback : it->second.back();
+}
+
+std::string Options::required(const std::string& name) const {
+  if (!has(name)) throw UsageError("missing --" + name);
+  return value(name);
+}
+
+std::vector<std::string> Options::all(const std::string& name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+long long Options::integer(const std::string& name, long long fallback, long long min, long long max) const {
+  return has(name) ? parseWholeNumber(name, value(name), min, max) : fallback;
+}
+
+double Options::number(const std::string& name, double fallback, double min, double max) const {
+  return has(name) ? parseFiniteNumber(name, value(name), min, max) : fallback;
+}
+
+double Options::positiveNumber(const std::string& name, double fallback, double max) const {
+  return has(name) ? parsePositiveLimit(name, value(name), max) : fallback;
+}
+
+// ---------------------------------------------------------------- starting kernels
+
+void addStartingKernelOptions(CLI::App& app) {
+  addRepeatable(app, "kernel", "K.cu",
+                "a starting kernel of your own: evaluated first, then tuned; it must have the task's kernel "
+                "signature. Its parameters and launch rule come from --tune, else from K.tune.json beside it, else "
+                "from a /* crucible-tune {...} */ comment in K.cu");
+  addRepeatable(app, "tune", "FILE.json", "the tune file of the --kernel before it: parameters, restrictions, launch rule");
 }
 
 std::vector<KernelOption> kernelOptions(const Options& o) {

@@ -47,6 +47,20 @@ TEST_F(CliExitCodes, HelpDocumentsTheTable) {
   EXPECT_EQ(cli("").exitCode, kUsage);
   expectUsage("frobnicate", "unknown command 'frobnicate'");
   expectUsage("version extra", "unexpected argument 'extra'");
+  expectUsage("--frobnicate", "unknown option --frobnicate");
+}
+
+// CLI11's rules in crucible-cli's words (app/cli/options.h): a second command word is an extra
+// argument, not a second command; a group needs one of its subcommands; a flag takes no value.
+TEST_F(CliExitCodes, TheCommandLineIsOneCommandWithItsOwnOptions) {
+  expectUsage("runs " + p_ + " status", "unexpected argument 'status'");
+  expectUsage("task", "needs a subcommand: validate, list, show, import");
+  expectUsage("seal frobnicate " + p_, "needs a subcommand: list, show, export");
+  expectUsage("task show softmax_f32_8192x4096 --json=yes", "--json takes no value");
+  expectUsage("runs --project", "--project needs a value");
+  // Every value of an option is checked, not only the last one used.
+  expectUsage("run " + p_ + " --task softmax_f32_8192x4096 --budget 0 --budget 5", "--budget must be at least 1, not 0");
+  EXPECT_EQ(ProjectStore::open(project_, ProjectStore::Mode::ReadOnly)->runs().size(), 1u);
 }
 
 TEST_F(CliExitCodes, AnUnknownOptionIsBadUsageInEveryCommand) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <limits>
 #include "app/cli/launch_file.h"
 #include "app/cli/options.h"
@@ -82,6 +83,31 @@ TEST(CliOptions, ArgumentsACommandDoesNotTakeAreErrors) {
   EXPECT_EQ(usageErrorOf([] { Options({"--json=yes"}, {}, {"json"}); }), "--json takes no value");
   EXPECT_EQ(usageErrorOf([] { Options({"--project"}, {"project"}, {}); }), "--project needs a value");
   EXPECT_EQ(usageErrorOf([] { Options({}, {"project"}, {}).required("project"); }), "missing --project");
+}
+
+// A command's options as the commands declare them (addValued ... with a check): the check runs
+// while CLI11 parses, with the same words as the accessors'.
+TEST(CliOptions, DeclaredChecksRunAsTheCommandLineIsParsed) {
+  auto parse = [](std::vector<std::string> args) {
+    CLI::App app;
+    addValued(app, "batch", "N", "per generation")->check(wholeNumber("batch", 1, 4096));
+    addValued(app, "minutes", "M", "limit")->check(positiveLimit("minutes"));
+    addValued(app, "format", "F", "json or csv")->check(oneOf("format", {"json", "csv"}));
+    addStartingKernelOptions(app);
+    std::reverse(args.begin(), args.end());
+    app.parse(args);
+    return Options(static_cast<const CLI::App&>(app));
+  };
+  const Options o = parse({"--batch", "64", "--kernel", "a.cu", "--tune=a.json", "--minutes", "2.5", "--kernel", "b.cu"});
+  EXPECT_EQ(o.integer("batch", 0), 64);
+  EXPECT_DOUBLE_EQ(o.positiveNumber("minutes", 0), 2.5);
+  EXPECT_EQ(o.inOrder(), (std::vector<std::pair<std::string, std::string>>{
+                             {"batch", "64"}, {"kernel", "a.cu"}, {"tune", "a.json"}, {"minutes", "2.5"}, {"kernel", "b.cu"}}));
+  EXPECT_EQ(usageErrorOf([&] { parse({"--batch", "0"}); }), "--batch must be from 1 to 4096, not 0");
+  EXPECT_EQ(usageErrorOf([&] { parse({"--batch", "12abc"}); }), "--batch must be a whole number, not '12abc'");
+  EXPECT_EQ(usageErrorOf([&] { parse({"--minutes=nan"}); }), "--minutes must be a finite number, not 'nan'");
+  EXPECT_EQ(usageErrorOf([&] { parse({"--minutes", "0"}); }), "--minutes must be more than 0, not 0 (leave it out for no limit)");
+  EXPECT_EQ(usageErrorOf([&] { parse({"--format", "xml"}); }), "--format must be json or csv, not 'xml'");
 }
 
 TEST(CliOptions, TensorMapTextGivesTheRule) {
