@@ -32,6 +32,7 @@
 #include "app/cli/starting_kernels.h"
 #include "core/engine/engine.h"
 #include "core/engine/overloaded.h"
+#include "core/engine/search_strategy.h"
 #include "core/store/project_store.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
@@ -331,6 +332,7 @@ int cmdRun(const Options& o) {
     }
   }
   if (o.flag("away-from-seal")) settings.sealStart = SealStart::AwayFromSeal;
+  if (o.has("search")) settings.search = searchStrategyFromString(o.value("search"));  // checked by oneOf
   const auto seed = static_cast<std::uint64_t>(o.integer("seed", 1));
   // The proposer and the dispatcher with their settings files (and the model's key variable) are checked first.
   const FrontEnd frontEnd = frontEndFromOptions(o);
@@ -464,6 +466,10 @@ void defineRun(CLI::App& app) {
   addValued(app, "batch", "N", "candidates per generation")->check(wholeNumber("batch", 1, 4096));
   addValued(app, "name", "TEXT", "the run's name (default: the task's)");
   addValued(app, "profile", "MODE", "when candidates are profiled (the engine's profile modes)");
+  addValued(app, "search", "NAME",
+            "map-elites (default: an archive of diverse elites), hill-climb (always breed from the best) or random "
+            "(fresh random kernels, no parents): how parents are chosen")
+      ->check(oneOf("search", {"map-elites", "hill-climb", "random"}));
   addFlag(app, "gated", "new architectures wait for review before they are evaluated");
   addFlag(app, "away-from-seal", "start away from the task's seal instead of from it");
   addValued(app, "max-cost-usd", "X", "with --proposer llm: what the model may cost, in US dollars")

@@ -32,6 +32,14 @@ void read(const nlohmann::json& j, const char* key, T& out) {
   }
 }
 
+// Reads the enum named j[key] when present and not null; an unknown name throws.
+template <typename E, typename Parse>
+void readEnum(const nlohmann::json& j, const char* key, E& out, Parse parse) {
+  std::string name;
+  read(j, key, name);
+  if (j.contains(key) && !j[key].is_null()) out = parse(name);
+}
+
 void require(bool ok, const char* field, const std::string& what) {
   if (!ok) throw std::invalid_argument(std::string("run settings: '") + field + "' " + what);
 }
@@ -49,6 +57,7 @@ std::string toJson(const RunSettings& s) {
   nlohmann::json binning = nlohmann::json::array();
   for (const auto& b : s.binning) binning.push_back({{"dimension", b.dimension}, {"edges", b.edges}});
   nlohmann::json j = {
+      {"search", toString(s.search)},
       {"binning", binning},
       {"batchSize", s.batchSize},
       {"islands", s.islands},
@@ -84,6 +93,7 @@ RunSettings runSettingsFromJson(const std::string& text) {
   }
   if (!j.is_object()) throw std::invalid_argument("run settings: expected a JSON object");
   RunSettings s;
+  readEnum(j, "search", s.search, searchStrategyFromString);
   if (auto it = j.find("binning"); it != j.end() && !it->is_null()) {
     require(it->is_array(), "binning", "must be an array of {dimension, edges}");
     for (const auto& b : *it) {
@@ -107,26 +117,16 @@ RunSettings runSettingsFromJson(const std::string& text) {
   read(j, "explorationWeight", s.explorationWeight);
   read(j, "crossoverRate", s.crossoverRate);
   read(j, "tuningShare", s.tuningShare);
-  std::string name;
-  if (j.contains("tuningStrategy")) {
-    read(j, "tuningStrategy", name);
-    s.tuningStrategy = tuningStrategyFromString(name);
-  }
+  readEnum(j, "tuningStrategy", s.tuningStrategy, tuningStrategyFromString);
   read(j, "tuningBudgetPerArchitecture", s.tuningBudgetPerArchitecture);
-  if (j.contains("profile")) {
-    read(j, "profile", name);
-    s.profile = profileModeFromString(name);
-  }
+  readEnum(j, "profile", s.profile, profileModeFromString);
   read(j, "sealMargin", s.sealMargin);
   read(j, "validationSeeds", s.validationSeeds);
   read(j, "extendedValidationSeeds", s.extendedValidationSeeds);
   read(j, "compileThreads", s.compileThreads);
   read(j, "compileArch", s.compileArch);
   read(j, "strategyVariationRate", s.strategyVariationRate);
-  if (j.contains("sealStart")) {
-    read(j, "sealStart", name);
-    s.sealStart = sealStartFromString(name);
-  }
+  readEnum(j, "sealStart", s.sealStart, sealStartFromString);
   read(j, "maxGenerations", s.maxGenerations);
   read(j, "maxModelCostUsd", s.maxModelCostUsd);
   read(j, "maxModelTokens", s.maxModelTokens);
@@ -145,6 +145,9 @@ void validate(const RunSettings& s) {
   }
   require(s.batchSize >= 1, "batchSize", "must be at least 1");
   require(s.islands >= 1, "islands", "must be at least 1");
+  // Islands are MAP-Elites' diversity; the other searches keep one lineage or none.
+  require(s.islands == 1 || s.search == SearchStrategy::MapElites, "islands",
+          std::string("must be 1 with search '") + toString(s.search) + "' (islands are MAP-Elites' only)");
   require(s.migrationInterval >= 1, "migrationInterval", "must be at least 1");
   require(s.explorationWeight >= 0 && std::isfinite(s.explorationWeight), "explorationWeight",
           "must be a finite number >= 0");

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "core/engine/search_strategy.h"
 
 namespace crucible {
 
@@ -33,6 +34,9 @@ const char* toString(SealStart s);
 SealStart sealStartFromString(const std::string& s);            // throws std::invalid_argument
 
 struct RunSettings {
+  // Which search picks parents and strategies (search_strategy.h). Runs
+  // stored before this field existed read as map-elites.
+  SearchStrategy search = SearchStrategy::MapElites;
   // Archive: the dimensions that form a cell key. Empty = every descriptor
   // dimension a candidate declares, categorical. When non-empty, dimensions
   // not listed are ignored.

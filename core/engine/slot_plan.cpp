@@ -2,12 +2,15 @@
 #include "core/engine/slot_plan.h"
 
 #include "core/engine/parent_selection.h"
+#include "core/engine/search_slot_plan.h"
 #include "core/engine/strategy_selection.h"
 
 namespace crucible::engine_detail {
 
 SlotPlan planSlot(const Archive& archive, int island, const std::vector<MetaPrompt>& strategies,
                   const RunSettings& settings, std::mt19937_64& rng) {
+  if (settings.search == SearchStrategy::HillClimb) return planHillClimbSlot(archive, strategies, settings, rng);
+  if (settings.search == SearchStrategy::Random) return planRandomSlot(strategies);
   auto cells = archive.cells(island);
   if (cells.empty() && archive.size() > 0) cells = archive.cells(archive.best()->island);
 

@@ -23,8 +23,9 @@ struct SlotPlan {
   std::string kind = "fresh";            // "fresh", "mutate" or "crossover": the mutation it records
 };
 
-// Parents come from the slot's island; an island with no cell yet draws from
-// the island of the archive's best elite.
+// MAP-Elites (RunSettings::search): parents come from the slot's island; an
+// island with no cell yet draws from the island of the archive's best elite.
+// Hill climbing and random sampling plan as search_slot_plan.h says.
 SlotPlan planSlot(const Archive& archive, int island, const std::vector<MetaPrompt>& strategies,
                   const RunSettings& settings, std::mt19937_64& rng);
 
