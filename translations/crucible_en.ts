@@ -2,6 +2,69 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>CandidateFigures</name>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>no descriptor</source>
+        <translation>no descriptor</translation>
+    </message>
+    <message>
+        <source>TMA maps %1</source>
+        <translation>TMA maps %1</translation>
+    </message>
+    <message>
+        <source>#%1 · generation %2 · %3</source>
+        <translation>#%1 · generation %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 median (IQR %2)</source>
+        <translation>%1 median (IQR %2)</translation>
+    </message>
+    <message>
+        <source>%1 the reference</source>
+        <translation>%1 the reference</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>not timed</translation>
+    </message>
+    <message>
+        <source>%1 registers</source>
+        <translation>%1 registers</translation>
+    </message>
+    <message>
+        <source>%1 B static smem</source>
+        <translation>%1 B static smem</translation>
+    </message>
+    <message>
+        <source>dynamic smem %1</source>
+        <translation>dynamic smem %1</translation>
+    </message>
+    <message>
+        <source>spills %1/%2 B</source>
+        <translation>spills %1/%2 B</translation>
+    </message>
+    <message>
+        <source>compile failed</source>
+        <translation>compile failed</translation>
+    </message>
+    <message>
+        <source>not compiled</source>
+        <translation>not compiled</translation>
+    </message>
+    <message>
+        <source>%1 median</source>
+        <translation>%1 median</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>any architecture</source>
@@ -27,9 +90,97 @@
         <source>The key was not stored: %1</source>
         <translation>The key was not stored: %1</translation>
     </message>
+</context>
+<context>
+    <name>StatusNames</name>
     <message>
-        <source>the chosen task&apos;s spec is not known here</source>
-        <translation>the chosen task&apos;s spec is not known here</translation>
+        <source>proposed</source>
+        <translation>proposed</translation>
+    </message>
+    <message>
+        <source>awaiting-review</source>
+        <translation>awaiting-review</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>rejected</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>compiled</translation>
+    </message>
+    <message>
+        <source>compile-failed</source>
+        <translation>compile-failed</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>invalid</translation>
+    </message>
+    <message>
+        <source>faulted</source>
+        <translation>faulted</translation>
+    </message>
+    <message>
+        <source>timed-out</source>
+        <translation>timed-out</translation>
+    </message>
+    <message>
+        <source>resource-error</source>
+        <translation>resource-error</translation>
+    </message>
+    <message>
+        <source>valid</source>
+        <translation>valid</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>reference</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <comment>run status</comment>
+        <translation>created</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <comment>run status</comment>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <comment>run status</comment>
+        <translation>paused</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <comment>run status</comment>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>run status</comment>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>run status</comment>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>hypothesis</source>
+        <comment>knowledge status</comment>
+        <translation>hypothesis</translation>
+    </message>
+    <message>
+        <source>validated</source>
+        <comment>knowledge status</comment>
+        <translation>validated</translation>
+    </message>
+    <message>
+        <source>refuted</source>
+        <comment>knowledge status</comment>
+        <translation>refuted</translation>
     </message>
 </context>
 <context>
@@ -84,6 +235,39 @@
     <message>
         <source>A run is already in progress.</source>
         <translation>A run is already in progress.</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::GuiBackends</name>
+    <message>
+        <source>this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)</source>
+        <translation>this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)</translation>
+    </message>
+    <message>
+        <source>Nothing can be evaluated here: this build of Crucible has no CUDA support.</source>
+        <translation>Nothing can be evaluated here: this build of Crucible has no CUDA support.</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::HostProbe</name>
+    <message>
+        <source>GPU: %1 (%2), CUDA driver %3</source>
+        <translation>GPU: %1 (%2), CUDA driver %3</translation>
+    </message>
+    <message>
+        <source> and %1 more GPU(s)</source>
+        <translation> and %1 more GPU(s)</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::NoCudaInspector</name>
+    <message>
+        <source>no CUDA toolkit in this build: Crucible was built without CUDA (CRUCIBLE_HAVE_CUDA is off), so kernels cannot be compiled or inspected here</source>
+        <translation>no CUDA toolkit in this build: Crucible was built without CUDA (CRUCIBLE_HAVE_CUDA is off), so kernels cannot be compiled or inspected here</translation>
+    </message>
+    <message>
+        <source>no SASS: no CUDA toolkit in this build</source>
+        <translation>no SASS: no CUDA toolkit in this build</translation>
     </message>
 </context>
 <context>
@@ -240,6 +424,14 @@
         <source>Stopping the run: the window closes once the candidates in flight are done (the run stays resumable).</source>
         <translation>Stopping the run: the window closes once the candidates in flight are done (the run stays resumable).</translation>
     </message>
+    <message>
+        <source>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</source>
+        <translation>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec does not parse: %1</source>
+        <translation>the task&apos;s spec does not parse: %1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::app::UserEvaluationRunner</name>
@@ -337,7 +529,50 @@
     </message>
 </context>
 <context>
-    <name>crucible::views</name>
+    <name>crucible::gui::KeyStore</name>
+    <message>
+        <source>the system keychain did not answer within %1 s (%2)</source>
+        <translation>the system keychain did not answer within %1 s (%2)</translation>
+    </message>
+    <message>
+        <source>no key is stored under %1</source>
+        <translation>no key is stored under %1</translation>
+    </message>
+    <message>
+        <source>no system keychain is available (%1); set the key in the environment variable %2 instead</source>
+        <translation>no system keychain is available (%1); set the key in the environment variable %2 instead</translation>
+    </message>
+    <message>
+        <source>the system keychain refused access (%1)</source>
+        <translation>the system keychain refused access (%1)</translation>
+    </message>
+    <message>
+        <source>the system keychain failed (%1); set the key in the environment variable %2 instead</source>
+        <translation>the system keychain failed (%1); set the key in the environment variable %2 instead</translation>
+    </message>
+    <message>
+        <source>the key needs a name (the key variable)</source>
+        <translation>the key needs a name (the key variable)</translation>
+    </message>
+    <message>
+        <source>the key is empty</source>
+        <translation>the key is empty</translation>
+    </message>
+    <message>
+        <source>storing %1</source>
+        <translation>storing %1</translation>
+    </message>
+    <message>
+        <source>reading %1</source>
+        <translation>reading %1</translation>
+    </message>
+    <message>
+        <source>removing %1</source>
+        <translation>removing %1</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::AboutBox</name>
     <message>
         <source>A workbench that evolves GPU kernels.&lt;br&gt;Licensed under the GPL, version 3 or later.</source>
         <translation>A workbench that evolves GPU kernels.&lt;br&gt;Licensed under the GPL, version 3 or later.</translation>
@@ -365,6 +600,57 @@
     <message>
         <source>GPUs:</source>
         <translation>GPUs:</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::AddClaimDialog</name>
+    <message>
+        <source>Add claim</source>
+        <translation>Add claim</translation>
+    </message>
+    <message>
+        <source>empty: any operator</source>
+        <translation>empty: any operator</translation>
+    </message>
+    <message>
+        <source>empty: any shape; or e.g. M~2^13 N~2^12</source>
+        <translation>empty: any shape; or e.g. M~2^13 N~2^12</translation>
+    </message>
+    <message>
+        <source>vector: 1 -&gt; 4, or vector=4</source>
+        <translation>vector: 1 -&gt; 4, or vector=4</translation>
+    </message>
+    <message>
+        <source>The claim in your words</source>
+        <translation>The claim in your words</translation>
+    </message>
+    <message>
+        <source>Pin: use it as validated before any evidence arrives</source>
+        <translation>Pin: use it as validated before any evidence arrives</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>Architecture:</translation>
+    </message>
+    <message>
+        <source>Operator family:</source>
+        <translation>Operator family:</translation>
+    </message>
+    <message>
+        <source>Shape class:</source>
+        <translation>Shape class:</translation>
+    </message>
+    <message>
+        <source>Decision:</source>
+        <translation>Decision:</translation>
+    </message>
+    <message>
+        <source>Claim:</source>
+        <translation>Claim:</translation>
+    </message>
+    <message>
+        <source>A claim you add is a hypothesis with no evidence: runs use it once observations of its decision validate it, or at once if you pin it.</source>
+        <translation>A claim you add is a hypothesis with no evidence: runs use it once observations of its decision validate it, or at once if you pin it.</translation>
     </message>
 </context>
 <context>
@@ -514,6 +800,10 @@ best of %7 archive cell(s)</translation>
         <source>Registers</source>
         <translation>Registers</translation>
     </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::CompareView</name>
@@ -567,6 +857,289 @@ best of %7 archive cell(s)</translation>
     </message>
 </context>
 <context>
+    <name>crucible::views::DetailLabels</name>
+    <message>
+        <source>Architecture</source>
+        <translation>Architecture</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>Diagnostics</translation>
+    </message>
+    <message>
+        <source>PTX features</source>
+        <translation>PTX features</translation>
+    </message>
+    <message>
+        <source>ptxas log</source>
+        <translation>ptxas log</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Result</translation>
+    </message>
+    <message>
+        <source>Compile time</source>
+        <translation>Compile time</translation>
+    </message>
+    <message>
+        <source>FP32 FLOPs</source>
+        <translation>FP32 FLOPs</translation>
+    </message>
+    <message>
+        <source>FP32 FLOP/s</source>
+        <translation>FP32 FLOP/s</translation>
+    </message>
+    <message>
+        <source>FP32, % of FMA roof</source>
+        <translation>FP32, % of FMA roof</translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity</source>
+        <translation>Arithmetic intensity</translation>
+    </message>
+    <message>
+        <source>Task FLOPs</source>
+        <translation>Task FLOPs</translation>
+    </message>
+    <message>
+        <source>Task FLOP/s</source>
+        <translation>Task FLOP/s</translation>
+    </message>
+    <message>
+        <source>Tensor-core FLOPs</source>
+        <translation>Tensor-core FLOPs</translation>
+    </message>
+    <message>
+        <source>Tensor-core FLOP/s</source>
+        <translation>Tensor-core FLOP/s</translation>
+    </message>
+    <message>
+        <source>Tensor cores, % of BF16 roof</source>
+        <translation>Tensor cores, % of BF16 roof</translation>
+    </message>
+    <message>
+        <source>Uses tensor cores</source>
+        <translation>Uses tensor cores</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>Block</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>Blocks</translation>
+    </message>
+    <message>
+        <source>Registers per thread (driver)</source>
+        <translation>Registers per thread (driver)</translation>
+    </message>
+    <message>
+        <source>Dynamic shared memory</source>
+        <translation>Dynamic shared memory</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Entry</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+    <message>
+        <source>Local memory per thread</source>
+        <translation>Local memory per thread</translation>
+    </message>
+    <message>
+        <source>Max threads per block (compiled)</source>
+        <translation>Max threads per block (compiled)</translation>
+    </message>
+    <message>
+        <source>Registers per thread</source>
+        <translation>Registers per thread</translation>
+    </message>
+    <message>
+        <source>Spill loads</source>
+        <translation>Spill loads</translation>
+    </message>
+    <message>
+        <source>Spill stores</source>
+        <translation>Spill stores</translation>
+    </message>
+    <message>
+        <source>Static shared memory</source>
+        <translation>Static shared memory</translation>
+    </message>
+    <message>
+        <source>TMA tensor maps</source>
+        <translation>TMA tensor maps</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>Threads per block</source>
+        <translation>Threads per block</translation>
+    </message>
+    <message>
+        <source>Achieved occupancy</source>
+        <translation>Achieved occupancy</translation>
+    </message>
+    <message>
+        <source>Blocks per SM (theoretical)</source>
+        <translation>Blocks per SM (theoretical)</translation>
+    </message>
+    <message>
+        <source>Occupancy limiter</source>
+        <translation>Occupancy limiter</translation>
+    </message>
+    <message>
+        <source>Theoretical occupancy</source>
+        <translation>Theoretical occupancy</translation>
+    </message>
+    <message>
+        <source>Warps per block</source>
+        <translation>Warps per block</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth</source>
+        <translation>DRAM bandwidth</translation>
+    </message>
+    <message>
+        <source>DRAM bytes</source>
+        <translation>DRAM bytes</translation>
+    </message>
+    <message>
+        <source>DRAM bytes read</source>
+        <translation>DRAM bytes read</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth, % of roof</source>
+        <translation>DRAM bandwidth, % of roof</translation>
+    </message>
+    <message>
+        <source>DRAM bytes written</source>
+        <translation>DRAM bytes written</translation>
+    </message>
+    <message>
+        <source>Effective bandwidth</source>
+        <translation>Effective bandwidth</translation>
+    </message>
+    <message>
+        <source>Effective bandwidth, % of DRAM roof</source>
+        <translation>Effective bandwidth, % of DRAM roof</translation>
+    </message>
+    <message>
+        <source>L1 bandwidth</source>
+        <translation>L1 bandwidth</translation>
+    </message>
+    <message>
+        <source>L1 bytes</source>
+        <translation>L1 bytes</translation>
+    </message>
+    <message>
+        <source>L2 bandwidth</source>
+        <translation>L2 bandwidth</translation>
+    </message>
+    <message>
+        <source>L2 bytes</source>
+        <translation>L2 bytes</translation>
+    </message>
+    <message>
+        <source>L2 bandwidth, % of roof</source>
+        <translation>L2 bandwidth, % of roof</translation>
+    </message>
+    <message>
+        <source>Task minimum bytes</source>
+        <translation>Task minimum bytes</translation>
+    </message>
+    <message>
+        <source>Interquartile range</source>
+        <translation>Interquartile range</translation>
+    </message>
+    <message>
+        <source>Interquartile range / median</source>
+        <translation>Interquartile range / median</translation>
+    </message>
+    <message>
+        <source>Maximum</source>
+        <translation>Maximum</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mean</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>Median</translation>
+    </message>
+    <message>
+        <source>Minimum</source>
+        <translation>Minimum</translation>
+    </message>
+    <message>
+        <source>Duration under the profiler</source>
+        <translation>Duration under the profiler</translation>
+    </message>
+    <message>
+        <source>Reference interquartile range</source>
+        <translation>Reference interquartile range</translation>
+    </message>
+    <message>
+        <source>Reference median (interleaved)</source>
+        <translation>Reference median (interleaved)</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>Samples</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>SM clock</translation>
+    </message>
+    <message>
+        <source>Speedup over the reference</source>
+        <translation>Speedup over the reference</translation>
+    </message>
+    <message>
+        <source>Spread (max − min)</source>
+        <translation>Spread (max − min)</translation>
+    </message>
+    <message>
+        <source>Largest absolute error</source>
+        <translation>Largest absolute error</translation>
+    </message>
+    <message>
+        <source>Largest relative error</source>
+        <translation>Largest relative error</translation>
+    </message>
+    <message>
+        <source>Mismatched elements</source>
+        <translation>Mismatched elements</translation>
+    </message>
+    <message>
+        <source>Trials passed</source>
+        <translation>Trials passed</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>Trials</translation>
+    </message>
+    <message>
+        <source>Trial %1</source>
+        <translation>Trial %1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>yes</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+</context>
+<context>
     <name>crucible::views::DetailsModel</name>
     <message>
         <source>missing: not recorded for this candidate</source>
@@ -599,6 +1172,78 @@ best of %7 archive cell(s)</translation>
     <message>
         <source>missing: %1</source>
         <translation>missing: %1</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Throughput</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Compute</translation>
+    </message>
+    <message>
+        <source>Occupancy</source>
+        <translation>Occupancy</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>Launch</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>Compile</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>Timing</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validation</translation>
+    </message>
+    <message>
+        <source>Other counters</source>
+        <translation>Other counters</translation>
+    </message>
+    <message>
+        <source>registers</source>
+        <translation>registers</translation>
+    </message>
+    <message>
+        <source>warps</source>
+        <translation>warps</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocks</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>threads</translation>
+    </message>
+    <message>
+        <source>trials</source>
+        <translation>trials</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>launches</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>elements</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>instructions</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>samples</translation>
+    </message>
+    <message>
+        <source>%1 pp</source>
+        <translation>%1 pp</translation>
     </message>
 </context>
 <context>
@@ -696,6 +1341,17 @@ best of %7 archive cell(s)</translation>
     <message>
         <source>All statuses</source>
         <translation>All statuses</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::InspectionRunner</name>
+    <message>
+        <source>the compiler failed: %1</source>
+        <translation>the compiler failed: %1</translation>
+    </message>
+    <message>
+        <source>no SASS: the compiler failed</source>
+        <translation>no SASS: the compiler failed</translation>
     </message>
 </context>
 <context>
@@ -831,6 +1487,13 @@ PTX features: %7</translation>
     </message>
 </context>
 <context>
+    <name>crucible::views::KnowledgeEditor</name>
+    <message>
+        <source>No project open.</source>
+        <translation>No project open.</translation>
+    </message>
+</context>
+<context>
     <name>crucible::views::KnowledgeModel</name>
     <message>
         <source>Scope</source>
@@ -859,6 +1522,18 @@ PTX features: %7</translation>
     <message>
         <source>Observations</source>
         <translation>Observations</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>pinned</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>disabled</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>yours</translation>
     </message>
 </context>
 <context>
@@ -940,6 +1615,66 @@ PTX features: %7</translation>
     <message>
         <source>#%1 (missing from the project)</source>
         <translation>#%1 (missing from the project)</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>Pin</translation>
+    </message>
+    <message>
+        <source>Use this claim as validated whatever its statistics say (from the next run on)</source>
+        <translation>Use this claim as validated whatever its statistics say (from the next run on)</translation>
+    </message>
+    <message>
+        <source>Disable</source>
+        <translation>Disable</translation>
+    </message>
+    <message>
+        <source>Never use this claim (its statistics are still kept)</source>
+        <translation>Never use this claim (its statistics are still kept)</translation>
+    </message>
+    <message>
+        <source>Edit claim…</source>
+        <translation>Edit claim…</translation>
+    </message>
+    <message>
+        <source>Word the claim your way; its measurements stay as they are</source>
+        <translation>Word the claim your way; its measurements stay as they are</translation>
+    </message>
+    <message>
+        <source>Add claim…</source>
+        <translation>Add claim…</translation>
+    </message>
+    <message>
+        <source>Write a claim of your own: a hypothesis until evidence arrives, unless you pin it</source>
+        <translation>Write a claim of your own: a hypothesis until evidence arrives, unless you pin it</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Not saved: %1</translation>
+    </message>
+    <message>
+        <source>Edit claim</source>
+        <translation>Edit claim</translation>
+    </message>
+    <message>
+        <source>The claim in your words (empty: the measured wording):</source>
+        <translation>The claim in your words (empty: the measured wording):</translation>
+    </message>
+    <message>
+        <source>Measured: %1&lt;br&gt;</source>
+        <translation>Measured: %1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Pinned: runs use it as validated.&lt;br&gt;</source>
+        <translation>Pinned: runs use it as validated.&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Disabled: runs never use it.&lt;br&gt;</source>
+        <translation>Disabled: runs never use it.&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Added by you.&lt;br&gt;</source>
+        <translation>Added by you.&lt;br&gt;</translation>
     </message>
 </context>
 <context>
@@ -2042,6 +2777,62 @@ Each needs a launch rule: K.tune.json beside K.cu, a /* crucible-tune {...} */ c
         <source>Add a kernel of your own (.cu) to the run</source>
         <translation>Add a kernel of your own (.cu) to the run</translation>
     </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>Reference kernel...</source>
+        <translation>Reference kernel...</translation>
+    </message>
+    <message>
+        <source>Task&apos;s reference</source>
+        <translation>Task&apos;s reference</translation>
+    </message>
+    <message>
+        <source>Measure the run against the task&apos;s latest seal, or its baseline when it has none</source>
+        <translation>Measure the run against the task&apos;s latest seal, or its baseline when it has none</translation>
+    </message>
+    <message>
+        <source>Reference:</source>
+        <translation>Reference:</translation>
+    </message>
+    <message>
+        <source>the chosen task&apos;s spec is not known here</source>
+        <translation>the chosen task&apos;s spec is not known here</translation>
+    </message>
+    <message>
+        <source>The task&apos;s latest seal, or its baseline when it has none</source>
+        <translation>The task&apos;s latest seal, or its baseline when it has none</translation>
+    </message>
+    <message>
+        <source>%1: fits the task; validated before the run measures against it</source>
+        <translation>%1: fits the task; validated before the run measures against it</translation>
+    </message>
+    <message>
+        <source>Reference kernel</source>
+        <translation>Reference kernel</translation>
+    </message>
+    <message>
+        <source>A reference kernel cannot be checked here.</source>
+        <translation>A reference kernel cannot be checked here.</translation>
+    </message>
+    <message>
+        <source>Checking the reference kernel against the task...</source>
+        <translation>Checking the reference kernel against the task...</translation>
+    </message>
+    <message>
+        <source>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</source>
+        <translation>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</translation>
+    </message>
+    <message>
+        <source>Measure the run against a kernel of your own (.cu with its launch rule, as a starting kernel) instead of the task&apos;s seal or baseline</source>
+        <translation>Measure the run against a kernel of your own (.cu with its launch rule, as a starting kernel) instead of the task&apos;s seal or baseline</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::RunsModel</name>
@@ -2076,6 +2867,10 @@ Each needs a launch rule: K.tune.json beside K.cu, a /* crucible-tune {...} */ c
     <message>
         <source>Created</source>
         <translation>Created</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
     </message>
 </context>
 <context>
@@ -2490,17 +3285,6 @@ Measured on %5 (%6), driver %7, CUDA runtime %8, NVRTC %9, SM %10 MHz, memory %1
     <message>
         <source>no view named &quot;%1&quot; in this build; the views are: %2</source>
         <translation>no view named &quot;%1&quot; in this build; the views are: %2</translation>
-    </message>
-</context>
-<context>
-    <name>views</name>
-    <message>
-        <source>GPU: %1 (%2), CUDA driver %3</source>
-        <translation>GPU: %1 (%2), CUDA driver %3</translation>
-    </message>
-    <message>
-        <source> and %1 more GPU(s)</source>
-        <translation> and %1 more GPU(s)</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,69 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>CandidateFigures</name>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>no descriptor</source>
+        <translation>无描述符</translation>
+    </message>
+    <message>
+        <source>TMA maps %1</source>
+        <translation>TMA 映射 %1</translation>
+    </message>
+    <message>
+        <source>#%1 · generation %2 · %3</source>
+        <translation>#%1 · 第 %2 代 · %3</translation>
+    </message>
+    <message>
+        <source>%1 median (IQR %2)</source>
+        <translation>中位数 %1（IQR %2）</translation>
+    </message>
+    <message>
+        <source>%1 the reference</source>
+        <translation>参考实现的 %1</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>未计时</translation>
+    </message>
+    <message>
+        <source>%1 registers</source>
+        <translation>%1 个寄存器</translation>
+    </message>
+    <message>
+        <source>%1 B static smem</source>
+        <translation>%1 B 静态共享内存</translation>
+    </message>
+    <message>
+        <source>dynamic smem %1</source>
+        <translation>动态共享内存 %1</translation>
+    </message>
+    <message>
+        <source>spills %1/%2 B</source>
+        <translation>溢出 %1/%2 B</translation>
+    </message>
+    <message>
+        <source>compile failed</source>
+        <translation>编译失败</translation>
+    </message>
+    <message>
+        <source>not compiled</source>
+        <translation>未编译</translation>
+    </message>
+    <message>
+        <source>%1 median</source>
+        <translation>中位数 %1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>any architecture</source>
@@ -27,9 +90,97 @@
         <source>The key was not stored: %1</source>
         <translation>密钥未能保存：%1</translation>
     </message>
+</context>
+<context>
+    <name>StatusNames</name>
     <message>
-        <source>the chosen task&apos;s spec is not known here</source>
-        <translation>所选任务的规格在此处未知</translation>
+        <source>proposed</source>
+        <translation>已提议</translation>
+    </message>
+    <message>
+        <source>awaiting-review</source>
+        <translation>待评审</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <source>compile-failed</source>
+        <translation>编译失败</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>faulted</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <source>timed-out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>resource-error</source>
+        <translation>资源错误</translation>
+    </message>
+    <message>
+        <source>valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考实现</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <comment>run status</comment>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <comment>run status</comment>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <comment>run status</comment>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <comment>run status</comment>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>run status</comment>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>run status</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>hypothesis</source>
+        <comment>knowledge status</comment>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>validated</source>
+        <comment>knowledge status</comment>
+        <translation>已验证</translation>
+    </message>
+    <message>
+        <source>refuted</source>
+        <comment>knowledge status</comment>
+        <translation>已驳斥</translation>
     </message>
 </context>
 <context>
@@ -84,6 +235,39 @@
     <message>
         <source>A run is already in progress.</source>
         <translation>已有一个运行正在进行。</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::GuiBackends</name>
+    <message>
+        <source>this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)</source>
+        <translation>此 Crucible 构建不支持 CUDA（CRUCIBLE_HAVE_CUDA 已关闭）</translation>
+    </message>
+    <message>
+        <source>Nothing can be evaluated here: this build of Crucible has no CUDA support.</source>
+        <translation>此处无法评估任何内容：此 Crucible 构建不支持 CUDA。</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::HostProbe</name>
+    <message>
+        <source>GPU: %1 (%2), CUDA driver %3</source>
+        <translation>GPU：%1（%2），CUDA 驱动 %3</translation>
+    </message>
+    <message>
+        <source> and %1 more GPU(s)</source>
+        <translation>，另有 %1 个 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::app::NoCudaInspector</name>
+    <message>
+        <source>no CUDA toolkit in this build: Crucible was built without CUDA (CRUCIBLE_HAVE_CUDA is off), so kernels cannot be compiled or inspected here</source>
+        <translation>此构建中没有 CUDA 工具包：Crucible 构建时未启用 CUDA（CRUCIBLE_HAVE_CUDA 已关闭），因此无法在此编译或检查内核</translation>
+    </message>
+    <message>
+        <source>no SASS: no CUDA toolkit in this build</source>
+        <translation>无 SASS：此构建中没有 CUDA 工具包</translation>
     </message>
 </context>
 <context>
@@ -240,6 +424,14 @@
         <source>Stopping the run: the window closes once the candidates in flight are done (the run stays resumable).</source>
         <translation>正在停止运行：在途候选完成后窗口即关闭（运行之后仍可继续）。</translation>
     </message>
+    <message>
+        <source>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</source>
+        <translation>参考内核“%1”不能作为此运行的参考实现：%2</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec does not parse: %1</source>
+        <translation>任务规格无法解析：%1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::app::UserEvaluationRunner</name>
@@ -337,7 +529,50 @@
     </message>
 </context>
 <context>
-    <name>crucible::views</name>
+    <name>crucible::gui::KeyStore</name>
+    <message>
+        <source>the system keychain did not answer within %1 s (%2)</source>
+        <translation>系统密钥环在 %1 秒内没有响应（%2）</translation>
+    </message>
+    <message>
+        <source>no key is stored under %1</source>
+        <translation>%1 名下没有保存密钥</translation>
+    </message>
+    <message>
+        <source>no system keychain is available (%1); set the key in the environment variable %2 instead</source>
+        <translation>没有可用的系统密钥环（%1）；请改为在环境变量 %2 中设置密钥</translation>
+    </message>
+    <message>
+        <source>the system keychain refused access (%1)</source>
+        <translation>系统密钥环拒绝访问（%1）</translation>
+    </message>
+    <message>
+        <source>the system keychain failed (%1); set the key in the environment variable %2 instead</source>
+        <translation>系统密钥环出错（%1）；请改为在环境变量 %2 中设置密钥</translation>
+    </message>
+    <message>
+        <source>the key needs a name (the key variable)</source>
+        <translation>密钥需要一个名称（密钥变量）</translation>
+    </message>
+    <message>
+        <source>the key is empty</source>
+        <translation>密钥为空</translation>
+    </message>
+    <message>
+        <source>storing %1</source>
+        <translation>正在保存 %1</translation>
+    </message>
+    <message>
+        <source>reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>removing %1</source>
+        <translation>正在删除 %1</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::AboutBox</name>
     <message>
         <source>A workbench that evolves GPU kernels.&lt;br&gt;Licensed under the GPL, version 3 or later.</source>
         <translation>一个演化 GPU 内核的工作台。&lt;br&gt;依据 GPL 第 3 版或更高版本授权。</translation>
@@ -365,6 +600,57 @@
     <message>
         <source>GPUs:</source>
         <translation>GPU：</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::AddClaimDialog</name>
+    <message>
+        <source>Add claim</source>
+        <translation>添加论断</translation>
+    </message>
+    <message>
+        <source>empty: any operator</source>
+        <translation>留空：任意算子</translation>
+    </message>
+    <message>
+        <source>empty: any shape; or e.g. M~2^13 N~2^12</source>
+        <translation>留空：任意形状；或例如 M~2^13 N~2^12</translation>
+    </message>
+    <message>
+        <source>vector: 1 -&gt; 4, or vector=4</source>
+        <translation>vector: 1 -&gt; 4，或 vector=4</translation>
+    </message>
+    <message>
+        <source>The claim in your words</source>
+        <translation>用你自己的话表述论断</translation>
+    </message>
+    <message>
+        <source>Pin: use it as validated before any evidence arrives</source>
+        <translation>固定：在任何证据到来之前就当作已验证使用</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Operator family:</source>
+        <translation>算子族：</translation>
+    </message>
+    <message>
+        <source>Shape class:</source>
+        <translation>形状类别：</translation>
+    </message>
+    <message>
+        <source>Decision:</source>
+        <translation>决策：</translation>
+    </message>
+    <message>
+        <source>Claim:</source>
+        <translation>论断：</translation>
+    </message>
+    <message>
+        <source>A claim you add is a hypothesis with no evidence: runs use it once observations of its decision validate it, or at once if you pin it.</source>
+        <translation>你添加的论断是没有证据的假设：一旦对其决策的观测验证了它，运行就会使用它；如果你固定它，则立即使用。</translation>
     </message>
 </context>
 <context>
@@ -514,6 +800,10 @@ best of %7 archive cell(s)</source>
         <source>Registers</source>
         <translation>寄存器</translation>
     </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::CompareView</name>
@@ -567,6 +857,289 @@ best of %7 archive cell(s)</source>
     </message>
 </context>
 <context>
+    <name>crucible::views::DetailLabels</name>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断信息</translation>
+    </message>
+    <message>
+        <source>PTX features</source>
+        <translation>PTX 特性</translation>
+    </message>
+    <message>
+        <source>ptxas log</source>
+        <translation>ptxas 日志</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Compile time</source>
+        <translation>编译耗时</translation>
+    </message>
+    <message>
+        <source>FP32 FLOPs</source>
+        <translation>FP32 FLOPs</translation>
+    </message>
+    <message>
+        <source>FP32 FLOP/s</source>
+        <translation>FP32 FLOP/s</translation>
+    </message>
+    <message>
+        <source>FP32, % of FMA roof</source>
+        <translation>FP32，占 FMA 屋顶的 %</translation>
+    </message>
+    <message>
+        <source>Arithmetic intensity</source>
+        <translation>算术强度</translation>
+    </message>
+    <message>
+        <source>Task FLOPs</source>
+        <translation>任务 FLOPs</translation>
+    </message>
+    <message>
+        <source>Task FLOP/s</source>
+        <translation>任务 FLOP/s</translation>
+    </message>
+    <message>
+        <source>Tensor-core FLOPs</source>
+        <translation>张量核心 FLOPs</translation>
+    </message>
+    <message>
+        <source>Tensor-core FLOP/s</source>
+        <translation>张量核心 FLOP/s</translation>
+    </message>
+    <message>
+        <source>Tensor cores, % of BF16 roof</source>
+        <translation>张量核心，占 BF16 屋顶的 %</translation>
+    </message>
+    <message>
+        <source>Uses tensor cores</source>
+        <translation>使用张量核心</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>线程块数</translation>
+    </message>
+    <message>
+        <source>Registers per thread (driver)</source>
+        <translation>每线程寄存器数（驱动报告）</translation>
+    </message>
+    <message>
+        <source>Dynamic shared memory</source>
+        <translation>动态共享内存</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>入口</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Local memory per thread</source>
+        <translation>每线程本地内存</translation>
+    </message>
+    <message>
+        <source>Max threads per block (compiled)</source>
+        <translation>每线程块最大线程数（编译结果）</translation>
+    </message>
+    <message>
+        <source>Registers per thread</source>
+        <translation>每线程寄存器数</translation>
+    </message>
+    <message>
+        <source>Spill loads</source>
+        <translation>溢出加载</translation>
+    </message>
+    <message>
+        <source>Spill stores</source>
+        <translation>溢出存储</translation>
+    </message>
+    <message>
+        <source>Static shared memory</source>
+        <translation>静态共享内存</translation>
+    </message>
+    <message>
+        <source>TMA tensor maps</source>
+        <translation>TMA 张量映射</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Threads per block</source>
+        <translation>每线程块线程数</translation>
+    </message>
+    <message>
+        <source>Achieved occupancy</source>
+        <translation>实际占用率</translation>
+    </message>
+    <message>
+        <source>Blocks per SM (theoretical)</source>
+        <translation>每 SM 线程块数（理论）</translation>
+    </message>
+    <message>
+        <source>Occupancy limiter</source>
+        <translation>占用率限制因素</translation>
+    </message>
+    <message>
+        <source>Theoretical occupancy</source>
+        <translation>理论占用率</translation>
+    </message>
+    <message>
+        <source>Warps per block</source>
+        <translation>每线程块 warp 数</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth</source>
+        <translation>DRAM 带宽</translation>
+    </message>
+    <message>
+        <source>DRAM bytes</source>
+        <translation>DRAM 字节数</translation>
+    </message>
+    <message>
+        <source>DRAM bytes read</source>
+        <translation>DRAM 读取字节数</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth, % of roof</source>
+        <translation>DRAM 带宽，占屋顶的 %</translation>
+    </message>
+    <message>
+        <source>DRAM bytes written</source>
+        <translation>DRAM 写入字节数</translation>
+    </message>
+    <message>
+        <source>Effective bandwidth</source>
+        <translation>有效带宽</translation>
+    </message>
+    <message>
+        <source>Effective bandwidth, % of DRAM roof</source>
+        <translation>有效带宽，占 DRAM 屋顶的 %</translation>
+    </message>
+    <message>
+        <source>L1 bandwidth</source>
+        <translation>L1 带宽</translation>
+    </message>
+    <message>
+        <source>L1 bytes</source>
+        <translation>L1 字节数</translation>
+    </message>
+    <message>
+        <source>L2 bandwidth</source>
+        <translation>L2 带宽</translation>
+    </message>
+    <message>
+        <source>L2 bytes</source>
+        <translation>L2 字节数</translation>
+    </message>
+    <message>
+        <source>L2 bandwidth, % of roof</source>
+        <translation>L2 带宽，占屋顶的 %</translation>
+    </message>
+    <message>
+        <source>Task minimum bytes</source>
+        <translation>任务最少字节数</translation>
+    </message>
+    <message>
+        <source>Interquartile range</source>
+        <translation>四分位距</translation>
+    </message>
+    <message>
+        <source>Interquartile range / median</source>
+        <translation>四分位距 / 中位数</translation>
+    </message>
+    <message>
+        <source>Maximum</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>Minimum</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Duration under the profiler</source>
+        <translation>剖析器下的耗时</translation>
+    </message>
+    <message>
+        <source>Reference interquartile range</source>
+        <translation>参考实现四分位距</translation>
+    </message>
+    <message>
+        <source>Reference median (interleaved)</source>
+        <translation>参考实现中位数（交错计时）</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>SM 时钟</translation>
+    </message>
+    <message>
+        <source>Speedup over the reference</source>
+        <translation>相对参考实现的加速比</translation>
+    </message>
+    <message>
+        <source>Spread (max − min)</source>
+        <translation>离散度（最大 − 最小）</translation>
+    </message>
+    <message>
+        <source>Largest absolute error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Largest relative error</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Mismatched elements</source>
+        <translation>不匹配元素数</translation>
+    </message>
+    <message>
+        <source>Trials passed</source>
+        <translation>通过的试验</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验次数</translation>
+    </message>
+    <message>
+        <source>Trial %1</source>
+        <translation>试验 %1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
     <name>crucible::views::DetailsModel</name>
     <message>
         <source>missing: not recorded for this candidate</source>
@@ -599,6 +1172,78 @@ best of %7 archive cell(s)</source>
     <message>
         <source>missing: %1</source>
         <translation>缺失：%1</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Occupancy</source>
+        <translation>占用率</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Other counters</source>
+        <translation>其他计数器</translation>
+    </message>
+    <message>
+        <source>registers</source>
+        <translation>个寄存器</translation>
+    </message>
+    <message>
+        <source>warps</source>
+        <translation>个 warp</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>个线程块</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>个线程</translation>
+    </message>
+    <message>
+        <source>trials</source>
+        <translation>次试验</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次启动</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>个元素</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>条指令</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>个样本</translation>
+    </message>
+    <message>
+        <source>%1 pp</source>
+        <translation>%1 个百分点</translation>
     </message>
 </context>
 <context>
@@ -695,6 +1340,17 @@ best of %7 archive cell(s)</source>
     <message>
         <source>All statuses</source>
         <translation>所有状态</translation>
+    </message>
+</context>
+<context>
+    <name>crucible::views::InspectionRunner</name>
+    <message>
+        <source>the compiler failed: %1</source>
+        <translation>编译器出错：%1</translation>
+    </message>
+    <message>
+        <source>no SASS: the compiler failed</source>
+        <translation>无 SASS：编译器出错</translation>
     </message>
 </context>
 <context>
@@ -829,6 +1485,13 @@ PTX 特性：%7</translation>
     </message>
 </context>
 <context>
+    <name>crucible::views::KnowledgeEditor</name>
+    <message>
+        <source>No project open.</source>
+        <translation>未打开项目。</translation>
+    </message>
+</context>
+<context>
     <name>crucible::views::KnowledgeModel</name>
     <message>
         <source>Scope</source>
@@ -857,6 +1520,18 @@ PTX 特性：%7</translation>
     <message>
         <source>Observations</source>
         <translation>观测次数</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>你添加的</translation>
     </message>
 </context>
 <context>
@@ -936,6 +1611,66 @@ PTX 特性：%7</translation>
     <message>
         <source>#%1 (missing from the project)</source>
         <translation>#%1（项目中缺失）</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Use this claim as validated whatever its statistics say (from the next run on)</source>
+        <translation>无论统计结果如何都将此论断当作已验证使用（从下一次运行起）</translation>
+    </message>
+    <message>
+        <source>Disable</source>
+        <translation>禁用</translation>
+    </message>
+    <message>
+        <source>Never use this claim (its statistics are still kept)</source>
+        <translation>永不使用此论断（其统计仍会保留）</translation>
+    </message>
+    <message>
+        <source>Edit claim…</source>
+        <translation>编辑论断…</translation>
+    </message>
+    <message>
+        <source>Word the claim your way; its measurements stay as they are</source>
+        <translation>用你的方式表述论断；其测量结果保持不变</translation>
+    </message>
+    <message>
+        <source>Add claim…</source>
+        <translation>添加论断…</translation>
+    </message>
+    <message>
+        <source>Write a claim of your own: a hypothesis until evidence arrives, unless you pin it</source>
+        <translation>写一条你自己的论断：在证据到来之前它是假设，除非你固定它</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Edit claim</source>
+        <translation>编辑论断</translation>
+    </message>
+    <message>
+        <source>The claim in your words (empty: the measured wording):</source>
+        <translation>用你自己的话表述论断（留空：使用测得的表述）：</translation>
+    </message>
+    <message>
+        <source>Measured: %1&lt;br&gt;</source>
+        <translation>测得：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Pinned: runs use it as validated.&lt;br&gt;</source>
+        <translation>已固定：运行将其当作已验证使用。&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Disabled: runs never use it.&lt;br&gt;</source>
+        <translation>已禁用：运行从不使用它。&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Added by you.&lt;br&gt;</source>
+        <translation>由你添加。&lt;br&gt;</translation>
     </message>
 </context>
 <context>
@@ -2036,6 +2771,62 @@ Each needs a launch rule: K.tune.json beside K.cu, a /* crucible-tune {...} */ c
         <source>Add a kernel of your own (.cu) to the run</source>
         <translation>向运行添加您自己的内核（.cu）</translation>
     </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>Reference kernel...</source>
+        <translation>参考内核...</translation>
+    </message>
+    <message>
+        <source>Task&apos;s reference</source>
+        <translation>任务的参考实现</translation>
+    </message>
+    <message>
+        <source>Measure the run against the task&apos;s latest seal, or its baseline when it has none</source>
+        <translation>以任务最新的封存（没有封存时用其基线）作为此运行的参考实现</translation>
+    </message>
+    <message>
+        <source>Reference:</source>
+        <translation>参考实现：</translation>
+    </message>
+    <message>
+        <source>the chosen task&apos;s spec is not known here</source>
+        <translation>所选任务的规格在此处未知</translation>
+    </message>
+    <message>
+        <source>The task&apos;s latest seal, or its baseline when it has none</source>
+        <translation>任务最新的封存；没有封存时用其基线</translation>
+    </message>
+    <message>
+        <source>%1: fits the task; validated before the run measures against it</source>
+        <translation>%1：符合任务；运行以它为参考之前会先验证</translation>
+    </message>
+    <message>
+        <source>Reference kernel</source>
+        <translation>参考内核</translation>
+    </message>
+    <message>
+        <source>A reference kernel cannot be checked here.</source>
+        <translation>此处无法检查参考内核。</translation>
+    </message>
+    <message>
+        <source>Checking the reference kernel against the task...</source>
+        <translation>正在对照任务检查参考内核...</translation>
+    </message>
+    <message>
+        <source>Reference kernel &apos;%1&apos; cannot be this run&apos;s reference: %2</source>
+        <translation>参考内核“%1”不能作为此运行的参考实现：%2</translation>
+    </message>
+    <message>
+        <source>Measure the run against a kernel of your own (.cu with its launch rule, as a starting kernel) instead of the task&apos;s seal or baseline</source>
+        <translation>以你自己的内核（.cu 及其启动规则，格式同起始内核）作为此运行的参考实现，而不用任务的封存或基线</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::RunsModel</name>
@@ -2070,6 +2861,10 @@ Each needs a launch rule: K.tune.json beside K.cu, a /* crucible-tune {...} */ c
     <message>
         <source>Created</source>
         <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
     </message>
 </context>
 <context>
@@ -2481,17 +3276,6 @@ Measured on %5 (%6), driver %7, CUDA runtime %8, NVRTC %9, SM %10 MHz, memory %1
     <message>
         <source>no view named &quot;%1&quot; in this build; the views are: %2</source>
         <translation>此版本中没有名为“%1”的视图；可用视图为：%2</translation>
-    </message>
-</context>
-<context>
-    <name>views</name>
-    <message>
-        <source>GPU: %1 (%2), CUDA driver %3</source>
-        <translation>GPU：%1（%2），CUDA 驱动 %3</translation>
-    </message>
-    <message>
-        <source> and %1 more GPU(s)</source>
-        <translation>，另有 %1 个 GPU</translation>
     </message>
 </context>
 </TS>

@@ -37,7 +37,16 @@ nlohmann::json entryJson(const KnowledgeEntry& k) {
   return {{"id", k.id},          {"status", toString(k.status)}, {"arch", k.scopeArch},
           {"family", k.scopeFamily}, {"shape", k.scopeShape},     {"decision", k.decision},
           {"effect", k.effect},  {"observations", k.observations}, {"evidence", k.evidence},
-          {"claim", k.claim}};
+          {"claim", k.claim}, {"pinned", k.pinned}, {"disabled", k.disabled}, {"userAdded", k.userAdded},
+          {"userClaim", k.userClaim}};
+}
+
+// What the user set in the knowledge browser: " (pinned, yours)", or "".
+std::string userMarks(const KnowledgeEntry& k) {
+  std::string marks;
+  for (const auto& [set, word] : {std::pair{k.pinned, "pinned"}, {k.disabled, "disabled"}, {k.userAdded, "yours"}})
+    if (set) marks += (marks.empty() ? "" : ", ") + std::string(word);
+  return marks.empty() ? "" : " (" + marks + ")";
 }
 
 // --status, when given: validated, hypothesis or refuted.
@@ -68,7 +77,8 @@ int list(const Options& o) {
     return ExitCode::Success;
   }
   for (const auto& k : entries)
-    std::cout << "#" << k.id << " [" << toString(k.status) << "] " << k.claim << "\n    scope: " << k.scopeArch
+    std::cout << "#" << k.id << " [" << toString(k.status) << "]" << userMarks(k) << " "
+              << (k.userClaim.empty() ? k.claim : k.userClaim) << "\n    scope: " << k.scopeArch
               << (k.scopeFamily.empty() ? "" : ", " + k.scopeFamily)
               << (k.scopeShape.empty() ? "" : ", " + k.scopeShape) << "; decision: " << k.decision
               << std::fixed << std::setprecision(3) << "; effect " << k.effect << "x over " << k.observations

@@ -33,6 +33,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/overloaded.h"
 #include "core/engine/search_strategy.h"
+#include "core/engine/user_reference.h"
 #include "core/store/project_store.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
@@ -354,6 +355,19 @@ int cmdRun(const Options& o) {
   // The user's starting kernels are read and checked against the task before the GPU is probed.
   std::vector<StartingKernel> kernels = readStartingKernels(o);
   if (!kernels.empty()) checkStartingKernels(kernels, toJson(parseTaskSpec(specText)));
+  // --reference: the user's kernel is what the run's speedups are measured against (validated
+  // like any kernel before it is used); checked against the task here, before the GPU is probed.
+  std::optional<UserReferenceKernel> reference;
+  if (o.has("reference")) {
+    const StartingKernel k = readStartingKernel(KernelOption{o.value("reference"), o.value("reference-tune")});
+    reference = UserReferenceKernel{k.name, k.source, k.tune, k.origin};
+    Task t;
+    t.name = taskName;
+    t.specJson = toJson(parseTaskSpec(specText));
+    if (const std::string why = userReferenceProblem(*reference, t); !why.empty()) throw UsageError("--reference: " + why);
+  } else if (o.has("reference-tune")) {
+    throw UsageError("--reference-tune gives the launch rule of a --reference kernel: it needs --reference");
+  }
 
   Backends b(sanitizerOptions(o), frontEndSettings.model, frontEndSettings.slurm, std::move(kernels));
   if (!b.canEvaluate()) {
@@ -367,7 +381,8 @@ int cmdRun(const Options& o) {
     task = reshaped ? importTaskSpec(*store, specText).id : ensureTask(*store, taskName);
   }
   Engine creator(project, b.proposer(), b.compiler, b.dispatcher());
-  const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings);
+  const RunId run = creator.createRun(task, o.value("name", taskName), seed, budget, o.flag("gated"), settings,
+                                      reference ? &*reference : nullptr);
   storeFrontEnd(project, run, frontEnd);  // so `resume` rebuilds the same proposer and dispatcher
   std::cout << "run " << run << " created in " << project << "\n";
   b.attachRun(project, run, false);
@@ -470,6 +485,10 @@ void defineRun(CLI::App& app) {
             "map-elites (default: an archive of diverse elites), hill-climb (always breed from the best) or random "
             "(fresh random kernels, no parents): how parents are chosen")
       ->check(oneOf("search", {"map-elites", "hill-climb", "random"}));
+  addValued(app, "reference", "K.cu",
+            "measure the run against your own kernel instead of the task's seal or baseline (its launch rule as for "
+            "--kernel); it is validated before it is used");
+  addValued(app, "reference-tune", "FILE.json", "the launch rule of the --reference kernel (else found as for --kernel)");
   addFlag(app, "gated", "new architectures wait for review before they are evaluated");
   addFlag(app, "away-from-seal", "start away from the task's seal instead of from it");
   addValued(app, "max-cost-usd", "X", "with --proposer llm: what the model may cost, in US dollars")

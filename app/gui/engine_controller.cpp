@@ -70,7 +70,8 @@ void EngineController::startNew(const NewRunRequest& request) {
       }
       name = taskName;
     }
-    const RunId run = engine_->createRun(task, name, request.seed, request.budget, request.gated, request.settings);
+    const RunId run = engine_->createRun(task, name, request.seed, request.budget, request.gated, request.settings,
+                                          request.reference ? &*request.reference : nullptr);
     post([this, run] { emit started(run); });
     return run;
   });

@@ -14,7 +14,9 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <optional>
 #include "core/engine/engine.h"
+#include "core/engine/user_reference.h"
 #include "core/engine/run_settings.h"
 #include "views/session/call_queue.h"
 
@@ -32,6 +34,9 @@ struct NewRunRequest {
   Budget budget;
   bool gated = false;
   RunSettings settings;
+  // A kernel of the user's own as the run's reference, recorded with the run
+  // (core/engine/user_reference.h); nullopt: the task's latest seal or baseline.
+  std::optional<UserReferenceKernel> reference;
 };
 
 class EngineController : public QObject {

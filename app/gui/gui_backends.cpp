@@ -12,6 +12,7 @@
 #endif
 #include "app/gui/gui_backends.h"
 #include "app/gui/no_cuda_inspector.h"
+#include <QCoreApplication>
 
 namespace crucible::app {
 namespace {
@@ -25,7 +26,9 @@ public:
   CompileResult compile(const CompileRequest&) override {
     CompileResult r;
     r.report.ok = false;
-    r.report.log = "this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)";
+    r.report.log = QCoreApplication::translate("crucible::app::GuiBackends",
+                                               "this build of Crucible has no CUDA support (CRUCIBLE_HAVE_CUDA is off)")
+                       .toStdString();
     return r;
   }
 };
@@ -79,7 +82,8 @@ EngineBackends GuiBackends::backends() const {
   b.sanitizer = &parts_->sanitizer;
   if (!parts_->dispatcher.canEvaluate()) b.evaluationProblem = QString::fromStdString(parts_->dispatcher.status());
 #else
-  b.evaluationProblem = QStringLiteral("Nothing can be evaluated here: this build of Crucible has no CUDA support.");
+  b.evaluationProblem = QCoreApplication::translate(
+      "crucible::app::GuiBackends", "Nothing can be evaluated here: this build of Crucible has no CUDA support.");
 #endif
   return b;
 }

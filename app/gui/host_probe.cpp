@@ -5,7 +5,8 @@
 namespace crucible::app {
 
 views::HostInfo hostInfoFrom(const GpuProbe& probe) {
-  auto tr = [](const char* s) { return QCoreApplication::translate("crucible::app::HostProbe", s); };
+  // Each call spelled out, not through a local tr helper: lupdate takes the context from the call itself, and a
+  // helper left these strings under a context the lookup never used (so they were never translated).
   views::HostInfo host;
   host.driverFound = probe.driverFound;
   host.driverVersion = QString::fromStdString(probe.driverVersion);
@@ -18,10 +19,10 @@ views::HostInfo hostInfoFrom(const GpuProbe& probe) {
     host.statusLine = QString::fromStdString(probe.message);
   } else {
     const GpuInfo& first = probe.gpus.front();
-    host.statusLine = tr("GPU: %1 (%2), CUDA driver %3")
+    host.statusLine = QCoreApplication::translate("crucible::app::HostProbe", "GPU: %1 (%2), CUDA driver %3")
                           .arg(QString::fromStdString(first.name), QString::fromStdString(first.arch()),
                                host.driverVersion);
-    if (probe.gpus.size() > 1) host.statusLine += tr(" and %1 more GPU(s)").arg(probe.gpus.size() - 1);
+    if (probe.gpus.size() > 1) host.statusLine += QCoreApplication::translate("crucible::app::HostProbe", " and %1 more GPU(s)").arg(probe.gpus.size() - 1);
   }
   return host;
 }

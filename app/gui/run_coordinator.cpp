@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Backends' headers before any Qt header (gui_backends.cpp says why).
 #include "backends/proposers/tunable/starting_kernels.h"
+#include "views/common/status_names.h"
 #include "backends/proposers/llm/llm_settings.h"
 #include "backends/proposers/llm/run_model.h"
+#include "core/engine/user_reference.h"
 #include "core/task/task_library.h"
+#include "core/task/task_spec.h"
 #include "app/gui/run_coordinator.h"
 #include <QAction>
 #include <QFileDialog>
@@ -190,7 +193,7 @@ QString RunCoordinator::resumeProblem() const {
   if (!resumable(run->status))
     return tr("Run %1 is %2: only a stopped or interrupted run can be resumed.")
         .arg(id)
-        .arg(QString::fromLatin1(toString(run->status)));
+        .arg(views::statusName(run->status));
   return {};
 }
 
@@ -239,6 +242,9 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   QString kernelError;
   std::vector<StartingKernel> kernels = startingKernelsOf(request, kernelError);
   if (!kernelError.isEmpty()) return report(kernelError);
+  // The reference kernel too: a kernel that does not fit the task is refused here, before a run exists.
+  run.reference = referenceKernelOf(request, kernelError);
+  if (!kernelError.isEmpty()) return report(kernelError);
   std::unique_ptr<llm::LlmProposer> model;
   std::unique_ptr<llm::RunModelBinding> binding;
   if (request.proposer == kModel) {
@@ -257,26 +263,59 @@ void RunCoordinator::startRun(const views::RunRequest& request) {
   updateResumeAction();
 }
 
-std::vector<StartingKernel> RunCoordinator::startingKernelsOf(const views::RunRequest& request, QString& error) const {
-  if (request.startingKernels.isEmpty()) return {};
+std::string RunCoordinator::taskSpecOf(const views::RunRequest& request, QString& error) const {
   std::string spec;
   if (request.task != 0) {
     for (const Task& t : window_.session()->tasks())
       if (t.id == request.task) spec = t.specJson;
-    if (spec.empty()) {
+    if (spec.empty())
       error = tr("Task %1 is not in the project: its starting kernels cannot be checked.").arg(request.task);
-      return {};
-    }
-  } else {
-    const std::string name = request.builtinTask.toStdString();
-    const auto it = std::find_if(builtins_.begin(), builtins_.end(), [&](const BuiltinTask& t) { return t.name == name; });
-    try {
-      if (it != builtins_.end()) spec = readTaskSpecText(it->file);
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(e.what());
-      return {};
-    }
+    return spec;
   }
+  const std::string name = request.builtinTask.toStdString();
+  const auto it = std::find_if(builtins_.begin(), builtins_.end(), [&](const BuiltinTask& t) { return t.name == name; });
+  try {
+    if (it != builtins_.end()) spec = readTaskSpecText(it->file);
+  } catch (const std::exception& e) {
+    error = QString::fromStdString(e.what());
+  }
+  return spec;
+}
+
+std::optional<UserReferenceKernel> RunCoordinator::referenceKernelOf(const views::RunRequest& request,
+                                                                     QString& error) const {
+  const views::StartingKernelFiles& file = request.referenceKernel;
+  if (file.kernel.isEmpty()) return std::nullopt;
+  const QString name = QString::fromStdString(startingKernelName(file.kernel.toStdString()));
+  const auto refuse = [&](const QString& why) {
+    error = tr("Reference kernel '%1' cannot be this run's reference: %2").arg(name, why);
+    return std::nullopt;
+  };
+  Task task;
+  task.specJson = taskSpecOf(request, error);
+  if (!error.isEmpty()) return std::nullopt;
+  try {
+    task.name = parseTaskSpec(task.specJson).name;
+  } catch (const TaskSpecError& e) {
+    return refuse(tr("the task's spec does not parse: %1").arg(QString::fromStdString(e.what())));
+  }
+  UserReferenceKernel kernel;
+  try {
+    StartingKernel read = readStartingKernel(file.kernel.toStdString(), file.tune.toStdString());
+    kernel = {std::move(read.name), std::move(read.source), std::move(read.tune), std::move(read.origin)};
+  } catch (const StartingKernelError& e) {
+    return refuse(QString::fromStdString(e.what()));
+  }
+  // Checked as Engine::createRun checks it again: the signature, its launch rule's names, a legal point.
+  if (const std::string problem = userReferenceProblem(kernel, task); !problem.empty())
+    return refuse(QString::fromStdString(problem));
+  return kernel;
+}
+
+std::vector<StartingKernel> RunCoordinator::startingKernelsOf(const views::RunRequest& request, QString& error) const {
+  if (request.startingKernels.isEmpty()) return {};
+  const std::string spec = taskSpecOf(request, error);
+  if (!error.isEmpty()) return {};
   std::vector<StartingKernelFile> files;
   for (const views::StartingKernelFiles& f : request.startingKernels)
     files.push_back({f.kernel.toStdString(), f.tune.toStdString()});

@@ -4,12 +4,14 @@
 // project; the engine's progress comes back to Run control and its commits to
 // the session. Also File > Resume run, and closing the window while a run is
 // in progress (the run is stopped first and stays resumable). A run's
-// starting kernels (Run control's "Add starting kernel...") are read and
+// starting kernels (Run control's "Add starting kernel...") and its reference
+// kernel ("Reference kernel...", core/engine/user_reference.h) are read and
 // checked again when it starts, and its proposer made as crucible-cli's.
 #pragma once
 #include <QObject>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 #include "app/gui/engine_controller.h"
 #include "app/gui/gui_backends.h"
@@ -77,6 +79,11 @@ private:
   // The starting kernels of a request, read and checked against its task; a
   // message naming each kernel that cannot start the run goes to error.
   std::vector<StartingKernel> startingKernelsOf(const views::RunRequest& request, QString& error) const;
+  // The spec of the request's task (the project's, or a built-in's file); "" with error set when unknown.
+  std::string taskSpecOf(const views::RunRequest& request, QString& error) const;
+  // The request's reference kernel, read and checked against its task; nullopt
+  // when it names none, or (with a message in error) when it cannot be the reference.
+  std::optional<UserReferenceKernel> referenceKernelOf(const views::RunRequest& request, QString& error) const;
   // Lets the current controller go: a run in progress is stopped and the
   // controller lives (as a child) until that run has returned.
   void retireController();

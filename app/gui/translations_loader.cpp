@@ -57,6 +57,8 @@ InstalledTranslations installTranslations(QCoreApplication& app) { return instal
 
 InstalledTranslations installTranslations(QCoreApplication& app, const QLocale& locale) {
   removeOurTranslators(app);
+  // Figures follow the chosen language too (views/common/locale_numbers.h): "1,23" in German.
+  QLocale::setDefault(locale);
   InstalledTranslations installed;
   installed.locale = locale;
   installed.crucible = installOne(app, locale, QStringLiteral("crucible"), QStringLiteral(":/i18n"));

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include "views/common/locale_numbers.h"
+#include "views/common/status_names.h"
 #include "app/gui/draft_keeper.h"
 #include "views/editor/kernel_editor_view.h"
 #include "views/mainwindow/main_window.h"
@@ -275,8 +277,8 @@ void UserEvaluationRunner::onDone(UserEvaluation result, QString error) {
   QString message = tr("Your kernel is candidate #%1 of run %2: %3")
                         .arg(result.candidate.id)
                         .arg(result.candidate.runId)
-                        .arg(QString::fromLatin1(toString(result.candidate.status)));
-  if (result.candidate.timing) message += tr(", %1x the reference").arg(result.candidate.fitness, 0, 'f', 2);
+                        .arg(views::statusName(result.candidate.status));
+  if (result.candidate.timing) message += tr(", %1x the reference").arg(views::localNumber(result.candidate.fitness, 'f', 2));
   if (!result.candidate.statusDetail.empty())
     message += QStringLiteral(" (%1)").arg(QString::fromStdString(result.candidate.statusDetail));
   if (result.seal) message += tr("; sealed");

@@ -43,15 +43,28 @@ LocalGpuDispatcher::LocalGpuDispatcher(const GpuProbe& probe, LocalGpuDispatcher
               "' is missing or not executable.";
     return;
   }
+  // One model per pool: the first visible GPU's. Timings of other models
+  // would share the run's archive and its one compile architecture.
+  const GpuInfo& first = probe.gpus.front();
+  std::string leftOut;
   for (const GpuInfo& gpu : probe.gpus) {
+    if (gpu.name != first.name || gpu.arch() != first.arch()) {
+      leftOut += (leftOut.empty() ? "" : ", ") + ("GPU " + std::to_string(gpu.ordinal) + " (" + gpu.name + ", " +
+                                                  gpu.arch() + ")");
+      continue;
+    }
     WorkerProcessOptions process;
     process.executable = workerExecutable_;
     process.arguments = options.workerArguments;
     process.environment["CUDA_VISIBLE_DEVICES"] = visibleDeviceFor(gpu.ordinal);
     process.startTimeout = options.workerStartTimeout;
+    workerDevices_.push_back(process.environment["CUDA_VISIBLE_DEVICES"]);
     evaluators_.push_back(std::make_unique<WorkerEvaluator>(std::move(process), options.evaluator));
   }
   status_ = std::to_string(evaluators_.size()) + " GPU worker(s): " + probe.message;
+  if (!leftOut.empty())
+    status_ += std::string(status_.back() == '.' ? " " : ". ") + "Left out, as not a " + first.name + " (" + first.arch() +
+               "): " + leftOut + "; one run's speedups are all measured on one GPU model.";
 }
 
 std::vector<Evaluator*> LocalGpuDispatcher::evaluators() {

@@ -26,15 +26,21 @@ public:
   LocalGpuDispatcher(const GpuProbe& probe, LocalGpuDispatcherOptions options);
 
   std::string name() const override { return "local"; }
-  // One WorkerEvaluator per GPU; empty when nothing can be evaluated here
-  // (no driver, no GPU, or no worker executable): status() says which.
-  // Workers start lazily, on their first call.
+  // One WorkerEvaluator per visible GPU of the first visible GPU's model
+  // (name and compute capability): a run compiles for one architecture and
+  // compares its candidates' speedups in one archive, so a GPU of another
+  // model is left out and status() names it. Empty when nothing can be
+  // evaluated here (no driver, no GPU, or no worker executable): status()
+  // says which. Workers start lazily, on their first call; the engine hands
+  // each of them the next compiled candidate as soon as it is free.
   std::vector<Evaluator*> evaluators() override;
 
   bool canEvaluate() const { return !evaluators_.empty(); }
   // One sentence for status bars and logs: the GPUs served, or why none is.
   const std::string& status() const { return status_; }
   const std::string& workerExecutable() const { return workerExecutable_; }
+  // The CUDA_VISIBLE_DEVICES value each evaluator's worker runs with, in evaluators() order.
+  const std::vector<std::string>& workerDevices() const { return workerDevices_; }
 
   // crucible-worker in the running executable's directory (/proc/self/exe).
   static std::string defaultWorkerExecutable();
@@ -45,6 +51,7 @@ public:
 private:
   std::string workerExecutable_;
   std::string status_;
+  std::vector<std::string> workerDevices_;
   std::vector<std::unique_ptr<WorkerEvaluator>> evaluators_;
 };
 

@@ -90,6 +90,9 @@ Evaluation WorkerEvaluator::evaluate(const EvaluationRequest& r) {
   }
   expectReply(call, WorkerMessage::EvaluateReply);
   e = decodeReply(call, decodeEvaluation);
+  // The worker records its device on a timing; one whose device could not
+  // say is still the GPU this worker process announced in its hello.
+  recordTimingDevice(e, process_.hello().device);
   // A kernel that faulted or hung leaves its CUDA context unusable: the next
   // candidate gets a fresh worker rather than the remains of this one.
   if (e.status == CandidateStatus::Faulted || e.status == CandidateStatus::TimedOut) process_.stop();

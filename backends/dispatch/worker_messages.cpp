@@ -188,6 +188,10 @@ std::vector<Ceiling> decodeCeilings(const std::string& payload) {
   });
 }
 
+void recordTimingDevice(Evaluation& e, const Fingerprint& device) {
+  if (e.timing && !recorded(e.timing->device)) e.timing->device = device;
+}
+
 std::string encodeError(const std::string& message) { return cbor({{"message", message}}); }
 std::string decodeError(const std::string& payload) {
   return decodePayload(payload, "error",

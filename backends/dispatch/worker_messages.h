@@ -14,7 +14,8 @@
 namespace crucible {
 
 // Bumped on any incompatible change; the engine refuses a worker that speaks another.
-inline constexpr int kWorkerProtocolVersion = 1;
+// 2: a Timing carries the device of the worker that took it.
+inline constexpr int kWorkerProtocolVersion = 2;
 
 // The frame type tag of each message.
 enum class WorkerMessage : std::uint32_t {
@@ -74,6 +75,12 @@ std::string encodeCeilings(const std::vector<Ceiling>& c);
 std::vector<Ceiling> decodeCeilings(const std::string& payload);
 std::string encodeError(const std::string& message);
 std::string decodeError(const std::string& payload);
+
+// Records on a timed evaluation the device of the worker that timed it (the
+// candidate and its interleaved reference alike), unless the evaluator
+// already recorded one: every result says what it was measured on, and the
+// engine never compares it with a timing from other hardware.
+void recordTimingDevice(Evaluation& e, const Fingerprint& device);
 
 // The JSON form of a kernel (the cubin as CBOR binary), for tests and for
 // logging a message readably. The domain types' JSON forms are

@@ -57,6 +57,9 @@ public:
 
   // Starts the worker unless it runs, and returns its Hello. Throws WorkerError.
   const Hello& start();
+  // The Hello of the latest worker started (the one that answered the last
+  // call); never starts one.
+  const Hello& hello() const { return hello_; }
   // Sends one request and waits for its reply until `timeout` passes. Starts
   // the worker first if needed (WorkerError if it cannot start); a worker
   // found dead before it took the request is replaced once. On the

@@ -36,7 +36,17 @@ bool answer(int outFd, const Frame& frame, Evaluator& local) {
       return true;
     case WorkerMessage::EvaluateRequest: {
       const auto request = decodeEvaluationRequest(frame.payload);
-      reply(outFd, WorkerMessage::EvaluateReply, encodeEvaluation(local.evaluate(request.request)));
+      Evaluation e = local.evaluate(request.request);
+      if (e.timing && !recorded(e.timing->device)) {
+        // Read after the samples, so its clocks are those the GPU ran at. A
+        // device that cannot say leaves the timing unrecorded (the engine
+        // records the worker's hello instead) rather than losing the result.
+        try {
+          recordTimingDevice(e, local.device());
+        } catch (const std::exception&) {
+        }
+      }
+      reply(outFd, WorkerMessage::EvaluateReply, encodeEvaluation(e));
       return true;
     }
     case WorkerMessage::ProfileRequest: {

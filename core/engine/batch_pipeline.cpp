@@ -7,10 +7,20 @@
 
 namespace crucible::engine_detail {
 
-double fitnessOf(const Evaluation& e, double referenceMedianUs) {
-  if (e.status != CandidateStatus::Valid || !e.timing) return 0;
-  return speedupOf(*e.timing, referenceMedianUs);
+ComparedSpeedup fitnessOf(const Evaluation& e, double referenceMedianUs, const Fingerprint& referenceDevice) {
+  if (e.status != CandidateStatus::Valid || !e.timing) return {};
+  return comparableSpeedup(*e.timing, referenceMedianUs, referenceDevice);
 }
+
+namespace {
+
+// Every timing says what it was measured on. Workers record their own GPU;
+// an evaluator that did not is the device it reported for this call.
+void recordDevice(Evaluation& e, const Fingerprint& device) {
+  if (e.timing && !recorded(e.timing->device)) e.timing->device = device;
+}
+
+}  // namespace
 
 BatchPipeline::BatchPipeline(PipelineConfig config, std::vector<PipelineItem> items)
     : config_(std::move(config)), items_(std::move(items)), results_(items_.size()) {
@@ -129,7 +139,13 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
       request.reference = config_.reference;
       request.seeds = item.seeds;
       result.evaluation = evaluator->evaluate(request);
-      result.fitness = fitnessOf(*result.evaluation, config_.referenceMedianUs);
+      recordDevice(*result.evaluation, result.device);
+      // The GPU that timed it: a cluster's job may run on another node than the one device() named.
+      if (result.evaluation->timing) result.device = result.evaluation->timing->device;
+      const ComparedSpeedup speedup =
+          fitnessOf(*result.evaluation, config_.referenceMedianUs, config_.referenceDevice);
+      result.fitness = speedup.speedup;
+      result.speedupRefusal = speedup.refusal;
       bool valid = result.evaluation->status == CandidateStatus::Valid;
       if (valid && result.fitness > item.profileAbove)
         result.profile = evaluator->profile(*config_.task, request.candidate);
@@ -142,6 +158,7 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
         request.seeds = item.extendedSeeds;
         request.extended = true;
         result.extended = evaluator->evaluate(request);
+        recordDevice(*result.extended, result.device);
         if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
           // Only now: the sanitizers take minutes, and only a seal needs them.
           if (config_.sanitizer) result.sanitizer = sanitize(request.candidate, device);

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "core/engine/comparable_speedup.h"
 #include "core/engine/engine_control.h"
 #include "core/engine/interfaces.h"
 
@@ -34,12 +35,13 @@ struct PipelineResult {
   bool compiled = false;                     // compile finished (ok or not)
   std::optional<Evaluation> evaluation;      // absent when the compile failed
   double fitness = 0;                        // speedup vs the reference; 0 unless Valid and timed
+  std::string speedupRefusal;                // Valid and timed, but no speedup across hardware: why
   std::optional<ProfileResult> profile;
   std::optional<Evaluation> extended;
   // The sanitizers' report: present only when the extended validation passed
   // and a sanitizer is configured (they are slow; nothing else needs them).
   std::optional<SanitizerReport> sanitizer;
-  Fingerprint device;                        // where it was evaluated
+  Fingerprint device;                        // where it was evaluated: the timing's device when recorded
   std::string failure;                       // State::Failed: the backend's exception
 };
 
@@ -52,6 +54,7 @@ struct PipelineConfig {
   const Task* task = nullptr;
   KernelBinary reference;
   double referenceMedianUs = 0;
+  Fingerprint referenceDevice;               // the GPU referenceMedianUs was timed on
   double sealMargin = 0;
   EngineControl* control = nullptr;
   std::function<void(const Candidate&, const CompileResult&)> onCompiled;  // from compile threads
@@ -96,7 +99,7 @@ private:
 };
 
 // The fitness of an evaluation: speedup vs the reference for a Valid, timed
-// result; 0 otherwise.
-double fitnessOf(const Evaluation& e, double referenceMedianUs);
+// result (comparableSpeedup: never across hardware); 0 otherwise.
+ComparedSpeedup fitnessOf(const Evaluation& e, double referenceMedianUs, const Fingerprint& referenceDevice);
 
 }  // namespace crucible::engine_detail

@@ -30,7 +30,9 @@ CommitOutcome outcomeOf(const Candidate& candidate, const PipelineResult& r, con
     c.validation = e.trials;
     c.timing = e.timing;
     c.fitness = r.fitness;
-    if (c.status == CandidateStatus::Valid && r.fitness <= 0) c.statusDetail += " (valid but not timed: fitness 0)";
+    if (c.status == CandidateStatus::Valid && r.fitness <= 0)
+      c.statusDetail += r.speedupRefusal.empty() ? " (valid but not timed: fitness 0)"
+                                                 : " (valid, but " + r.speedupRefusal + ": fitness 0)";
     if (r.profile && r.profile->permitted) c.profile = r.profile->metrics;
   }
   if (r.extended) o.gpuSeconds += r.extended->gpuSeconds;
@@ -50,7 +52,11 @@ CommitOutcome outcomeOf(const Candidate& candidate, const PipelineResult& r, con
     c.statusDetail += (c.statusDetail.empty() ? "not sealed: " : "; not sealed: ") + o.sealNote;
   } else {
     // sanitizerRefusal refuses a missing report, so r.sanitizer is present here.
-    Seal s = makeSeal(rules.task, rules.run, c, *r.extended, r.device, rules.referenceMedianUs, rules.now,
+    // The seal's figures are the extended validation's: so is its fingerprint (on a
+    // cluster that job may have run on another node than the first evaluation).
+    const Fingerprint& measuredOn =
+        r.extended->timing && recorded(r.extended->timing->device) ? r.extended->timing->device : r.device;
+    Seal s = makeSeal(rules.task, rules.run, c, *r.extended, measuredOn, rules.referenceMedianUs, rules.now,
                       &*r.sanitizer);
     // The pipeline's bar was the best seal when the generation started; an
     // earlier commit of this batch may have raised it since.

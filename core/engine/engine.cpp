@@ -6,6 +6,7 @@
 #include "core/engine/engine_control.h"
 #include "core/engine/run_loop.h"
 #include "core/engine/unix_time.h"
+#include "core/engine/user_reference.h"
 #include "core/store/project_store.h"
 
 namespace crucible {
@@ -26,7 +27,7 @@ Engine::Engine(std::string projectPath, Proposer& proposer, Compiler& compiler, 
 Engine::~Engine() = default;
 
 RunId Engine::createRun(TaskId task, std::string name, std::uint64_t seed, Budget budget, bool gated,
-                        RunSettings settings) {
+                        RunSettings settings, const UserReferenceKernel* reference) {
   try {
     validate(settings);
   } catch (const std::invalid_argument& e) {
@@ -44,7 +45,17 @@ RunId Engine::createRun(TaskId task, std::string name, std::uint64_t seed, Budge
   run.gated = gated;
   run.settingsJson = toJson(settings);
   run.status = RunStatus::Created;
-  return store->addRun(run);
+  if (!reference) return store->addRun(run);
+  RunId id = 0;
+  try {
+    store->transaction([&] {
+      id = store->addRun(run);
+      recordUserReference(*store, id, *reference);
+    });
+  } catch (const UserReferenceError& e) {
+    throw EngineError(e.what());
+  }
+  return id;
 }
 
 void Engine::run(RunId runId) {

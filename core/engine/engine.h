@@ -17,6 +17,8 @@
 
 namespace crucible {
 
+struct UserReferenceKernel;
+
 // Receives the events of engine_events.h. Called from engine threads (the
 // thread that calls run() and its compile and evaluation workers, never two
 // at once). Must be cheap and must not call
@@ -46,8 +48,12 @@ public:
 
   // Stores a new run (status Created) with the settings as JSON. Throws
   // EngineError when the task does not exist or the settings are invalid.
+  // With a reference, the user's kernel is the run's reference instead of the
+  // task's latest seal or baseline (user_reference.h), stored with the run in
+  // one transaction; a kernel that does not fit the task throws EngineError
+  // and no run is stored.
   RunId createRun(TaskId task, std::string name, std::uint64_t seed, Budget budget, bool gated,
-                  RunSettings settings);
+                  RunSettings settings, const UserReferenceKernel* reference = nullptr);
 
   // Blocking: call it on a worker thread. Returns when the run finished (its
   // budget or generation limit was reached), was stopped, or failed (then the

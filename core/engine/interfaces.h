@@ -28,6 +28,9 @@ struct ProposalContext {
   std::vector<const Candidate*> parents;  // 0 (fresh), 1 (mutation) or 2 (crossover)
   const MetaPrompt* strategy = nullptr;   // the mutation strategy / meta-prompt to apply
   std::vector<const KnowledgeEntry*> knowledge;  // validated claims in scope, best first
+  // The validated, pinned and refuted claims in scope with their scope weights,
+  // best first (core/knowledge/claim_scope.h): proposers' priors (choice_priors.h).
+  std::vector<WeightedClaim> claims;
   int generation = 0;
   std::uint64_t seed = 0;                 // all randomness of one proposal derives from it
 };

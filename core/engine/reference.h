@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The reference a run is measured against: the task's baseline kernel, or the
-// task's latest seal. Stored as a candidate of the run with status Reference.
+// The reference a run is measured against: the task's baseline kernel, the
+// task's latest seal, or a kernel of the user's own chosen when the run was
+// created (user_reference.h). Stored as a candidate of the run with status
+// Reference, linked from Run::referenceCandidate.
 #pragma once
 #include "core/model/candidate.h"
 #include "core/model/seal.h"

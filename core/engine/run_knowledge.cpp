@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/engine/run_knowledge.h"
 #include "core/engine/unix_time.h"
+#include "core/knowledge/reference_analysis.h"
+#include "core/task/task_spec.h"
 
 #include <cmath>
 #include <ctime>
@@ -20,10 +22,21 @@ double fitnessAsParent(const Candidate& parent) {
   return parent.status == CandidateStatus::Reference ? 1.0 : parent.fitness;
 }
 
+// The task's shape class; "" (any shape) when its spec does not parse.
+std::string shapeClassOfTask(const Task& task) {
+  try {
+    return shapeClassOf(parseTaskSpec(task.specJson).axes);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 }  // namespace
 
-RunKnowledge::RunKnowledge(ProjectStore& store, const RunSettings& settings)
+RunKnowledge::RunKnowledge(ProjectStore& store, const RunSettings& settings, const Task& task)
     : store_(store),
+      family_(task.family),
+      shapeClass_(shapeClassOfTask(task)),
       // Rebuilds an observation from its evidence: the child, its one parent,
       // and the fitness ratio in the entry's canonical orientation.
       book_(rulesOf(settings), [&store](const KnowledgeEntry& entry, CandidateId childId) -> std::optional<double> {
@@ -54,6 +67,7 @@ const KnowledgeEntry* RunKnowledge::observe(const Candidate& child, const Candid
   KnowledgeObservation o;
   o.arch = deviceArch;
   o.family = family;
+  o.shape = family == family_ ? shapeClass_ : "";
   o.change = *change;
   // Both fitnesses are speedups against the reference timed beside them, so
   // their ratio is robust to clock drift between the two measurements.
@@ -67,6 +81,61 @@ const KnowledgeEntry* RunKnowledge::observe(const Candidate& child, const Candid
   else
     store_.updateKnowledge(stored);
   return &entry;
+}
+
+void RunKnowledge::supply(ProposalContext& ctx, const std::string& deviceArch) const {
+  const auto ranked = book_.inScope(ClaimScope{deviceArch, family_, shapeClass_});
+  ctx.knowledge = factsOf(ranked);
+  ctx.claims = weightedOf(ranked);
+}
+
+void RunKnowledge::record(const std::vector<KnowledgeEntry>& entries) {
+  for (const KnowledgeEntry& e : entries) {
+    const KnowledgeEntry& kept = book_.put(e);
+    KnowledgeEntry stored = kept;
+    stored.updatedAt = unixSeconds();
+    if (kept.id == 0)
+      book_.setId(kept, store_.addKnowledge(stored));
+    else
+      store_.updateKnowledge(stored);
+  }
+}
+
+}  // namespace crucible::engine_detail
+
+namespace crucible::engine_detail {
+
+void RunKnowledge::learnFromReference(Candidate& reference, const std::string& cubin, Evaluator& evaluator,
+                                      const Task& task, const Fingerprint& device, bool profile,
+                                      const std::function<void(const std::string&, const std::string&)>& log) {
+  if (profile && reference.profile.empty() && reference.timing) {
+    try {
+      ProfileResult r = evaluator.profile(task, KernelBinary{cubin, reference.launch});
+      if (r.permitted && !r.metrics.empty()) {
+        reference.profile = r.metrics;
+        store_.transaction([&] { store_.updateCandidate(reference); });
+        log("info", "reference profiled: " + std::to_string(r.metrics.size()) + " metrics");
+      } else {
+        log("info", "the reference was not profiled" + (r.detail.empty() ? std::string() : ": " + r.detail));
+      }
+    } catch (const std::exception& e) {
+      log("warning", std::string("the reference could not be profiled: ") + e.what());
+    }
+  }
+  TaskSpec spec;
+  try {
+    spec = parseTaskSpec(task.specJson);
+  } catch (const std::exception& e) {
+    log("warning", std::string("no reference analysis: the task spec does not parse: ") + e.what());
+    return;
+  }
+  const ReferenceAnalysis analysis =
+      analyseReference({&reference, &spec, task.family, device.arch, device.gpu, store_.ceilings(device.gpu)});
+  store_.transaction([&] { record(analysis.claims); });
+  std::string left;
+  for (const std::string& m : analysis.missing) left += (left.empty() ? "" : "; ") + m;
+  log("info", "reference analysis: " + std::to_string(analysis.claims.size()) + " claim(s) recorded" +
+                  (left.empty() ? std::string() : " (left out: " + left + ")"));
 }
 
 }  // namespace crucible::engine_detail

@@ -70,7 +70,7 @@ std::vector<Candidate> RunLoop::restore() {
   LogFn logFn = [this](const std::string& level, const std::string& text) { log(level, text); };
   ensureCeilings(store_, *evaluators_.front(), device_.gpu, logFn);
   strategies_ = restoreStrategies(store_, run_.id, proposer_);
-  knowledge_ = std::make_unique<RunKnowledge>(store_, settings_);
+  knowledge_ = std::make_unique<RunKnowledge>(store_, settings_, task_);
   RestoredIndex index = restoreIndex(store_, run_.id, task_.id, settings_.islands, gate_);
   storedPerGeneration_ = std::move(index.storedPerGeneration);
   lastGeneration_ = index.lastGeneration;
@@ -103,6 +103,10 @@ void RunLoop::setupReference(const LogFn& logFn) {
                        settings_.validationSeeds, logFn);
   referenceCubin_ = std::move(timing.cubin);
   referenceMedianUs_ = timing.medianUs;
+  if (reference_.timing)
+    if (auto note = referenceHardwareNote(*reference_.timing, device_)) log("warning", *note);
+  knowledge_->learnFromReference(reference_, referenceCubin_, *evaluators_.front(), task_, device_,
+                                 settings_.profile != ProfileMode::None, logFn);
 }
 
 // ------------------------------------------------------------------ control
@@ -308,7 +312,7 @@ SlotWork RunLoop::planSlotWork(int generation, int slot, int island) {
   call->ctx.generation = generation;
   call->ctx.seed = deriveSeed(run_.seed, generation, slot, SeedPurpose::Proposal);
   // Points into the knowledge, which changes only when results are committed, never while proposing.
-  call->ctx.knowledge = knowledge_->validatedInScope(device_.arch, task_.family);
+  knowledge_->supply(call->ctx, device_.arch);
   if (plan.parent) {
     const Candidate& parent = candidateById(plan.parent->elite);
     if (plan.tuneFirst) {
@@ -495,6 +499,7 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   config.task = &task_;
   config.reference = KernelBinary{referenceCubin_, reference_.launch};
   config.referenceMedianUs = referenceMedianUs_;
+  if (reference_.timing) config.referenceDevice = reference_.timing->device;
   config.sealMargin = settings_.sealMargin;
   config.control = &control_;
   config.onCompiled = [this, runId = run_.id](const Candidate& c, const CompileResult& r) {

@@ -37,7 +37,7 @@ std::vector<Candidate> RunLoop::implementPlans(std::vector<Candidate> batch) {
     call->ctx.generation = call->plan.generation;
     call->ctx.seed = deriveSeed(run_.seed, call->plan.generation, static_cast<std::int64_t>(call->plan.id),
                                 SeedPurpose::Proposal);
-    call->ctx.knowledge = knowledge_->validatedInScope(device_.arch, task_.family);
+    knowledge_->supply(call->ctx, device_.arch);
     for (const Candidate& p : call->parents) call->ctx.parents.push_back(&p);
     if (call->strategy) call->ctx.strategy = &*call->strategy;
     calls.push_back(std::move(call));

@@ -10,6 +10,7 @@
 #include "core/engine/seeding.h"
 #include "core/engine/unix_time.h"
 #include "core/engine/user_evaluation.h"
+#include "core/engine/user_reference.h"
 
 namespace crucible::engine_detail {
 
@@ -127,10 +128,15 @@ ReferenceTiming prepareReference(ProjectStore& store, Run& run, Candidate& refer
                                  Compiler& compiler, Evaluator& evaluator, const std::string& compileArch,
                                  const std::string& gpu, int validationSeeds, const LogFn& log) {
   ReferenceTiming prepared;
+  // A user's kernel as the reference is named, so the message says which file to fix; it is refused, never
+  // measured against, when it does not compile or validate.
+  const std::string which = reference.proposer == kUserReferenceProposer
+                                ? "the reference kernel (" + reference.statusDetail + ")"
+                                : std::string("the reference kernel");
+  const std::string refused = reference.proposer == kUserReferenceProposer ? "; it cannot be this run's reference" : "";
   CompileResult compiled = compiler.compile({reference.source, reference.launch.entry, compileArch, {}});
   if (!compiled.report.ok)
-    throw EngineError("the reference kernel does not compile for " + compileArch + ": " +
-                      firstError(compiled.report));
+    throw EngineError(which + " does not compile for " + compileArch + ": " + firstError(compiled.report) + refused);
   prepared.cubin = compiled.cubin;
 
   if (!reference.timing) {
@@ -142,8 +148,8 @@ ReferenceTiming prepareReference(ProjectStore& store, Run& run, Candidate& refer
       request.seeds.push_back(deriveSeed(run.seed, -1, k, SeedPurpose::Validation));
     Evaluation e = evaluator.evaluate(request);
     if (e.status != CandidateStatus::Valid || !e.timing || e.timing->medianUs <= 0)
-      throw EngineError(std::string("the reference kernel does not pass validation on ") + gpu + ": " +
-                        toString(e.status) + (e.detail.empty() ? "" : " (" + e.detail + ")"));
+      throw EngineError(which + " does not pass validation on " + gpu + ": " + toString(e.status) +
+                        (e.detail.empty() ? "" : " (" + e.detail + ")") + refused);
     reference.compile = compiled.report;
     reference.validation = e.trials;
     reference.timing = e.timing;

@@ -212,6 +212,7 @@ UserEvaluation evaluateUserKernel(ProjectStore& store, Compiler& compiler, Evalu
   config.task = &*task;
   config.reference = KernelBinary{referenceTiming.cubin, reference.launch};
   config.referenceMedianUs = referenceTiming.medianUs;
+  if (reference.timing) config.referenceDevice = reference.timing->device;
   config.sealMargin = settings.sealMargin;
   config.control = &control;
   config.onCompiled = [&](const Candidate&, const CompileResult& r) {   // on the compile thread

@@ -28,8 +28,8 @@ std::string textField(const json& object, const char* name, const std::string& w
 
 KnowledgeEntry entryFrom(const json& e, const std::string& where) {
   if (!e.is_object()) throw KnowledgeExchangeError(where + ": must be an object");
-  static const std::set<std::string> known = {"arch",   "family",       "shape",  "decision", "claim",
-                                              "effect", "observations", "status", "probe"};
+  static const std::set<std::string> known = {"arch",   "family",       "shape",  "decision", "claim",  "effect",
+                                              "observations", "status", "probe", "pinned", "disabled", "userClaim"};
   for (const auto& [key, value] : e.items())
     if (!known.count(key)) throw KnowledgeExchangeError(where + "." + key + ": unknown field");
   KnowledgeEntry k;
@@ -44,8 +44,17 @@ KnowledgeEntry entryFrom(const json& e, const std::string& where) {
   k.effect = e.at("effect").get<double>();
   if (!std::isfinite(k.effect) || k.effect <= 0)
     throw KnowledgeExchangeError(where + ".effect: must be a finite number > 0, not " + e.at("effect").dump());
-  if (!e.contains("observations") || !e.at("observations").is_number_integer() || e.at("observations").get<std::int64_t>() < 1)
-    throw KnowledgeExchangeError(where + ".observations: must be a whole number >= 1");
+  for (const char* flag : {"pinned", "disabled"})
+    if (e.contains(flag) && !e.at(flag).is_boolean())
+      throw KnowledgeExchangeError(where + "." + flag + ": must be true or false");
+  k.pinned = e.value("pinned", false);
+  k.disabled = e.value("disabled", false);
+  k.userClaim = e.contains("userClaim") ? textField(e, "userClaim", where, true) : "";
+  // A pinned claim stands on the user's word: it may have no observation yet.
+  const std::int64_t least = k.pinned ? 0 : 1;
+  if (!e.contains("observations") || !e.at("observations").is_number_integer() ||
+      e.at("observations").get<std::int64_t>() < least)
+    throw KnowledgeExchangeError(where + ".observations: must be a whole number >= " + std::to_string(least));
   k.observations = e.at("observations").get<std::int64_t>();
   const std::string status = textField(e, "status", where, false);
   try {
@@ -63,16 +72,22 @@ ScopeKey keyOf(const KnowledgeEntry& k) { return {k.scopeArch, k.scopeFamily, k.
 
 std::string knowledgeExchangeJson(const KnowledgeExchange& exchange) {
   json entries = json::array();
-  for (const KnowledgeEntry& k : exchange.entries)
-    entries.push_back({{"arch", k.scopeArch},
-                       {"family", k.scopeFamily},
-                       {"shape", k.scopeShape},
-                       {"decision", k.decision},
-                       {"claim", k.claim},
-                       {"effect", k.effect},
-                       {"observations", k.observations},
-                       {"status", toString(k.status)},
-                       {"probe", k.probe}});
+  for (const KnowledgeEntry& k : exchange.entries) {
+    json e = {{"arch", k.scopeArch},
+              {"family", k.scopeFamily},
+              {"shape", k.scopeShape},
+              {"decision", k.decision},
+              {"claim", k.claim},
+              {"effect", k.effect},
+              {"observations", k.observations},
+              {"status", toString(k.status)},
+              {"probe", k.probe}};
+    // The user's word travels with the claim; written only when given.
+    if (k.pinned) e["pinned"] = true;
+    if (k.disabled) e["disabled"] = true;
+    if (!k.userClaim.empty()) e["userClaim"] = k.userClaim;
+    entries.push_back(std::move(e));
+  }
   return json{{"kind", kKind},
               {"format", kFormat},
               {"source", exchange.source},

@@ -7,6 +7,10 @@
 // in the importing project replace its statistics with local ones (the
 // engine rebuilds an entry from its evidence when a new observation arrives).
 //
+// The user's word on a claim (pinned, disabled, the user's wording) travels
+// with it ("pinned": true, "disabled": true, "userClaim": text, each written
+// only when set); a claim the user added arrives as any other claim.
+//
 // Import never overwrites what a project learnt itself: a claim whose scope
 // and decision the project already has is kept as the project has it.
 #pragma once

@@ -39,7 +39,8 @@ std::string describeClaim(const KnowledgeEntry& e) {
   double f = e.effect >= 1 ? e.effect : (e.effect > 0 ? 1.0 / e.effect : 0.0);
   std::snprintf(factor, sizeof factor, "%.3g", f);
   std::string family = e.scopeFamily.empty() ? "" : e.scopeFamily + " ";
-  return "On " + e.scopeArch + ", " + e.decision + " makes " + family + "kernels " + factor + "x " +
+  std::string shape = e.scopeShape.empty() ? "" : " of shape " + e.scopeShape;
+  return "On " + e.scopeArch + ", " + e.decision + " makes " + family + "kernels" + shape + " " + factor + "x " +
          (e.effect >= 1 ? "faster" : "slower") + " (geometric mean of the latest " +
          std::to_string(e.evidence.size()) + " of " + std::to_string(e.observations) + " one-change observations)";
 }
@@ -47,11 +48,38 @@ std::string describeClaim(const KnowledgeEntry& e) {
 KnowledgeBook::KnowledgeBook(KnowledgeRules rules, EvidenceLoader loader)
     : rules_(rules), loader_(std::move(loader)) {}
 
+std::optional<DecisionChange> parseDecisionChange(const std::string& decision) {
+  const auto colon = decision.find(": ");
+  const auto arrow = decision.find(" -> ");
+  if (colon == std::string::npos || arrow == std::string::npos || arrow < colon || colon == 0) return std::nullopt;
+  DecisionChange c{decision.substr(0, colon), decision.substr(colon + 2, arrow - colon - 2), decision.substr(arrow + 4)};
+  if (c.from.empty() || c.to.empty()) return std::nullopt;
+  return c;
+}
+
+// A user's claim may be written in either orientation: it is filed under the
+// canonical one, so the observations of its decision reach it.
+KnowledgeBook::Key KnowledgeBook::keyOf(const KnowledgeEntry& e) {
+  std::string decision = e.decision;
+  if (auto change = parseDecisionChange(e.decision)) {
+    bool inverted = false;
+    decision = canonicalDecision(*change, inverted);
+  }
+  return Key{e.scopeArch, e.scopeFamily, e.scopeShape, decision};
+}
+
+void KnowledgeBook::present(Accumulator& a) {
+  a.presented = a.entry;
+  a.presented.status = effectiveStatus(a.entry);
+  if (!a.entry.userClaim.empty()) a.presented.claim = a.entry.userClaim;
+}
+
 void KnowledgeBook::load(const std::vector<KnowledgeEntry>& entries) {
   for (const auto& e : entries) {
     Accumulator a;
     a.entry = e;
-    entries_[Key{e.scopeArch, e.scopeFamily, e.decision}] = std::move(a);
+    present(a);
+    entries_[keyOf(e)] = std::move(a);
   }
 }
 
@@ -71,17 +99,18 @@ void KnowledgeBook::rebuild(Accumulator& a) {
 const KnowledgeEntry& KnowledgeBook::observe(const KnowledgeObservation& o) {
   bool inverted = false;
   std::string decision = canonicalDecision(o.change, inverted);
-  Key key{o.arch, o.family, decision};
+  Key key{o.arch, o.family, o.shape, decision};
   auto [it, inserted] = entries_.try_emplace(key);
   Accumulator& a = it->second;
   if (inserted) {
     a.entry.scopeArch = o.arch;
     a.entry.scopeFamily = o.family;
-    a.entry.decision = decision;
+    a.entry.scopeShape = o.shape;
     a.rebuilt = true;
   } else if (!a.rebuilt) {
     rebuild(a);
   }
+  a.entry.decision = decision;  // a user's claim written the other way round takes the measured orientation
   double l = std::log(o.effect);
   a.logEffects.push_back(inverted ? -l : l);
   a.entry.evidence.push_back(o.child);
@@ -95,20 +124,48 @@ const KnowledgeEntry& KnowledgeBook::observe(const KnowledgeObservation& o) {
   a.entry.effect = std::exp(mean);
   a.entry.status = classify(a.logEffects, rules_, a.entry.status);
   a.entry.claim = describeClaim(a.entry);
+  present(a);
+  return a.entry;
+}
+
+const KnowledgeEntry& KnowledgeBook::put(const KnowledgeEntry& entry) {
+  Accumulator& a = entries_[keyOf(entry)];
+  const KnowledgeEntry previous = a.entry;
+  a.entry = entry;
+  // The store's identity and the user's word stay with the entry.
+  if (previous.id != 0) {
+    a.entry.id = previous.id;
+    a.entry.pinned = previous.pinned;
+    a.entry.disabled = previous.disabled;
+    a.entry.userAdded = previous.userAdded;
+    a.entry.userClaim = previous.userClaim;
+  }
+  a.rebuilt = true;
+  a.logEffects.clear();
+  present(a);
   return a.entry;
 }
 
 void KnowledgeBook::setId(const KnowledgeEntry& entry, KnowledgeId id) {
-  auto it = entries_.find(Key{entry.scopeArch, entry.scopeFamily, entry.decision});
-  if (it != entries_.end()) it->second.entry.id = id;
+  auto it = entries_.find(keyOf(entry));
+  if (it != entries_.end()) {
+    it->second.entry.id = id;
+    it->second.presented.id = id;
+  }
+}
+
+std::vector<RankedClaim> KnowledgeBook::inScope(const ClaimScope& scope, const ScopeWeights& weights) const {
+  std::vector<const KnowledgeEntry*> all;
+  for (const auto& [key, a] : entries_) all.push_back(&a.presented);
+  return rankClaims(all, scope, weights);
 }
 
 std::vector<const KnowledgeEntry*> KnowledgeBook::validatedInScope(const std::string& arch,
                                                                    const std::string& family) const {
   std::vector<const KnowledgeEntry*> out;
   for (const auto& [key, a] : entries_) {
-    const auto& e = a.entry;
-    if (e.status == KnowledgeStatus::Validated && e.scopeArch == arch &&
+    const auto& e = a.presented;
+    if (claimUsable(e) && e.status == KnowledgeStatus::Validated && e.scopeArch == arch &&
         (e.scopeFamily.empty() || e.scopeFamily == family))
       out.push_back(&e);
   }

@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 #include <vector>
+#include "core/knowledge/claim_scope.h"
 #include "core/knowledge/decision_diff.h"
 #include "core/model/knowledge.h"
 
@@ -40,6 +41,7 @@ struct KnowledgeObservation {
   DecisionChange change;     // as observed (any orientation)
   double effect = 0;         // parent median / child median; > 1 = the change helped
   CandidateId child = 0;     // the evidence
+  std::string shape;         // the task's shape class (claim_scope.h); "" = any
 };
 
 class KnowledgeBook {
@@ -63,18 +65,28 @@ public:
   // Validated entries for this device arch whose family is the task's or
   // any ("" scope), strongest effect first.
   std::vector<const KnowledgeEntry*> validatedInScope(const std::string& arch, const std::string& family) const;
+  // The claims a run with this scope uses, ranked and weighted (claim_scope.h).
+  // The entries are as a run reads them: a pinned claim's status reads
+  // validated, and the user's wording replaces the measured claim's.
+  std::vector<RankedClaim> inScope(const ClaimScope& scope, const ScopeWeights& weights = {}) const;
+  // Adds or replaces an entry that is not learnt from one-change pairs (a
+  // reference analysis); returns it (id 0 when it must be added to the store).
+  const KnowledgeEntry& put(const KnowledgeEntry& entry);
   std::size_t size() const { return entries_.size(); }
 
   // "dim: a -> b" with a <= b; flips effect orientation when needed.
   static std::string canonicalDecision(const DecisionChange& change, bool& inverted);
 
 private:
-  using Key = std::tuple<std::string, std::string, std::string>;  // arch, family, decision
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;  // arch, family, shape, decision
   struct Accumulator {
     KnowledgeEntry entry;
+    KnowledgeEntry presented;  // entry as a run reads it (see inScope)
     std::vector<double> logEffects;
     bool rebuilt = false;
   };
+  static Key keyOf(const KnowledgeEntry& e);
+  static void present(Accumulator& a);
   void rebuild(Accumulator& a);
   KnowledgeRules rules_;
   EvidenceLoader loader_;
@@ -83,5 +95,9 @@ private:
 
 // The human-readable claim of an entry.
 std::string describeClaim(const KnowledgeEntry& entry);
+
+// "dim: a -> b" (as canonicalDecision writes it, or as a user types it) back
+// into its parts; nullopt for any other text.
+std::optional<DecisionChange> parseDecisionChange(const std::string& decision);
 
 }  // namespace crucible

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "core/model/fingerprint.h"
 #include "core/model/ids.h"
 
 namespace crucible {
@@ -89,6 +90,10 @@ struct Timing {
   double referenceIqrUs = 0;
   double speedup = 0;              // referenceMedianUs / medianUs
   double smClockMHz = 0;           // SM clock read with the result
+  // The GPU of the worker that took these samples, the interleaved reference's
+  // included (one worker times both). Not recorded (empty gpu) in rows from
+  // before it was kept.
+  Fingerprint device;
 };
 
 struct Candidate {

@@ -25,6 +25,19 @@ struct KnowledgeEntry {
   std::string probe;           // the hardware probe that certified it, if any
   std::vector<CandidateId> evidence;
   std::int64_t updatedAt = 0;
+  // The user's word on the claim (the knowledge browser), kept apart from
+  // the statistics so the engine's updates never overwrite it:
+  bool pinned = false;         // used as validated whatever the statistics say
+  bool disabled = false;       // never used (shown, still updated by observations)
+  bool userAdded = false;      // written by the user; evidence arrives like any claim's
+  std::string userClaim;       // the user's wording, shown instead of `claim` when set
+};
+
+// A claim as a run uses it: how closely its scope matches the run's
+// (core/knowledge/claim_scope.h) as a weight in (0, 1].
+struct WeightedClaim {
+  const KnowledgeEntry* entry = nullptr;
+  double weight = 1;
 };
 
 }  // namespace crucible

@@ -256,7 +256,8 @@ json toJson(const Timing& t) {
           {"referenceMedianUs", t.referenceMedianUs},
           {"referenceIqrUs", t.referenceIqrUs},
           {"speedup", t.speedup},
-          {"smClockMHz", t.smClockMHz}};
+          {"smClockMHz", t.smClockMHz},
+          {"device", toJson(t.device)}};
 }
 
 Timing timingFromJson(const json& j, MissingFigures missing) {
@@ -269,6 +270,10 @@ Timing timingFromJson(const json& j, MissingFigures missing) {
   t.referenceIqrUs = figure(j, "referenceIqrUs", what, missing);
   t.speedup = figure(j, "speedup", what, missing);
   t.smClockMHz = figure(j, "smClockMHz", what, missing);
+  // Older project rows have no device: not recorded. The worker protocol
+  // always sends one (both ends are built together).
+  if (missing == MissingFigures::Reject || j.contains("device"))
+    t.device = fingerprintFromJson(requiredMember(j, "device", what));
   return t;
 }
 
@@ -282,7 +287,8 @@ json toJson(const Fingerprint& f) {
           {"nvrtc", f.nvrtc},
           {"smClockMHz", f.smClockMHz},
           {"memClockMHz", f.memClockMHz},
-          {"host", f.host}};
+          {"host", f.host},
+          {"smCount", f.smCount}};
 }
 
 Fingerprint fingerprintFromJson(const json& j) {
@@ -296,6 +302,8 @@ Fingerprint fingerprintFromJson(const json& j) {
   f.smClockMHz = field<double>(j, "smClockMHz", what);
   f.memClockMHz = field<double>(j, "memClockMHz", what);
   f.host = field<std::string>(j, "host", what);
+  // Absent in fingerprints written before it was kept: not recorded.
+  if (j.contains("smCount")) f.smCount = field<int>(j, "smCount", what);
   return f;
 }
 

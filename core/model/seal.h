@@ -2,21 +2,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include "core/model/fingerprint.h"
 #include "core/model/ids.h"
 
 namespace crucible {
-
-// Where a figure was measured: GPU, clocks, driver, toolkit.
-struct Fingerprint {
-  std::string gpu;            // "NVIDIA H200"
-  std::string arch;           // "sm_90"
-  std::string driver;         // "580.159.04"
-  std::string cudaRuntime;    // "13.0"
-  std::string nvrtc;          // "13.0"
-  double smClockMHz = 0;
-  double memClockMHz = 0;
-  std::string host;
-};
 
 // A frozen, validated kernel: the reference for the next run on its task.
 struct Seal {

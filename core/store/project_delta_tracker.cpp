@@ -19,7 +19,8 @@ auto key(const ArchiveCell& c) {
 }
 auto key(const ReviewVerdict& v) { return std::tie(v.runId, v.architectureKey, v.accepted, v.note, v.decidedAt); }
 auto key(const KnowledgeEntry& k) {
-  return std::tie(k.id, k.updatedAt, k.observations, k.status, k.effect, k.claim, k.decision, k.evidence);
+  return std::tie(k.id, k.updatedAt, k.observations, k.status, k.effect, k.claim, k.decision, k.evidence, k.pinned,
+                  k.disabled, k.userAdded, k.userClaim);
 }
 auto key(const Ceiling& c) { return std::tie(c.device, c.name, c.measured, c.datasheet, c.measuredAt); }
 

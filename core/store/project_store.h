@@ -177,7 +177,12 @@ public:
 
   // Knowledge (outlives runs). search() uses SQLite FTS5 over claim/decision/scope.
   KnowledgeId addKnowledge(const KnowledgeEntry& k);
+  // Writes the measured fields and the evidence; the user's word (pinned,
+  // disabled, userAdded, userClaim) is written by addKnowledge and
+  // setKnowledgeUserState only, so the engine's updates never undo it.
   void updateKnowledge(const KnowledgeEntry& k);
+  // The user's word on a claim (the knowledge browser); throws for an unknown id.
+  void setKnowledgeUserState(KnowledgeId id, bool pinned, bool disabled, const std::string& userClaim);
   std::vector<KnowledgeEntry> knowledge() const;
   // Every word of the query must match (claim, decision or scope); a word
   // ending in '*' matches as a prefix; punctuation is not query syntax.

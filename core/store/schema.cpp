@@ -269,7 +269,17 @@ CREATE TABLE seal_revalidations (
 CREATE INDEX seal_revalidations_by_seal ON seal_revalidations(seal_id, id);
 )sql";
 
-constexpr std::array<const char*, 3> kMigrations{kV1Tables, kV2IndicesAndSearch, kV3DraftsAndRevalidations};
+// v4: the user's word on a claim (issue 19, the knowledge browser): "pinned",
+// "disabled" and "added" (comma-separated) in user_state, and the user's
+// wording of the claim in user_claim ('' = the measured claim's text).
+// Kept apart from the measured columns, which the engine rewrites.
+constexpr const char* kV4KnowledgeUserState = R"sql(
+ALTER TABLE knowledge ADD COLUMN user_state TEXT NOT NULL DEFAULT '';
+ALTER TABLE knowledge ADD COLUMN user_claim TEXT NOT NULL DEFAULT '';
+)sql";
+
+constexpr std::array<const char*, 4> kMigrations{kV1Tables, kV2IndicesAndSearch, kV3DraftsAndRevalidations,
+                                                 kV4KnowledgeUserState};
 
 int userVersion(sqlite3* db) {
   Statement s(db, "PRAGMA user_version");
@@ -298,7 +308,8 @@ private:
 
 int latestSchemaVersion() { return static_cast<int>(kMigrations.size()); }
 
-// v3 only adds tables (drafts, seal_revalidations) that read as empty when absent.
+// v3 only adds tables (drafts, seal_revalidations) that read as empty when
+// absent; v4 only adds the knowledge's user columns, read as '' when absent.
 int oldestReadableSchemaVersion() { return 2; }
 
 void applyMigrations(sqlite3* db, int upTo) {

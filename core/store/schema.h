@@ -20,6 +20,8 @@ int latestSchemaVersion();
 int oldestReadableSchemaVersion();
 // The version that added the drafts and seal_revalidations tables.
 inline constexpr int kDraftsSchemaVersion = 3;
+// The version that added the knowledge's user_state and user_claim columns.
+inline constexpr int kKnowledgeUserStateSchemaVersion = 4;
 
 // Brings the database from its PRAGMA user_version up to `upTo`, one
 // migration per transaction; a fresh (version 0) database also gets the

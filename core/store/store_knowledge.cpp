@@ -9,6 +9,7 @@
 
 #include "core/store/queries.h"
 #include "core/store/row_codec.h"
+#include "core/store/schema.h"
 #include "core/store/statement.h"
 
 namespace crucible {
@@ -45,6 +46,31 @@ std::string ftsQueryFromWords(const std::string& text) {
 }
 
 
+// user_state: "pinned", "disabled", "added", comma-separated, in this order.
+std::string userStateText(const KnowledgeEntry& k) {
+  std::string s;
+  auto add = [&s](bool on, const char* word) {
+    if (on) s += (s.empty() ? "" : ",") + std::string(word);
+  };
+  add(k.pinned, "pinned");
+  add(k.disabled, "disabled");
+  add(k.userAdded, "added");
+  return s;
+}
+
+// Unknown words are ignored: a later build's state reads as none of these.
+void readUserState(const std::string& text, KnowledgeEntry& k) {
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string word = text.substr(begin, end - begin);
+    if (word == "pinned") k.pinned = true;
+    if (word == "disabled") k.disabled = true;
+    if (word == "added") k.userAdded = true;
+    begin = end + 1;
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- knowledge
@@ -71,9 +97,10 @@ KnowledgeId ProjectStore::addKnowledge(const KnowledgeEntry& k) {
     {
       auto s = statements_->get(
           "INSERT INTO knowledge(scope_arch, scope_family, scope_shape, claim, decision, effect, observations, status, "
-          "probe, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+          "probe, updated_at, user_state, user_claim) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
       s->bindAll(k.scopeArch, k.scopeFamily, k.scopeShape, k.claim, k.decision, k.effect, k.observations,
-                 toString(k.status), k.probe, k.updatedAt != 0 ? k.updatedAt : nowSeconds());
+                 toString(k.status), k.probe, k.updatedAt != 0 ? k.updatedAt : nowSeconds(), userStateText(k),
+                 k.userClaim);
       s->execute();
       id = sqlite3_last_insert_rowid(db_);
     }
@@ -97,7 +124,37 @@ void ProjectStore::updateKnowledge(const KnowledgeEntry& k) {
   });
 }
 
+void ProjectStore::setKnowledgeUserState(KnowledgeId id, bool pinned, bool disabled, const std::string& userClaim) {
+  write("set the user's word on a claim", [&] {
+    auto read = statements_->get("SELECT user_state FROM knowledge WHERE id = ?1");
+    read->bindAll(id);
+    if (!read->step()) throw StoreError(path_ + ": no knowledge entry " + std::to_string(id));
+    KnowledgeEntry k;
+    readUserState(read->textAt(0), k);
+    read->reset();
+    k.pinned = pinned;
+    k.disabled = disabled;
+    auto s = statements_->get("UPDATE knowledge SET user_state = ?2, user_claim = ?3 WHERE id = ?1");
+    s->bindAll(id, userStateText(k), userClaim);
+    s->execute();
+  });
+}
+
 namespace {
+// The columns knowledge() reads: the measured ones, then the user's (absent
+// from a file older than v4 opened read-only: read as '').
+std::string knowledgeColumns(int schemaVersion) {
+  return std::string(queries::kKnowledgeColumns) +
+         (schemaVersion >= kKnowledgeUserStateSchemaVersion ? ", k.user_state, k.user_claim" : ", '', ''");
+}
+
+KnowledgeEntry decodeKnowledgeWithUserState(const Statement& s) {
+  KnowledgeEntry k = decodeKnowledge(s);
+  readUserState(s.textAt(11), k);
+  k.userClaim = s.textAt(12);
+  return k;
+}
+
 // Attaches evidence (ordered by knowledge id, then position) to entries ordered by id.
 void attachEvidence(StatementCache& statements, std::vector<KnowledgeEntry>& entries) {
   std::map<KnowledgeId, KnowledgeEntry*> byId;
@@ -113,8 +170,9 @@ void attachEvidence(StatementCache& statements, std::vector<KnowledgeEntry>& ent
 std::vector<KnowledgeEntry> ProjectStore::knowledge() const {
   std::vector<KnowledgeEntry> out;
   {
-    auto s = statements_->get(queries::select(queries::kKnowledgeColumns, "FROM knowledge k ORDER BY k.id"));
-    while (s->step()) out.push_back(decodeRow(path_, "knowledge entry", *s, decodeKnowledge));
+    const std::string columns = knowledgeColumns(schemaVersion());
+    auto s = statements_->get(queries::select(columns.c_str(), "FROM knowledge k ORDER BY k.id"));
+    while (s->step()) out.push_back(decodeRow(path_, "knowledge entry", *s, decodeKnowledgeWithUserState));
   }
   attachEvidence(*statements_, out);
   return out;
@@ -125,11 +183,12 @@ std::vector<KnowledgeEntry> ProjectStore::searchKnowledge(const std::string& que
   if (match.empty()) return knowledge();  // an empty search box shows everything
   std::vector<KnowledgeEntry> out;
   {
-    auto s = statements_->get(queries::select(queries::kKnowledgeColumns,
+    const std::string columns = knowledgeColumns(schemaVersion());
+    auto s = statements_->get(queries::select(columns.c_str(),
                                   "FROM knowledge_fts f JOIN knowledge k ON k.id = f.rowid "
                                   "WHERE knowledge_fts MATCH ?1 ORDER BY f.rank, k.id"));
     s->bindAll(match);
-    while (s->step()) out.push_back(decodeRow(path_, "knowledge entry", *s, decodeKnowledge));
+    while (s->step()) out.push_back(decodeRow(path_, "knowledge entry", *s, decodeKnowledgeWithUserState));
   }
   attachEvidence(*statements_, out);
   return out;

@@ -5,9 +5,12 @@
 // (the starting kernels' tunable proposer beside the template proposer). A
 // gemv task at a small shape has no template family: the user's kernels are
 // the run's first candidates. The engine runs on the engine tests' fake
-// compiler and GPU (no GPU is needed).
+// compiler and GPU (no GPU is needed). A kernel of the user's own as the
+// run's reference (issue 22, Run control's "Reference kernel...") is checked
+// the same way and recorded with the run.
 // Backends' headers before any Qt header (app/gui/gui_backends.cpp says why).
 #include "backends/proposers/template/template_proposer.h"
+#include "core/engine/user_reference.h"
 #include "core/store/project_store.h"
 #include "tests/core/engine/doubles/fake_backends.h"
 #include <QDir>
@@ -191,6 +194,77 @@ TEST_F(StartingKernelsInTheGui, AKernelWithTheWrongSignatureIsRefusedBeforeTheRu
   runControl_->removeStartingKernel(1);
   ASSERT_TRUE(waitForChecks());
   EXPECT_EQ(runControl_->startingKernelChecks().size(), 1);
+  EXPECT_TRUE(start()->isEnabled()) << runControl_->startProblem().toStdString();
+}
+
+TEST_F(StartingKernelsInTheGui, AReferenceKernelIsRecordedAsTheRunsReference) {
+  app::RunCoordinator coordinator(window_, backends(), {});
+  auto* choose = runControl_->findChild<QPushButton*>(QStringLiteral("referenceKernel"));
+  ASSERT_NE(choose, nullptr) << "Run control offers no \"Reference kernel...\"";
+  EXPECT_TRUE(choose->isEnabled());
+  auto* state = runControl_->findChild<QLabel*>(QStringLiteral("referenceKernelState"));
+  ASSERT_NE(state, nullptr);
+  EXPECT_TRUE(state->text().contains(QStringLiteral("baseline"))) << state->text().toStdString();
+  runControl_->addStartingKernel(kernel(QStringLiteral("gemv")));
+  runControl_->setReferenceKernel(kernel(QStringLiteral("gemv_ref")));
+  EXPECT_FALSE(start()->isEnabled()) << "Start offered before the reference was checked";
+  ASSERT_TRUE(waitForChecks());
+  ASSERT_TRUE(runControl_->referenceKernelCheck().has_value());
+  EXPECT_EQ(runControl_->referenceKernelCheck()->problem, QString())
+      << runControl_->referenceKernelCheck()->problem.toStdString();
+  EXPECT_TRUE(state->text().contains(QStringLiteral("gemv_ref.cu: fits the task"))) << state->text().toStdString();
+  EXPECT_EQ(runControl_->request().referenceKernel.kernel, dir_.filePath(QStringLiteral("gemv_ref.cu")));
+
+  runControl_->findChild<QSpinBox*>()->setValue(4);   // evaluations
+  ASSERT_TRUE(start()->isEnabled()) << runControl_->startProblem().toStdString();
+  QSignalSpy finished(coordinator.controller(), &app::EngineController::finished);
+  start()->click();
+  ASSERT_TRUE(finished.wait(60000)) << "the run did not end";
+  const RunId run = finished.front().front().value<RunId>();
+  ASSERT_NE(run, 0) << window_.statusBar()->currentMessage().toStdString();
+  auto store = readStore();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished) << window_.statusBar()->currentMessage().toStdString();
+  const auto reference = store->candidate(store->run(run)->referenceCandidate);
+  ASSERT_TRUE(reference.has_value());
+  EXPECT_EQ(reference->status, CandidateStatus::Reference);
+  EXPECT_EQ(reference->proposer, kUserReferenceProposer);
+  EXPECT_EQ(reference->architectureKey.rfind("tunable:gemv_ref@", 0), 0u) << reference->architectureKey;
+  EXPECT_TRUE(reference->timing.has_value()) << "validated and timed before the run measured against it";
+  int references = 0;
+  for (const auto& s : store->candidateSummaries(run)) references += s.status == CandidateStatus::Reference;
+  EXPECT_EQ(references, 1) << "the task's baseline was not made beside it";
+}
+
+TEST_F(StartingKernelsInTheGui, AReferenceKernelThatDoesNotFitIsRefusedBeforeTheRunStarts) {
+  app::RunCoordinator coordinator(window_, backends(), {});
+  runControl_->addStartingKernel(kernel(QStringLiteral("gemv")));
+  QString wrong = example(QStringLiteral("gemv.cu"));
+  wrong.replace(QStringLiteral("float* __restrict__ y"), QStringLiteral("double* __restrict__ y"));
+  runControl_->setReferenceKernel(kernel(QStringLiteral("gemv_double"), wrong));
+  ASSERT_TRUE(waitForChecks());
+  ASSERT_TRUE(runControl_->referenceKernelCheck().has_value());
+  const QString why = runControl_->referenceKernelCheck()->problem;
+  EXPECT_TRUE(why.contains(QStringLiteral("parameter 3"))) << why.toStdString();
+  EXPECT_FALSE(start()->isEnabled());
+  EXPECT_TRUE(runControl_->startProblem().contains(QStringLiteral("Reference kernel 'gemv_double' cannot be this run's reference")))
+      << runControl_->startProblem().toStdString();
+  // A request that gets through anyway is refused by the coordinator too: no run is created.
+  QSignalSpy started(coordinator.controller(), &app::EngineController::started);
+  coordinator.startRun(runControl_->request());
+  QTest::qWait(100);
+  EXPECT_EQ(started.count(), 0);
+  EXPECT_TRUE(readStore()->runs().empty());
+  const QString message = window_.statusBar()->currentMessage();
+  EXPECT_TRUE(message.contains(QStringLiteral("gemv_double")) && message.contains(QStringLiteral("parameter 3")))
+      << message.toStdString();
+  // Back to the task's own reference, the run may start.
+  auto* clear = runControl_->findChild<QPushButton*>(QStringLiteral("clearReferenceKernel"));
+  ASSERT_NE(clear, nullptr);
+  ASSERT_TRUE(clear->isEnabled());
+  clear->click();
+  ASSERT_TRUE(waitForChecks());
+  EXPECT_FALSE(runControl_->referenceKernelCheck().has_value());
+  EXPECT_TRUE(runControl_->request().referenceKernel.kernel.isEmpty());
   EXPECT_TRUE(start()->isEnabled()) << runControl_->startProblem().toStdString();
 }
 

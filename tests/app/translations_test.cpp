@@ -25,6 +25,8 @@
 #include <set>
 #include <tuple>
 #include "app/gui/translations_loader.h"
+#include "views/common/status_names.h"
+#include "views/details/detail_labels.h"
 #include "views/mainwindow/main_window.h"
 
 namespace {
@@ -227,11 +229,19 @@ TEST_F(TranslatedWindow, TheSettingMakesMenusAndDockTitlesChinese) {
                             << dock->windowTitle().toStdString();
   }
 
+  // What the views build outside widgets is translated too (issue 22): status names and the details' labels.
+  EXPECT_EQ(crucible::views::statusName(crucible::CandidateStatus::Valid), QStringLiteral("有效"));
+  EXPECT_EQ(crucible::views::statusName(crucible::RunStatus::Finished), QStringLiteral("已完成"));
+  EXPECT_EQ(crucible::views::detailLabel("throughput.dram_read", "DRAM bytes read"), QStringLiteral("DRAM 读取字节数"));
+  // The chosen language is the default locale, which writes the figures.
+  EXPECT_EQ(QLocale().name(), QStringLiteral("zh_CN"));
+
   // And back: the setting "en" replaces the Chinese translator.
   QSettings().setValue(QLatin1String(crucible::app::kUiLanguageKey), QStringLiteral("en"));
   const auto english = crucible::app::installTranslations(*QCoreApplication::instance());
   EXPECT_TRUE(english.crucible);
   EXPECT_EQ(QCoreApplication::translate("crucible::views::MainWindow", "&File"), QStringLiteral("&File"));
+  EXPECT_EQ(crucible::views::statusName(crucible::CandidateStatus::Valid), QStringLiteral("valid"));
   EXPECT_EQ(QCoreApplication::translate("crucible::views::DiffView", "%n change(s)", nullptr, 2),
             QStringLiteral("2 changes"));
 }

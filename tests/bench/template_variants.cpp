@@ -5,16 +5,23 @@
 // side with PyTorch in one process. A bench tool for engineers who want to see
 // what a gene or parameter is worth on their GPU, outside an evolution run.
 //
-//   template-variants TASK.json OUTDIR [GENOMES.jsonl]
+//   template-variants TASK.json OUTDIR [GENOMES.jsonl | --sweep=NAME[,NAME...]]
 // Without GENOMES, the space's starting points; else one genome per line,
 // {"genes": {...}, "params": {...}} (the family is the task's). Illegal
 // genomes are listed with their reasons and skipped.
+// --sweep=NAMES: the starting points, then each starting point with one of the named
+// genes or parameters moved to every other value of its domain ("all": every
+// gene and parameter), legal ones only, each genome once. A changed gene keeps
+// the starting point's parameters where it still has them and tries every
+// value of the parameters it brings (schedule=persistent: each BLOCKS_PER_SM).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include "backends/proposers/template/design_space.h"
+#include "backends/proposers/template/genome_ops.h"
 #include "backends/proposers/template/kernel_problem.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "core/model/kernel_export.h"
@@ -48,19 +55,53 @@ std::vector<templates::Genome> readGenomes(const std::string& path, const std::s
   return out;
 }
 
+std::vector<std::string> splitNames(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// The starting points, then their one-gene or one-parameter neighbours (see the top of the file).
+std::vector<templates::Genome> sweepGenomes(const templates::KernelProblem& p, const std::string& names) {
+  std::vector<templates::Genome> starts, out;
+  for (const auto& sp : templates::designSpaceFor(p.family).startingPoints(p)) {
+    const templates::Genome g = templates::withFallbacks(sp, p);
+    if (!templates::isLegal(g, p) || std::find(out.begin(), out.end(), g) != out.end()) continue;
+    starts.push_back(g);
+    out.push_back(g);
+  }
+  for (const auto& start : starts)
+    for (const auto& g : templates::oneStepNeighbours(start, p, splitNames(names)))
+      if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3 || argc > 4) {
-    std::cerr << "usage: template-variants TASK.json OUTDIR [GENOMES.jsonl]\n";
+    std::cerr << "usage: template-variants TASK.json OUTDIR [GENOMES.jsonl | --sweep=NAME[,NAME...]]\n";
     return 2;
   }
   try {
     const std::string specText = readFile(argv[1]);
     const TaskSpec spec = parseTaskSpec(specText);
     const templates::KernelProblem problem = templates::problemFromSpec(spec);
-    const auto genomes = argc == 4 ? readGenomes(argv[3], problem.family)
-                                   : templates::designSpaceFor(problem.family).startingPoints(problem);
+    const bool sweep = argc == 4 && std::string(argv[3]).rfind("--sweep", 0) == 0;
+    std::string sweepNames;
+    if (sweep) {
+      const std::string arg = argv[3];
+      if (arg.rfind("--sweep=", 0) == 0) sweepNames = arg.substr(8);
+      else throw std::runtime_error("--sweep needs its names: --sweep=NAME[,NAME...] (or --sweep=all)");
+    }
+    const auto genomes = sweep        ? sweepGenomes(problem, sweepNames)
+                         : argc == 4 ? readGenomes(argv[3], problem.family)
+                                     : templates::designSpaceFor(problem.family).startingPoints(problem);
     std::filesystem::create_directories(argv[2]);
     int written = 0;
     for (std::size_t i = 0; i < genomes.size(); ++i) {

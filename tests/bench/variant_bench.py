@@ -9,6 +9,12 @@ suite benchmark's method (CUDA events, L2 flush before every sample, rotating or
 per task: what a gene or a parameter is worth, measured in one run rather than across runs.
 
   variant_bench.py --kernels DIR [--samples 30] [--only task1,task2] [--copy] [--accuracy]
+                   [--compile [MODE]]
+
+--compile adds torch.compile of the eager function (mode max-autotune-no-cudagraphs unless MODE is
+given) as a contender and an "x compile" column: issue 20's targets are against it.
+`template-variants TASK.json OUT --sweep=NAMES` writes a task's starting points and their one-step
+neighbours along the named genes and parameters, ready for this bench.
 
 --accuracy adds each contender's error against the same reference evaluated in fp64 (max and RMS of
 |out - ref64| over the first output): how close to exact a kernel is, next to cuBLAS's own error.
@@ -36,7 +42,7 @@ def load_variants(directory):
     return groups
 
 
-def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False):
+def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, compile_mode=None):
     case0 = variants[0][0]
     ref = sb.reference_for(case0)
     generator = sb.torch.Generator(device="cuda").manual_seed(1234)
@@ -45,6 +51,10 @@ def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False):
     contenders, notes, outputs = {"eager": lambda: ref.eager(*inputs)}, {}, {}
     if ref.library is not None:
         contenders["library"] = lambda: ref.library(*inputs)
+    if compile_mode is not None:
+        compiled = compile_torch(ref.eager, inputs, compile_mode, notes)
+        if compiled is not None:
+            contenders["compile"] = lambda: compiled(*inputs)
     for case, _, _ in variants:
         try:
             outs = [sb.make_output(p) for p in sb.output_plans(case.spec)]
@@ -73,6 +83,18 @@ def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False):
     return medians, notes, errors
 
 
+def compile_torch(fn, inputs, mode, notes):
+    """torch.compile of the eager function after its first (compiling) call; None, with a note, if it failed."""
+    try:
+        compiled = sb.torch.compile(fn, mode=mode, dynamic=False)
+        compiled(*inputs)
+        sb.torch.cuda.synchronize()
+        return compiled
+    except Exception as e:  # noqa: BLE001 - a compiler failure is reported, the variants still run
+        notes["compile"] = f"torch.compile({mode}) FAILED: {type(e).__name__}: {sb.first_line(e)}"
+        return None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kernels", required=True, help="folder of <task>@<label>.cu/.json kernels")
@@ -80,6 +102,8 @@ def main(argv=None):
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
     parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
+    parser.add_argument("--compile", nargs="?", const="max-autotune-no-cudagraphs", default=None, metavar="MODE",
+                        help="also time torch.compile (default mode max-autotune-no-cudagraphs)")
     args = parser.parse_args(argv)
     groups = load_variants(args.kernels)
     only = {t for t in args.only.split(",") if t}
@@ -101,29 +125,34 @@ def main(argv=None):
     sampler = sb.ClockSampler()
     for task, variants in groups.items():
         started = sb.datetime.datetime.now()
-        medians, notes, errors = bench_group(task, variants, driver, nvrtc, flush, args.samples, args.accuracy)
+        medians, notes, errors = bench_group(task, variants, driver, nvrtc, flush, args.samples, args.accuracy,
+                                             args.compile)
         sm_mhz = sampler.sm_median_during((started, sb.datetime.datetime.now()))
         eager = medians["eager"]
         spec = variants[0][0].spec
         min_bytes = sb.eval_expression(spec["minBytes"], variants[0][0].axes) if "minBytes" in spec else None
         print(f"\n## {task} ({args.samples} samples; eager {eager:.1f} us"
               + (f", library {medians['library']:.1f} us" if "library" in medians else "")
+              + (f", torch.compile {medians['compile']:.1f} us" if "compile" in medians else "")
               + (f"; median SM clock {sm_mhz:.0f} MHz" if sm_mhz else "") + ")\n")
         if errors:
             print("Error against the reference in fp64, max / RMS: "
                   + "; ".join(f"{label} {e[0]:.3g} / {e[1]:.3g}" for label, e in errors.items()) + "\n")
-        print("| kernel | us | x eager | x library | % copy BW | architecture | parameters |")
-        print("|---|--:|--:|--:|--:|---|---|")
+        if "compile" in notes:
+            print(notes["compile"] + "\n")
+        print("| kernel | us | x eager | x compile | x library | % copy BW | architecture | parameters |")
+        print("|---|--:|--:|--:|--:|--:|---|---|")
         for case, arch, params in variants:
             label = case.origin
             if label not in medians:
-                print(f"| {label} | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
+                print(f"| {label} | — | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
                 continue
             us = medians[label]
             lib = f"{medians['library'] / us:.3f}" if "library" in medians else "—"
+            comp = f"{medians['compile'] / us:.3f}" if "compile" in medians else "—"
             bw = f"{min_bytes / (us * 1e-6) / 1e9 / copy_gbs * 100:.1f}" if copy_gbs and min_bytes else "—"
             note = f" ({notes[label]})" if label in notes else ""
-            print(f"| {label} | {us:.1f} | {eager / us:.3f} | {lib} | {bw} | {arch} | {params}{note} |")
+            print(f"| {label} | {us:.1f} | {eager / us:.3f} | {comp} | {lib} | {bw} | {arch} | {params}{note} |")
         sys.stdout.flush()
         sb.torch.cuda.empty_cache()
     sampler.stop()

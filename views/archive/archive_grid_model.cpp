@@ -2,6 +2,7 @@
 #include "views/archive/archive_grid_model.h"
 
 #include <QColor>
+#include "views/common/locale_numbers.h"
 #include "views/diff/candidate_figures.h"
 
 namespace crucible::views {
@@ -46,7 +47,7 @@ QVariant ArchiveGridModel::data(const QModelIndex& index, int role) const {
       if (!c.elite) return tr("empty cell");
       return tr("elite #%1, fitness %2\n%3 = %4, %5 = %6\nbest of %7 archive cell(s)")
           .arg(c.elite)
-          .arg(c.fitness, 0, 'g', 4)
+          .arg(localNumber(c.fitness, 'g', 4))
           .arg(QString::fromStdString(grid_.xDimension), QString::fromStdString(grid_.xValues[static_cast<std::size_t>(index.column())]),
                QString::fromStdString(grid_.yDimension), QString::fromStdString(grid_.yValues[static_cast<std::size_t>(index.row())]))
           .arg(c.folded);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include "views/details/detail_labels.h"
 #include "views/details/figure_text.h"
 
 namespace crucible::views {
@@ -90,7 +91,7 @@ void DetailsModel::setColumns(std::vector<Column> columns, std::optional<Column>
     groupRow.front()->setFont(bold);
     for (int i = 1; i < width; ++i) groupRow << readOnly();
     for (const auto& [key, label] : layout.rows.at(group)) {
-      QList<QStandardItem*> row{readOnly(QString::fromStdString(label))};
+      QList<QStandardItem*> row{readOnly(detailLabel(key, label))};
       row.front()->setData(QString::fromStdString(key), KeyRole);
       std::vector<const DetailRow*> cells;
       for (const Column& c : columns_) cells.push_back(findDetail(c.groups, key));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/editor/inspection_runner.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 
 namespace crucible::views {
@@ -45,8 +46,13 @@ void InspectionRunner::work() {
       result = inspector_.inspect(job.second);
     } catch (const std::exception& e) {  // an inspector must not throw; say so rather than lose the edit
       result.report.ok = false;
-      result.report.diagnostics.push_back({0, 0, "error", std::string("the compiler failed: ") + e.what()});
-      result.sassUnavailable = "no SASS: the compiler failed";
+      result.report.diagnostics.push_back(
+          {0, 0, "error",
+           QCoreApplication::translate("crucible::views::InspectionRunner", "the compiler failed: %1")
+               .arg(QString::fromUtf8(e.what()))
+               .toStdString()});
+      result.sassUnavailable =
+          QCoreApplication::translate("crucible::views::InspectionRunner", "no SASS: the compiler failed").toStdString();
     }
     QMetaObject::invokeMethod(
         this, [this, generation = job.first, r = std::move(result)]() mutable { deliver(generation, std::move(r)); },

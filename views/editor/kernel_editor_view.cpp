@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include "views/common/locale_numbers.h"
 #include "views/diff/cuda_lexer.h"
 #include "views/editor/inspection_runner.h"
 
@@ -329,7 +330,7 @@ void KernelEditorView::apply(const KernelInspection& inspection) {
   const CompileReport& r = inspection.report;
   int errors = 0, warnings = 0;
   for (const auto& d : r.diagnostics) (d.severity == "error" ? errors : warnings) += 1;
-  status_->setText(r.ok ? tr("Compiled for %1 in %2 s").arg(QString::fromStdString(r.arch)).arg(r.seconds, 0, 'f', 2)
+  status_->setText(r.ok ? tr("Compiled for %1 in %2 s").arg(QString::fromStdString(r.arch)).arg(localNumber(r.seconds, 'f', 2))
                         : tr("%n error(s)", nullptr, std::max(errors, 1)));
   if (r.ok) {
     QStringList features;

@@ -2,7 +2,10 @@
 #include "views/knowledge/knowledge_model.h"
 
 #include <QColor>
+#include <QFont>
 #include <QStringList>
+#include "views/common/locale_numbers.h"
+#include "views/common/status_names.h"
 
 namespace crucible::views {
 
@@ -41,13 +44,24 @@ QVariant KnowledgeModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole && index.column() == Claim) return QString::fromStdString(k->claim);
+  if (role == Qt::FontRole && k->disabled) {
+    QFont font;
+    font.setStrikeOut(true);
+    return font;
+  }
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Scope: return formatScope(*k);
-    case Claim: return QString::fromStdString(k->claim);
+    case Claim: return QString::fromStdString(k->userClaim.empty() ? k->claim : k->userClaim);
     case Decision: return QString::fromStdString(k->decision);
-    case Status: return QString::fromUtf8(toString(k->status));
-    case Effect: return QStringLiteral("%1×").arg(k->effect, 0, 'g', 3);
+    case Status: {
+      QString status = statusName(k->status);
+      if (k->pinned) status += QStringLiteral(" · ") + tr("pinned");
+      if (k->disabled) status += QStringLiteral(" · ") + tr("disabled");
+      if (k->userAdded) status += QStringLiteral(" · ") + tr("yours");
+      return status;
+    }
+    case Effect: return QStringLiteral("%1×").arg(localNumber(k->effect, 'g', 3));
     case Evidence: return static_cast<int>(k->evidence.size());
     case Observations: return QVariant::fromValue<qlonglong>(k->observations);
     default: return {};

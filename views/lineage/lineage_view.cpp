@@ -22,6 +22,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <memory>
+#include "views/common/status_names.h"
 #include "views/diff/candidate_figures.h"
 #include "views/lineage/lineage_canvas.h"
 #include "views/lineage/status_colors.h"
@@ -85,7 +86,7 @@ LineageView::LineageView(ProjectSession* session, QWidget* parent) : QWidget(par
                              CandidateStatus::CompileFailed, CandidateStatus::Faulted, CandidateStatus::TimedOut,
                              CandidateStatus::ResourceError, CandidateStatus::AwaitingReview, CandidateStatus::Rejected,
                              CandidateStatus::Proposed, CandidateStatus::Compiled})
-    legend << QStringLiteral("<span style='color:%1'>&#9679;</span> %2").arg(statusColor(st).name(), QString::fromUtf8(toString(st)));
+    legend << QStringLiteral("<span style='color:%1'>&#9679;</span> %2").arg(statusColor(st).name(), statusName(st).toHtmlEscaped());
   legend << tr("&#9632; reference") << tr("<span style='color:#d4a017'>&#9711;</span> sealed")
          << tr("<b>&#9711;</b> elite") << tr("<span style='color:#e67800'>&#9473;</span> path to the best");
   auto* legendLabel = new QLabel(legend.join(QStringLiteral(" &nbsp; ")), this);

@@ -15,7 +15,7 @@
 
 namespace crucible::views {
 
-FilteredTable::FilteredTable(QAbstractItemModel* source, const QStringList& statuses, QWidget* parent)
+FilteredTable::FilteredTable(QAbstractItemModel* source, const QList<QPair<QString, QString>>& statuses, QWidget* parent)
     : QWidget(parent),
       source_(source),
       proxy_(new StatusFilterProxy(this)),
@@ -28,7 +28,7 @@ FilteredTable::FilteredTable(QAbstractItemModel* source, const QStringList& stat
   text_->setPlaceholderText(tr("Filter…"));
   text_->setClearButtonEnabled(true);
   status_->addItem(tr("All statuses"), QString());
-  for (const QString& s : statuses) status_->addItem(s, s);
+  for (const auto& [name, token] : statuses) status_->addItem(name, token);
 
   view_->setModel(proxy_);
   view_->setSortingEnabled(true);

@@ -3,6 +3,8 @@
 // it, sorted and filtered through a StatusFilterProxy. Reports the id
 // (IdRole) of the current row.
 #pragma once
+#include <QList>
+#include <QPair>
 #include <QWidget>
 
 class QAbstractItemModel;
@@ -18,8 +20,9 @@ class TableColumns;
 class FilteredTable : public QWidget {
   Q_OBJECT
 public:
-  // statuses: the status names the status filter offers (besides "all").
-  FilteredTable(QAbstractItemModel* source, const QStringList& statuses, QWidget* parent = nullptr);
+  // statuses: what the status filter offers (besides "all"): each status's
+  // name as shown (translated) and its token (the model's StatusRole).
+  FilteredTable(QAbstractItemModel* source, const QList<QPair<QString, QString>>& statuses, QWidget* parent = nullptr);
 
   QTableView* view() const { return view_; }
   StatusFilterProxy* proxy() const { return proxy_; }

@@ -6,20 +6,21 @@
 namespace crucible::views {
 
 QString aboutText(const HostInfo& host) {
-  auto tr = [](const char* s) { return QCoreApplication::translate("crucible::views::AboutBox", s); };
+  // Each call spelled out, not through a local tr helper: lupdate takes the context from the call itself, and a
+  // helper left these strings under a context the lookup never used (so they were never translated).
   QStringList lines;
   lines << QStringLiteral("<h3>Crucible %1</h3>").arg(QStringLiteral(CRUCIBLE_VERSION));
-  lines << tr("A workbench that evolves GPU kernels.<br>Licensed under the GPL, version 3 or later.");
+  lines << QCoreApplication::translate("crucible::views::AboutBox", "A workbench that evolves GPU kernels.<br>Licensed under the GPL, version 3 or later.");
   lines << QStringLiteral("<p>");
-  lines << tr("Qt: %1 (built with %2)").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)) + "<br>";
-  lines << (host.driverFound ? tr("CUDA driver: %1").arg(host.driverVersion.isEmpty() ? tr("version unknown")
+  lines << QCoreApplication::translate("crucible::views::AboutBox", "Qt: %1 (built with %2)").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)) + "<br>";
+  lines << (host.driverFound ? QCoreApplication::translate("crucible::views::AboutBox", "CUDA driver: %1").arg(host.driverVersion.isEmpty() ? QCoreApplication::translate("crucible::views::AboutBox", "version unknown")
                                                                                       : host.driverVersion)
-                             : tr("CUDA driver: not found"))
+                             : QCoreApplication::translate("crucible::views::AboutBox", "CUDA driver: not found"))
         << QStringLiteral("<br>");
   if (host.gpus.isEmpty()) {
-    lines << tr("GPUs: none");
+    lines << QCoreApplication::translate("crucible::views::AboutBox", "GPUs: none");
   } else {
-    lines << tr("GPUs:") << QStringLiteral("<ul>");
+    lines << QCoreApplication::translate("crucible::views::AboutBox", "GPUs:") << QStringLiteral("<ul>");
     for (const QString& gpu : host.gpus) lines << QStringLiteral("<li>%1</li>").arg(gpu.toHtmlEscaped());
     lines << QStringLiteral("</ul>");
   }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/mainwindow/main_window.h"
+#include "views/common/status_names.h"
 #include "views/compare/compare_view.h"
 #include "views/details/candidate_details_view.h"
 #include <algorithm>
@@ -52,21 +53,22 @@ namespace {
 // The window's size without a saved one: this, or less to fit the screen.
 constexpr QSize kDefaultWindowSize{1600, 1000};
 
-QStringList runStatusNames() {
-  QStringList names;
+// Each status's name as shown, and its token (what the models' StatusRole holds).
+QList<QPair<QString, QString>> runStatusNames() {
+  QList<QPair<QString, QString>> names;
   for (auto s : {RunStatus::Created, RunStatus::Running, RunStatus::Paused, RunStatus::Stopped,
                  RunStatus::Finished, RunStatus::Failed})
-    names << QString::fromLatin1(toString(s));
+    names.append({statusName(s), QString::fromLatin1(toString(s))});
   return names;
 }
 
-QStringList candidateStatusNames() {
-  QStringList names;
+QList<QPair<QString, QString>> candidateStatusNames() {
+  QList<QPair<QString, QString>> names;
   for (auto s : {CandidateStatus::Proposed, CandidateStatus::AwaitingReview, CandidateStatus::Rejected,
                  CandidateStatus::Compiled, CandidateStatus::CompileFailed, CandidateStatus::Invalid,
                  CandidateStatus::Faulted, CandidateStatus::TimedOut, CandidateStatus::ResourceError,
                  CandidateStatus::Valid, CandidateStatus::Reference})
-    names << QString::fromLatin1(toString(s));
+    names.append({statusName(s), QString::fromLatin1(toString(s))});
   return names;
 }
 

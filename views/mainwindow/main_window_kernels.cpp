@@ -2,6 +2,7 @@
 // The main window's kernels: the kernel editor dock (fork a candidate or open a .cu file,
 // unsaved edits guarded) and Export kernel... of a candidate or a seal, through core's bundles.
 #include "views/mainwindow/main_window.h"
+#include "views/common/status_names.h"
 #include "views/compare/compare_view.h"
 #include "views/details/candidate_details_view.h"
 #include <algorithm>
@@ -115,7 +116,7 @@ void MainWindow::forkCandidate(CandidateId id) {
         if (arch.empty()) arch = kDefaultEditorArch;
         const QString origin = tr("Fork of #%1 (%2, %3)")
                                    .arg(id)
-                                   .arg(QString::fromLatin1(toString(c->status)), QString::fromStdString(c->mutation));
+                                   .arg(statusName(c->status), QString::fromStdString(c->mutation));
         openInEditor(c->source, c->launch, id, c->runId, origin, arch);
       });
 }
@@ -179,7 +180,7 @@ QString MainWindow::exportCandidate(CandidateId id, ExportFormat format, const Q
     const std::optional<Candidate> c = store->candidate(id);
     if (!c) return tr("Candidate #%1 is not in this project.").arg(id);
     if (c->status != CandidateStatus::Valid && c->status != CandidateStatus::Reference)
-      return tr("Candidate #%1 is %2: only a valid kernel is exported.").arg(id).arg(QString::fromLatin1(toString(c->status)));
+      return tr("Candidate #%1 is %2: only a valid kernel is exported.").arg(id).arg(statusName(c->status));
     const std::optional<Run> run = store->run(c->runId);
     const std::optional<Task> task = run ? store->task(run->taskId) : std::nullopt;
     if (!task) return tr("The task of candidate #%1 is not in this project.").arg(id);

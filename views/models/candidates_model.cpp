@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/models/candidates_model.h"
+#include "views/common/locale_numbers.h"
+#include "views/common/status_names.h"
 #include "views/models/model_roles.h"
 #include "views/session/project_session.h"
 
@@ -65,11 +67,11 @@ QVariant CandidatesModel::data(const QModelIndex& index, int role) const {
       switch (column) {
         case Id: return QString::number(c->id);
         case Generation: return QString::number(c->generation);
-        case Status: return QString::fromLatin1(toString(c->status));
+        case Status: return statusName(c->status);
         case Architecture: return QString::fromStdString(c->architectureKey);
         case Proposer: return proposerText(*c);
-        case MedianUs: return timed ? QString::number(c->medianUs, 'f', 2) : QString();
-        case Speedup: return timed && c->speedup > 0 ? QStringLiteral("%1×").arg(c->speedup, 0, 'f', 3) : QString();
+        case MedianUs: return timed ? localNumber(c->medianUs, 'f', 2) : QString();
+        case Speedup: return timed && c->speedup > 0 ? tr("%1×").arg(localNumber(c->speedup, 'f', 3)) : QString();
         case Registers: return c->registers > 0 ? QString::number(c->registers) : QString();
       }
       return {};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/models/runs_model.h"
 #include <QDateTime>
+#include "views/common/locale_numbers.h"
+#include "views/common/status_names.h"
 #include "views/models/model_roles.h"
 #include "views/session/project_session.h"
 
@@ -60,11 +62,11 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         case Id: return QString::number(r->id);
         case Name: return QString::fromStdString(r->name);
         case Task: return taskNames_.value(r->taskId, QString::number(r->taskId));
-        case Status: return QString::fromLatin1(toString(r->status));
+        case Status: return statusName(r->status);
         case Proposer: return QString::fromStdString(r->proposer);
         case Evaluations: return QString::number(r->evaluationsDone);
         // No valid candidate yet: nothing to show rather than a made-up 0x.
-        case BestSpeedup: return r->bestSpeedup > 0 ? QStringLiteral("%1×").arg(r->bestSpeedup, 0, 'f', 3) : QString();
+        case BestSpeedup: return r->bestSpeedup > 0 ? tr("%1×").arg(localNumber(r->bestSpeedup, 'f', 3)) : QString();
         case Created:
           return r->createdAt > 0 ? QDateTime::fromSecsSinceEpoch(r->createdAt).toString(Qt::ISODate) : QString();
       }

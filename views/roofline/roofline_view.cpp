@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLocale>
 #include <QComboBox>
 #include <QCursor>
 #include <QFileDialog>
@@ -71,6 +72,8 @@ RooflineView::RooflineView(ProjectSession* session, QWidget* parent) : QWidget(p
   bar->addWidget(exportButton);
 
   chart_ = new QChart;
+  chart_->setLocale(QLocale());  // axis labels in the application's locale (issue 22)
+  chart_->setLocalizeNumbers(true);
   chart_->legend()->setAlignment(Qt::AlignBottom);
   // Line series show their pen (solid, dashed) in the legend, scatter series their marker.
   chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);

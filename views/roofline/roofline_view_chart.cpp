@@ -173,7 +173,7 @@ void RooflineView::buildRoofline() {
                  .arg(p.id)
                  .arg(p.generation)
                  .arg(micros(p.seconds), rate(p.flopsPerSecond, "FLOP/s"))
-                 .arg(p.intensity, 0, 'g', 3);
+                 .arg(localNumber(p.intensity, 'g', 3));
     plotted_.push_back(d);
   }
   spreadAndFill();
@@ -208,7 +208,7 @@ void RooflineView::buildBandwidth() {
       const double y = percent ? 100 * *perSecond / roof : *perSecond / yScale_;
       d.value = QPointF(us, y);
       d.text = tr("#%1 · gen %2 · %3 · %4 %5").arg(p.id).arg(p.generation).arg(micros(p.seconds), level, rate(*perSecond, "B/s"));
-      if (percent) d.text += tr(" (%1% of the roof)").arg(y, 0, 'f', 1);
+      if (percent) d.text += tr(" (%1% of the roof)").arg(localNumber(y, 'f', 1));
       plotted_.push_back(d);
       yMax = std::max(yMax, y);
     };

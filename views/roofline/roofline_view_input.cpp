@@ -200,15 +200,15 @@ void RooflineView::selectPointAt(const QPointF& value) {
 QString RooflineView::describe(const RooflinePoint& p) const {
   QStringList lines;
   lines << tr("#%1 · generation %2").arg(p.id).arg(p.generation);
-  lines << tr("%1 at %2 FLOP/B").arg(rate(p.flopsPerSecond, "FLOP/s")).arg(p.intensity, 0, 'g', 3);
+  lines << tr("%1 at %2 FLOP/B").arg(rate(p.flopsPerSecond, "FLOP/s")).arg(localNumber(p.intensity, 'g', 3));
   lines << tr("%1 FLOPs (%2), %3 DRAM bytes, median %4")
-               .arg(p.flops, 0, 'g', 4)
+               .arg(localNumber(p.flops, 'g', 4))
                .arg(p.flopSource == FlopSource::SassCounters ? tr("SASS counters") : tr("task formula"))
-               .arg(p.dramBytes, 0, 'g', 4)
+               .arg(localNumber(p.dramBytes, 'g', 4))
                .arg(micros(p.seconds));
   for (const auto& r : roofs_)
     if (r.bandwidth && r.name == "dram_bw")
-      lines << tr("%1% of the DRAM roof here").arg(100 * p.flopsPerSecond / (r.measured * p.intensity), 0, 'f', 1);
+      lines << tr("%1% of the DRAM roof here").arg(localNumber(100 * p.flopsPerSecond / (r.measured * p.intensity), 'f', 1));
   if (p.id == reference_) lines << tr("the run's reference");
   if (sealed_.count(p.id)) lines << tr("sealed");
   return lines.join(QLatin1Char('\n'));

@@ -4,11 +4,13 @@
 // (zoom, pan, hover, selection). Internal to views/roofline.
 #pragma once
 #include <QColor>
+#include <QCoreApplication>
 #include <QString>
 #include <algorithm>
 #include <map>
 #include <string>
 #include "core/model/candidate.h"
+#include "views/common/locale_numbers.h"
 #include "views/diff/candidate_figures.h"
 #include "views/roofline/roofline_math.h"
 
@@ -23,17 +25,18 @@ inline QString roofName(const std::string& name) {
   static const std::map<std::string, QString> names{{"dram_bw", QStringLiteral("DRAM")},
                                                     {"l2_bw", QStringLiteral("L2")},
                                                     {"fp32_fma", QStringLiteral("FP32 FMA")},
-                                                    {"bf16_tensor", QStringLiteral("BF16 tensor")}};
+                                                    {"bf16_tensor", QCoreApplication::translate("crucible::views::RooflineView", "BF16 tensor")}};
   const auto it = names.find(name);
   return it != names.end() ? it->second : QString::fromStdString(name);
 }
 
-inline QString rate(double value, const char* unit) { return QString::fromStdString(formatRate(value, unit)); }
+inline QString rate(double value, const char* unit) { return localRate(value, unit); }
 
 inline QString roofLabel(const Roof& r) {
   const char* unit = r.bandwidth ? "B/s" : "FLOP/s";
-  QString s = QStringLiteral("%1 %2 measured").arg(roofName(r.name), rate(r.measured, unit));
-  if (r.datasheet > 0) s += QStringLiteral(" (datasheet %1)").arg(rate(r.datasheet, unit));
+  QString s = QCoreApplication::translate("crucible::views::RooflineView", "%1 %2 measured").arg(roofName(r.name), rate(r.measured, unit));
+  if (r.datasheet > 0)
+    s += QCoreApplication::translate("crucible::views::RooflineView", " (datasheet %1)").arg(rate(r.datasheet, unit));
   return s;
 }
 

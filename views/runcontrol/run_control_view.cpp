@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -43,8 +44,8 @@ bool evaluated(CandidateStatus s) {
 
 QString formatDuration(double seconds) {
   const auto s = static_cast<qint64>(seconds + 0.5);
-  return s >= 3600 ? QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60)
-                   : QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+  return s >= 3600 ? RunControlView::tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60)
+                   : RunControlView::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
 }
 }  // namespace
 
@@ -96,6 +97,22 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   kernelBox->addWidget(addKernel_, 1, 0, 1, 2);
   kernelBox->addWidget(tuneKernel_, 2, 0);
   kernelBox->addWidget(removeKernel_, 2, 1);
+  // The run's reference (issue 22): the task's latest seal or baseline, or a kernel of the user's own in the
+  // starting kernels' format, checked against the task the same way and validated before the run uses it.
+  reference_ = new QLabel(this);
+  reference_->setObjectName(QStringLiteral("referenceKernelState"));
+  reference_->setWordWrap(true);
+  reference_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  chooseReference_ = new QPushButton(tr("Reference kernel..."), this);
+  chooseReference_->setObjectName(QStringLiteral("referenceKernel"));
+  clearReference_ = new QPushButton(tr("Task's reference"), this);
+  clearReference_->setObjectName(QStringLiteral("clearReferenceKernel"));
+  clearReference_->setToolTip(tr("Measure the run against the task's latest seal, or its baseline when it has none"));
+  auto* referenceBox = new QGridLayout;
+  referenceBox->setContentsMargins(0, 0, 0, 0);
+  referenceBox->addWidget(reference_, 0, 0, 1, 2);
+  referenceBox->addWidget(chooseReference_, 1, 0);
+  referenceBox->addWidget(clearReference_, 1, 1);
   checkWatcher_ = new QFutureWatcher<std::vector<StartingKernelCheck>>(this);
 
   auto* form = new QFormLayout;
@@ -113,6 +130,7 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   form->addRow(tr("GPU time:"), gpuMinutes_);
   form->addRow(QString(), gated_);
   form->addRow(tr("Starting kernels:"), kernelBox);
+  form->addRow(tr("Reference:"), referenceBox);
 
   start_ = new QPushButton(tr("Start"), this);
   pause_ = new QPushButton(tr("Pause"), this);
@@ -133,6 +151,8 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   progressText_ = new QLabel(this);
 
   auto* chart = new QChart;
+  chart->setLocale(QLocale());  // axis labels in the application's locale (issue 22)
+  chart->setLocalizeNumbers(true);
   chart->legend()->hide();
   chart->setTitle(tr("Best speedup over evaluations"));
   best_ = new QLineSeries;
@@ -195,17 +215,27 @@ RunControlView::RunControlView(ProjectSession* session, QWidget* parent) : QWidg
   connect(addKernel_, &QPushButton::clicked, this, &RunControlView::askForStartingKernel);
   connect(tuneKernel_, &QPushButton::clicked, this, &RunControlView::askForTuneFile);
   connect(removeKernel_, &QPushButton::clicked, this, [this] { removeStartingKernel(kernels_->currentRow()); });
+  connect(chooseReference_, &QPushButton::clicked, this, &RunControlView::askForReferenceKernel);
+  connect(clearReference_, &QPushButton::clicked, this, [this] { setReferenceKernel({}); });
   connect(kernels_, &QListWidget::currentRowChanged, this, &RunControlView::updateButtons);
   connect(checkWatcher_, &QFutureWatcherBase::finished, this, [this] {
     if (checkWatcher_->future().resultCount() == 0) return;  // a check overtaken by a newer one
-    const std::vector<StartingKernelCheck> found = checkWatcher_->result();
+    std::vector<StartingKernelCheck> found = checkWatcher_->result();
+    // The reference kernel's check, when one is chosen, comes after the starting kernels'.
+    referenceCheck_.reset();
+    if (!referenceFile_.kernel.isEmpty() && !found.empty()) {
+      referenceCheck_ = found.back();
+      found.pop_back();
+    }
     checks_ = QList<StartingKernelCheck>(found.begin(), found.end());
     checkedGeneration_ = checkGeneration_;
     showStartingKernels();
+    showReferenceKernel();
     updateButtons();
     emit startingKernelsChecked();
   });
   connect(proposer_, &QComboBox::currentIndexChanged, this, &RunControlView::updateButtons);
+  showReferenceKernel();
   connect(session_, &ProjectSession::currentRunChanged, this, &RunControlView::reload);
   connect(session_, &ProjectSession::projectOpened, this, &RunControlView::reload);
   connect(session_, &ProjectSession::projectClosed, this, &RunControlView::reload);
@@ -299,7 +329,12 @@ void RunControlView::removeStartingKernel(int row) {
 }
 
 bool RunControlView::checkingStartingKernels() const {
-  return !kernelFiles_.isEmpty() && checkedGeneration_ != checkGeneration_;
+  return (!kernelFiles_.isEmpty() || !referenceFile_.kernel.isEmpty()) && checkedGeneration_ != checkGeneration_;
+}
+
+void RunControlView::setReferenceKernel(const QString& kernelFile, const QString& tuneFile) {
+  referenceFile_ = {kernelFile, kernelFile.isEmpty() ? QString() : tuneFile};
+  checkStartingKernels();
 }
 
 std::pair<std::string, std::string> RunControlView::chosenTaskSpec() const {
@@ -317,8 +352,10 @@ std::pair<std::string, std::string> RunControlView::chosenTaskSpec() const {
 void RunControlView::checkStartingKernels() {
   ++checkGeneration_;
   checks_.clear();
+  referenceCheck_.reset();
   showStartingKernels();
-  if (kernelFiles_.isEmpty() || !checker_) {
+  showReferenceKernel();
+  if ((kernelFiles_.isEmpty() && referenceFile_.kernel.isEmpty()) || !checker_) {
     checkWatcher_->setFuture(QFuture<std::vector<StartingKernelCheck>>());  // drops a check in flight
     checkedGeneration_ = checkGeneration_;
     updateButtons();
@@ -331,7 +368,10 @@ void RunControlView::checkStartingKernels() {
   // A thread of its own (as the lineage layout's): what it reads crosses at thread creation, and reading
   // the kernels and finding each one's legal starting point never holds up the GUI.
   std::thread([promise, checker = checker_, files = std::vector<StartingKernelFiles>(kernelFiles_.begin(), kernelFiles_.end()),
-               specJson = std::move(specJson), specFile = std::move(specFile)]() mutable {
+               reference = referenceFile_, specJson = std::move(specJson), specFile = std::move(specFile)]() mutable {
+    // The reference kernel, if any, is checked as a starting kernel of its own (its name may be a starting
+    // kernel's) and its check comes last.
+    const bool hasReference = !reference.kernel.isEmpty();
     std::vector<StartingKernelCheck> found;
     if (specJson.empty() && !specFile.empty()) {
       try {
@@ -339,16 +379,26 @@ void RunControlView::checkStartingKernels() {
       } catch (const std::exception& e) {
         for (const StartingKernelFiles& f : files)
           found.push_back({QFileInfo(f.kernel).completeBaseName(), QString::fromStdString(e.what())});
+        if (hasReference) found.push_back({QFileInfo(reference.kernel).completeBaseName(), QString::fromStdString(e.what())});
       }
     }
     if (found.empty()) {
-      if (specJson.empty())
+      if (specJson.empty()) {
         for (const StartingKernelFiles& f : files)
-          found.push_back({QFileInfo(f.kernel).completeBaseName(), QObject::tr("the chosen task's spec is not known here")});
-      else
-        found = checker(files, specJson);
+          found.push_back({QFileInfo(f.kernel).completeBaseName(), RunControlView::tr("the chosen task's spec is not known here")});
+        if (hasReference)
+          found.push_back({QFileInfo(reference.kernel).completeBaseName(), RunControlView::tr("the chosen task's spec is not known here")});
+      } else {
+        found = files.empty() ? std::vector<StartingKernelCheck>() : checker(files, specJson);
+        found.resize(files.size());
+        if (hasReference) {
+          std::vector<StartingKernelCheck> ref = checker({reference}, specJson);
+          ref.resize(1);
+          found.push_back(ref.front());
+        }
+      }
     }
-    found.resize(files.size());
+    found.resize(files.size() + (hasReference ? 1 : 0));
     promise->addResult(std::move(found));
     promise->finish();
   }).detach();
@@ -376,6 +426,33 @@ void RunControlView::showStartingKernels() {
     kernels_->addItem(item);
   }
   if (row >= 0 && row < kernels_->count()) kernels_->setCurrentRow(row);
+}
+
+void RunControlView::showReferenceKernel() {
+  const bool chosen = !referenceFile_.kernel.isEmpty();
+  clearReference_->setEnabled(chosen && !(state_ == RunStatus::Running || state_ == RunStatus::Paused));
+  reference_->setToolTip(chosen ? referenceFile_.kernel : QString());
+  reference_->setStyleSheet(QString());
+  if (!chosen) {
+    reference_->setText(tr("The task's latest seal, or its baseline when it has none"));
+    return;
+  }
+  QString file = QFileInfo(referenceFile_.kernel).fileName();
+  if (!referenceFile_.tune.isEmpty()) file += tr(" with %1").arg(QFileInfo(referenceFile_.tune).fileName());
+  if (!referenceCheck_) {
+    reference_->setText(tr("%1: checking...").arg(file));
+  } else if (referenceCheck_->problem.isEmpty()) {
+    reference_->setText(tr("%1: fits the task; validated before the run measures against it").arg(file));
+  } else {
+    reference_->setText(tr("%1: does not fit: %2").arg(file, referenceCheck_->problem));
+    reference_->setStyleSheet(QStringLiteral("color: red"));
+  }
+}
+
+void RunControlView::askForReferenceKernel() {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Reference kernel"), QString(),
+                                                    tr("CUDA kernels (*.cu *.cuh);;All files (*)"));
+  if (!file.isEmpty()) setReferenceKernel(file);
 }
 
 void RunControlView::askForStartingKernel() {
@@ -410,6 +487,7 @@ RunRequest RunControlView::request() const {
   r.budget.gpuSeconds = gpuMinutes_->value() * 60;
   r.gated = gated_->isChecked();
   r.startingKernels = kernelFiles_;
+  r.referenceKernel = referenceFile_;
   return r;
 }
 
@@ -427,6 +505,12 @@ QString RunControlView::startProblem() const {
     if (checkingStartingKernels()) return tr("Checking the starting kernels against the task...");
     for (const StartingKernelCheck& c : checks_)
       if (!c.problem.isEmpty()) return tr("Starting kernel '%1' cannot start this run: %2").arg(c.name, c.problem);
+  }
+  if (!referenceFile_.kernel.isEmpty()) {
+    if (!checker_) return tr("A reference kernel cannot be checked here.");
+    if (checkingStartingKernels()) return tr("Checking the reference kernel against the task...");
+    if (referenceCheck_ && !referenceCheck_->problem.isEmpty())
+      return tr("Reference kernel '%1' cannot be this run's reference: %2").arg(referenceCheck_->name, referenceCheck_->problem);
   }
   return {};
 }
@@ -493,7 +577,7 @@ void RunControlView::reload() {
   loadChart();
   if (store && logRun_) appendLog(session_->log());
   // The chosen task (or its spec) may be another now.
-  if (!kernelFiles_.isEmpty()) checkStartingKernels();
+  if (!kernelFiles_.isEmpty() || !referenceFile_.kernel.isEmpty()) checkStartingKernels();
   updateButtons();
 }
 
@@ -558,6 +642,11 @@ void RunControlView::updateButtons() {
   const bool chosen = kernels_->currentRow() >= 0;
   tuneKernel_->setEnabled(!running && !paused && chosen);
   removeKernel_->setEnabled(!running && !paused && chosen);
+  chooseReference_->setEnabled(!running && !paused && checker_ != nullptr);
+  chooseReference_->setToolTip(checker_ ? tr("Measure the run against a kernel of your own (.cu with its launch rule, as a "
+                                             "starting kernel) instead of the task's seal or baseline")
+                                        : tr("A reference kernel cannot be checked here."));
+  clearReference_->setEnabled(!running && !paused && !referenceFile_.kernel.isEmpty());
   problem_->setText(running || paused ? QString() : problem);
   if (progress_->maximum() == 0 && !running) progress_->setRange(0, 1);
 }

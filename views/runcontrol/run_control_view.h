@@ -71,6 +71,9 @@ struct RunRequest {
   bool gated = false;
   // The user's own kernels, evaluated first and then tuned; several compete in one run.
   QList<StartingKernelFiles> startingKernels;
+  // A kernel of the user's own as the run's reference (issue 22), in the
+  // starting kernels' format; an empty kernel: the task's latest seal, or its baseline.
+  StartingKernelFiles referenceKernel;
 };
 
 class RunControlView : public QWidget {
@@ -98,6 +101,14 @@ public:
   // The kernels as the last finished check found them, in list order (empty names while one is pending).
   QList<StartingKernelCheck> startingKernelChecks() const { return checks_; }
   bool checkingStartingKernels() const;
+  // Chooses a kernel of the user's own as the run's reference (what
+  // "Reference kernel..." does once a file is chosen) and checks it against
+  // the task like a starting kernel; an empty kernelFile goes back to the
+  // task's seal or baseline.
+  void setReferenceKernel(const QString& kernelFile, const QString& tuneFile = {});
+  // The chosen reference kernel as the last finished check found it; nullopt
+  // when none is chosen or its check is pending.
+  std::optional<StartingKernelCheck> referenceKernelCheck() const { return referenceCheck_; }
   // Why no run can start here whatever the form says, a sentence ("" when
   // one can): this machine cannot evaluate kernels, or the project is on
   // read-only storage. Start is refused with it.
@@ -131,6 +142,8 @@ private:
   void showStartingKernels();
   void askForStartingKernel();
   void askForTuneFile();
+  void askForReferenceKernel();
+  void showReferenceKernel();
   // The chosen task's spec: its JSON, or (a built-in task) its file.
   std::pair<std::string, std::string> chosenTaskSpec() const;
   void updateButtons();
@@ -167,6 +180,11 @@ private:
   QPushButton* removeKernel_ = nullptr;
   QList<StartingKernelFiles> kernelFiles_;
   QList<StartingKernelCheck> checks_;      // for kernelFiles_, once checkedGeneration_ == checkGeneration_
+  QLabel* reference_ = nullptr;
+  QPushButton* chooseReference_ = nullptr;
+  QPushButton* clearReference_ = nullptr;
+  StartingKernelFiles referenceFile_;      // kernel "": the task's seal or baseline
+  std::optional<StartingKernelCheck> referenceCheck_;  // for referenceFile_, checked with the starting kernels
   StartingKernelChecker checker_;
   QFutureWatcher<std::vector<StartingKernelCheck>>* checkWatcher_ = nullptr;
   quint64 checkGeneration_ = 0;

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include "views/common/locale_numbers.h"
 #include "core/model/kernel_export.h"
 #include "core/task/task_spec.h"
 #include "views/diff/cuda_lexer.h"
@@ -154,8 +155,8 @@ void VaultView::showSeal(int row) {
                             .arg(QString::fromStdString(fp.gpu), QString::fromStdString(fp.arch),
                                  QString::fromStdString(fp.driver), QString::fromStdString(fp.cudaRuntime),
                                  QString::fromStdString(fp.nvrtc))
-                            .arg(fp.smClockMHz, 0, 'f', 0)
-                            .arg(fp.memClockMHz, 0, 'f', 0)
+                            .arg(localNumber(fp.smClockMHz, 'f', 0))
+                            .arg(localNumber(fp.memClockMHz, 'f', 0))
                             .arg(fp.host.empty() ? QString() : tr(", host %1").arg(QString::fromStdString(fp.host))));
   validation_->setPlainText(prettyJson(s->validationReportJson));
   performance_->setPlainText(prettyJson(s->performanceReportJson));
@@ -241,7 +242,7 @@ void VaultView::refreshRevalidations() {
         if (!shown || shown->id != sealed.id) return;
         auto figures = [](double medianUs, double speedup) {
           if (!std::isfinite(medianUs)) return tr("not timed");
-          return tr("%1 us, %2x the reference").arg(medianUs, 0, 'f', 2).arg(speedup, 0, 'f', 2);
+          return tr("%1 us, %2x the reference").arg(localNumber(medianUs, 'f', 2)).arg(localNumber(speedup, 'f', 2));
         };
         const Fingerprint& f = sealed.fingerprint;
         QStringList lines;

@@ -67,6 +67,7 @@ Fingerprint CudaEvaluator::device() const {
   const DeviceInfo& d = gpu_.info();
   f.gpu = d.name;
   f.arch = d.arch();
+  f.smCount = d.smCount;  // GPUs of one name with different SM counts (binned parts) are different hardware
   f.driver = clocks_.driverVersion().empty() ? "CUDA " + versionString(d.driverCudaVersion) + " driver"
                                              : clocks_.driverVersion();
   f.cudaRuntime = versionString(CUDA_VERSION);  // the toolkit the worker was built with

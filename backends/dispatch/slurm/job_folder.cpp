@@ -175,7 +175,8 @@ int answerJob(const std::string& dir, const JobRequest& request, Evaluator& loca
   WorkerMessage type = WorkerMessage::ErrorReply;
   std::string payload;
   try {
-    device = encodeFingerprint(local.device());
+    const Fingerprint here = local.device();
+    device = encodeFingerprint(here);
     switch (request.type) {
       case WorkerMessage::DeviceRequest:
         type = WorkerMessage::DeviceReply;
@@ -183,7 +184,9 @@ int answerJob(const std::string& dir, const JobRequest& request, Evaluator& loca
         break;
       case WorkerMessage::EvaluateRequest: {
         const auto r = decodeEvaluationRequest(request.payload);
-        payload = encodeEvaluation(local.evaluate(r.request));
+        Evaluation e = local.evaluate(r.request);
+        recordTimingDevice(e, here);  // the node's GPU: nodes of one cluster may differ
+        payload = encodeEvaluation(e);
         type = WorkerMessage::EvaluateReply;
         break;
       }

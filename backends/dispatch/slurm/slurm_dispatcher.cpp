@@ -425,7 +425,11 @@ Fingerprint SlurmEvaluator::device() const {
 Evaluation SlurmEvaluator::evaluate(const EvaluationRequest& request) {
   const JobResult r = call(WorkerMessage::EvaluateRequest, encodeEvaluationRequest(request), WorkerMessage::EvaluateReply);
   try {
-    return decodeEvaluation(r.payload);
+    Evaluation e = decodeEvaluation(r.payload);
+    // The device of the node that ran this job, which need not be the one
+    // device() reported before: array tasks land on any node of the partition.
+    recordTimingDevice(e, r.device);
+    return e;
   } catch (const MessageError& e) {
     throw SlurmError(std::string("slurm: the worker's evaluation does not decode: ") + e.what());
   }

@@ -21,8 +21,44 @@ const DesignSpace& designSpaceFor(const std::string& family) {
   throw std::invalid_argument("family: the template proposer has no design space for '" + family + "'");
 }
 
-std::vector<std::string> checkGenome(const Genome& g, const KernelProblem& p) {
+Genome withFallbacks(const Genome& g, const KernelProblem& p) {
+  if (g.family != p.family) return g;
+  const DesignSpace& space = designSpaceFor(p.family);
+  Genome out = g;
+  for (const auto& def : space.genes(p))
+    if (!def.fallback.empty() && !out.genes.count(def.name)) out.genes[def.name] = def.fallback;
+  try {
+    for (const auto& [name, value] : space.parameterFallbacks(out, p))
+      if (!out.params.count(name)) out.params[name] = value;
+  } catch (const std::exception&) {
+    // A malformed genome (a required gene missing): checkGenome names what is wrong.
+  }
+  return out;
+}
+
+Genome withoutFallbacks(const Genome& g, const KernelProblem& p) {
+  if (g.family != p.family) return g;
+  const DesignSpace& space = designSpaceFor(p.family);
+  const Genome full = withFallbacks(g, p);
+  Genome out = g;
+  try {
+    for (const auto& [name, value] : space.parameterFallbacks(full, p)) {
+      auto it = out.params.find(name);
+      if (it != out.params.end() && it->second == value) out.params.erase(it);
+    }
+  } catch (const std::exception&) {
+    return g;  // malformed: checkGenome names what is wrong
+  }
+  for (const auto& def : space.genes(p)) {
+    auto it = out.genes.find(def.name);
+    if (!def.fallback.empty() && it != out.genes.end() && it->second == def.fallback) out.genes.erase(it);
+  }
+  return out;
+}
+
+std::vector<std::string> checkGenome(const Genome& stored, const KernelProblem& p) {
   std::vector<std::string> errors;
+  const Genome g = withFallbacks(stored, p);
   if (g.family != p.family) {
     errors.push_back("genome family '" + g.family + "' does not match the task family '" + p.family + "'");
     return errors;

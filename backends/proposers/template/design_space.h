@@ -16,6 +16,10 @@ namespace crucible::templates {
 struct GeneDef {
   std::string name;
   std::vector<std::string> values;  // legal values for the problem, in a fixed order
+  // The value a genome without this gene means (one of `values`): genes added
+  // after projects stored genomes have one, so those genomes keep their
+  // meaning (today's code). Empty: the gene is required.
+  std::string fallback = {};
 };
 
 struct EmittedKernel {
@@ -32,6 +36,9 @@ public:
   // The tunable parameters of one gene combination, each with its domain.
   // Independent of the shapes: shape-dependent legality is in violations().
   virtual std::vector<TunableParameter> parameters(const std::string& family, const GeneMap& genes) const = 0;
+  // Parameters a genome may omit, with the value omitting one means (what the
+  // code did before the parameter existed). `g` has its genes' fallbacks filled in.
+  virtual ParamMap parameterFallbacks(const Genome&, const KernelProblem&) const { return {}; }
   // Why a structurally complete genome cannot be emitted for the problem
   // (gene combinations, divisibility by the axes, resource limits); empty when legal.
   virtual std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const = 0;
@@ -48,7 +55,21 @@ public:
 // The design space for a task family; throws std::invalid_argument for an unknown one.
 const DesignSpace& designSpaceFor(const std::string& family);
 
-// Every problem in a genome: missing or unknown genes and parameters, values
+// `g` with every gene and parameter it omits that has a fallback filled in
+// (genomes stored before the gene or parameter existed); the rest unchanged.
+Genome withFallbacks(const Genome& g, const KernelProblem& p);
+// The inverse, the form candidates are stored in: every gene and parameter
+// whose value is its fallback left out, so a genome means and is keyed
+// (architectureKey) exactly as before those genes existed, and a parent and
+// child differ only in what really changed (knowledge pairs them by that).
+Genome withoutFallbacks(const Genome& g, const KernelProblem& p);
+// A gene's value, or `fallback` where the genome has none.
+inline const std::string& geneOr(const GeneMap& genes, const std::string& name, const std::string& fallback) {
+  auto it = genes.find(name);
+  return it == genes.end() ? fallback : it->second;
+}
+
+// Every problem in a genome (after withFallbacks): missing or unknown genes and parameters, values
 // outside their domains, then the space's own violations. Empty when legal.
 std::vector<std::string> checkGenome(const Genome& g, const KernelProblem& p);
 inline bool isLegal(const Genome& g, const KernelProblem& p) { return checkGenome(g, p).empty(); }

@@ -26,11 +26,23 @@
 //    the same for all of a row's threads). It is small and cache-resident, so
 //    the narrower loads cost issue slots, not DRAM bandwidth;
 //  - a per-row tensor is one value per row, read once.
+//
+// The shared row genes (row_designs.h): sub-warp rows (LANES_PER_ROW lanes,
+// several rows per warp), UNROLL (PACKS_IN_FLIGHT; absent: 64 bytes' worth),
+// a persistent grid whose blocks loop over the groups of rows, and cache hints
+// on the whole packs of the row's tensors. lse=pack: a log-sum-exp's running
+// (max, sum) takes a whole pack at once in a streaming sweep (the pack's max,
+// one rescale, one exponential per element), and a row cached in registers
+// is summed around the thread's own maximum (one exponential per element, no
+// rescale); the partial packs of ragged rows go element by element as before.
+// A genome without these genes emits the same text as before they existed.
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include "backends/proposers/template/expr_cuda.h"
+#include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/row_packs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
@@ -55,8 +67,13 @@ public:
     registers_ = g.gene("memory") == "registers";
     shuffle_ = g.gene("reduction") == "shuffle";
     vec_ = std::stoll(g.gene("vector"));
-    warpsPerRow_ = g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");
+    subWarp_ = g.gene("granularity") == "subwarp";
+    warpsPerRow_ = g.gene("granularity") == "warp" || subWarp_ ? 1 : g.param("WARPS_PER_ROW");
     rowsPerBlock_ = g.gene("granularity") == "block" ? 1 : g.param("ROWS_PER_BLOCK");
+    threadsPerRow_ = subWarp_ ? g.param("LANES_PER_ROW") : 32 * warpsPerRow_;
+    hint_ = geneOr(g.genes, "hint", "default");
+    persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
+    lsePack_ = geneOr(g.genes, "lse", "element") == "pack";
     const int last = static_cast<int>(x_.shape.size()) - 1;
     N_ = p.extentCode(x_, last);
     cols_ = p.extent(x_, last);
@@ -81,6 +98,7 @@ public:
     src += constants() + "\n";
     src += mixedPackHelpers(dtypes, false);
     if (ragged_) src += rowPackCuda();
+    if (hint_ != "default") src += hintedVecHelpers();
     src += valueFunctionHelpers();
     src += reductionHelpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
@@ -92,28 +110,59 @@ public:
     for (int d = 0; d + 1 < static_cast<int>(x_.shape.size()); ++d) rows += (rows.empty() ? "" : " * ") + p_.extentExpr(x_, d);
     if (rows.empty()) rows = "1";
     k.launch.grid[0] = rowsPerBlock_ == 1 ? rows : "ceil_div(" + rows + ", " + std::to_string(rowsPerBlock_) + ")";
-    k.launch.block[0] = std::to_string(32 * warpsPerRow_ * rowsPerBlock_);
+    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of an H100/H200, all resident at once
+      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM") * kRowGridSms) + ")";
+    k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
     return k;
   }
 
 private:
+  // load_vec_hinted / store_vec_hinted: load_vec / store_vec with the hint's cache policy.
+  std::string hintedVecHelpers() const {
+    return accessHintCuda(hint_) + R"(template <class T>
+__device__ __forceinline__ void load_vec_hinted(const T* p, float (&v)[VEC]) {
+  const PackOf<T> pack = hinted_load<PackOf<T>>(p);
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) v[k] = to_f(pack.v[k]);
+}
+
+template <class T>
+__device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
+  PackOf<T> pack;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) pack.v[k] = from_f<T>(v[k]);
+  hinted_store(p, pack);
+}
+
+)";
+  }
+
   std::string summary() const {
     std::string s = "rowwise " + y_.role + " = " + p_.operation->expression + " over reductions";
     for (const auto& r : p_.operation->reductions) s += " " + r.name + " = " + r.op + "(" + r.of + ")";
-    s += warpsPerRow_ == 1 ? "; one warp per row" : rowsPerBlock_ == 1 ? "; one block per row" : "; several warps per row";
+    s += subWarp_                ? "; " + std::to_string(threadsPerRow_) + " lanes per row (several rows per warp)"
+         : warpsPerRow_ == 1     ? "; one warp per row"
+         : rowsPerBlock_ == 1    ? "; one block per row"
+                                 : "; several warps per row";
     s += registers_ ? ", row in registers" : ", row re-read from global";
     s += shuffle_ ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
-    return s + ", " + std::to_string(vec_) + "-element packs" + (ragged_ ? " with a partial head and tail per row" : "");
+    s += ", " + std::to_string(vec_) + "-element packs" + (ragged_ ? " with a partial head and tail per row" : "");
+    if (persistent_) s += ", persistent grid looping over the rows";
+    if (hint_ != "default") s += ", " + hint_ + " cache hints";
+    if (lsePack_) s += ", log-sum-exp taken a pack at a time";
+    return s;
   }
 
   std::string constants() const {
     std::string s;
     if (warpsPerRow_ > 1) s += constant("WARPS_PER_ROW", warpsPerRow_);
+    if (subWarp_) s += constant("LANES_PER_ROW", threadsPerRow_, "several rows per warp");
     if (rowsPerBlock_ > 1) s += constant("ROWS_PER_BLOCK", rowsPerBlock_);
-    s += "constexpr int THREADS_PER_ROW = " + std::string(warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
+    s += "constexpr int THREADS_PER_ROW = " +
+         std::string(subWarp_ ? "LANES_PER_ROW" : warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
     s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
     s += constant("VEC", vec_, "elements per access");
-    const std::int64_t threadsPerRow = 32 * warpsPerRow_;
+    const std::int64_t threadsPerRow = threadsPerRow_;
     if (registers_) {
       // A ragged row spans up to VEC - 1 more slots: its head pack starts before it.
       const std::int64_t span = cols_ + (ragged_ ? vec_ - 1 : 0);
@@ -121,7 +170,10 @@ private:
                     "a row of " + std::to_string(cols_) + " lives in registers");
     } else {
       const std::int64_t packBytes = vec_ * 4 * std::max<std::int64_t>(1, static_cast<std::int64_t>(full_.size()));
-      s += constant("PACKS_IN_FLIGHT", std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight),
+      s += constant("PACKS_IN_FLIGHT",
+                    g_.params.count("UNROLL")
+                        ? g_.param("UNROLL")
+                        : std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight),
                     "packs a thread loads before using the first");
     }
     return s;
@@ -169,7 +221,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
            "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n";
       s += "__device__ __forceinline__ MaxSum shfl_xor(MaxSum v, int offset) {\n"
            "  return {__shfl_xor_sync(0xffffffffu, v.max, offset), __shfl_xor_sync(0xffffffffu, v.sum, offset)};\n}\n\n";
-      s += rowReduceSource(RowReduceKind::Shuffle, warpsPerRow_);
+      s += subWarp_ ? subWarpRowReduceSource() : rowReduceSource(RowReduceKind::Shuffle, warpsPerRow_);
     } else {
       s += rowReduceSource(RowReduceKind::SharedTree, warpsPerRow_);
     }
@@ -211,7 +263,8 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
       std::string s;
       for (const auto* t : full_)
         s += partial ? "load_part(cr_row_" + t->role + ", cr_col, cr_cols, cr_v_" + t->role + "[" + index + "]);\n"
-                     : "load_vec(cr_row_" + t->role + " + cr_col, cr_v_" + t->role + "[" + index + "]);\n";
+                     : std::string(hint_ != "default" ? "load_vec_hinted" : "load_vec") + "(cr_row_" + t->role +
+                           " + cr_col, cr_v_" + t->role + "[" + index + "]);\n";
       return s;
     });
   }
@@ -285,17 +338,17 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     return s;
   }
 
-  std::string kernelBody() const {
-    const auto& rs = p_.operation->reductions;
+  // The row's setup: its index (from `group`: the block, or the persistent
+  // loop's group), its length, the checks, its tensors' row pointers, its shift
+  // and its per-row inputs.
+  std::string rowSetup(const std::string& group) const {
     std::string s;
-    s += "  const int cr_lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
-    s += "  const long long cr_rows = " + rows_ + ";\n";
     if (rowsPerBlock_ > 1) {
-      s += "  const long long cr_row = (long long)blockIdx.x * ROWS_PER_BLOCK + threadIdx.x / THREADS_PER_ROW;\n";
+      s += "  const long long cr_row = " + group + " * ROWS_PER_BLOCK + threadIdx.x / THREADS_PER_ROW;\n";
       s += "  // Rows past the end sweep no columns but still reach every barrier.\n";
       s += "  const int cr_cols = cr_row < cr_rows ? (int)" + N_ + " : 0;  // rows are < 2^30 long\n";
     } else {
-      s += "  const long long cr_row = blockIdx.x;\n";
+      s += "  const long long cr_row = " + std::string(group == "(long long)blockIdx.x" ? "blockIdx.x" : group) + ";\n";
       s += "  const int cr_cols = (int)" + N_ + ";  // rows are < 2^30 long\n";
     }
     if (registers_)
@@ -309,12 +362,41 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     if (ragged_) s += rowShift();
     for (const auto* t : perRow_)
       s += "  const float cr_" + t->role + " = cr_row < cr_rows ? to_f(" + t->role + "[cr_row]) : 0.0f;\n";
+    return s;
+  }
+
+  std::string scratchDeclarations() const {
+    std::string s;
     if (needsScratch()) {
       const std::string dims = shuffle_ ? std::string("[") + (rowsPerBlock_ > 1 ? "ROWS_PER_BLOCK" : "1") + "][WARPS_PER_ROW]"
                                         : "[THREADS]";
       if (usesFloat()) s += "  __shared__ float cr_scratch_f" + dims + ";\n";
       if (usesLse()) s += "  __shared__ MaxSum cr_scratch_lse" + dims + ";\n";
     }
+    return s;
+  }
+
+  std::string kernelBody() const {
+    std::string s;
+    s += "  const int cr_lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    s += "  const long long cr_rows = " + rows_ + ";\n";
+    if (!persistent_) return s + rowSetup("(long long)blockIdx.x") + scratchDeclarations() + rowWork();
+    // A persistent grid: the groups of rows are the same for all of a block's
+    // threads, so every thread makes the same trips and meets every barrier;
+    // the scratch is free again after each reduction (row_reduce ends on a barrier).
+    s += scratchDeclarations();
+    s += "  // A persistent grid (at most BLOCKS_PER_SM blocks per SM): each block takes every gridDim.x-th group of rows.\n";
+    s += "  const long long cr_groups = " +
+         (rowsPerBlock_ > 1 ? "(cr_rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK" : std::string("cr_rows")) + ";\n";
+    s += "  for (long long cr_group = blockIdx.x; cr_group < cr_groups; cr_group += gridDim.x) {\n";
+    s += indentLines(rowSetup("cr_group") + rowWork(), 2) + "  }\n";
+    return s;
+  }
+
+  // The row's work once set up: the register cache, the stages of reductions, the epilogue.
+  std::string rowWork() const {
+    const auto& rs = p_.operation->reductions;
+    std::string s;
     if (registers_) {
       for (const auto* t : full_) s += "  float cr_v_" + t->role + "[PACKS_PER_THREAD][VEC];\n";
       s += "#pragma unroll\n  for (int cr_i = 0; cr_i < PACKS_PER_THREAD; ++cr_i) {\n";
@@ -325,8 +407,10 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     const int lastStage = stage.empty() ? -1 : *std::max_element(stage.begin(), stage.end());
     for (int st = 0; st <= lastStage; ++st) {
       s += "\n  // Stage " + std::to_string(st) + " of the reductions.\n";
-      std::vector<std::string> updates;
-      std::set<std::string> reads;
+      // Each reduction's update of an element (cr_k), and, where it takes whole packs at once, of a whole pack.
+      std::vector<std::string> updates, packUpdates;
+      std::set<std::string> reads, maxReads;
+      std::vector<std::string> maxUpdates;  // lse=pack with the row in registers: the thread's maximum first
       for (std::size_t j = 0; j < rs.size(); ++j) {
         if (stage[j] != st) continue;
         const auto names = reductions_[j].names();
@@ -336,25 +420,69 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
         if (op == "logsumexp") s += "  MaxSum " + acc + " = {cr_neg_inf(), 0.0f};\n";
         else s += "  float " + acc + " = " + (op == "max" ? "cr_neg_inf()" : op == "min" ? "cr_pos_inf()" : "0.0f") + ";\n";
         const std::string v = cudaValue(reductions_[j], [&](const std::string& n) { return spell(n); });
+        if (op == "logsumexp" && lsePack_ && registers_) {
+          // Sum exp(v - the thread's max) over the cache; the pair merges exactly across threads.
+          const std::string tmax = "cr_tmax_" + rs[j].name, tsum = "cr_tsum_" + rs[j].name;
+          s += "  float " + tmax + " = cr_neg_inf();\n  float " + tsum + " = 0.0f;\n";
+          maxReads.insert(names.begin(), names.end());
+          maxUpdates.push_back(tmax + " = fmaxf(" + tmax + ", " + v + ");");
+          updates.push_back(tsum + " += expf(" + v + " - cr_shift_" + rs[j].name + ");");
+          packUpdates.push_back("");
+          continue;
+        }
         const std::string update = op == "logsumexp" ? acc + " = lse_add(" + acc + ", " + v + ");"
                                    : op == "max"     ? acc + " = fmaxf(" + acc + ", " + v + ");"
                                    : op == "min"     ? acc + " = fminf(" + acc + ", " + v + ");"
                                                      : acc + " += " + v + ";";
         updates.push_back(update);
+        if (op == "logsumexp" && lsePack_)
+          // A whole pack at once: its max, one rescale of the running sum, one exponential per element.
+          packUpdates.push_back(render(R"({
+  float cr_e[VEC];
+#pragma unroll
+  for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_e[cr_k] = {{V}};
+  float cr_m = {{ACC}}.max;
+#pragma unroll
+  for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_m = fmaxf(cr_m, cr_e[cr_k]);
+  if (cr_m != cr_neg_inf()) {  // else nothing but -inf so far: the pair stays as it is
+    float cr_s = {{ACC}}.sum * expf({{ACC}}.max - cr_m);
+#pragma unroll
+    for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_s += expf(cr_e[cr_k] - cr_m);
+    {{ACC}} = MaxSum{cr_m, cr_s};
+  }
+}
+)",
+                                          {{"V", v}, {"ACC", acc}}));
+        else
+          packUpdates.push_back("");
       }
-      s += sweep(
-          [&](bool partial) {
-            std::string body;
-            for (const auto& update : updates)
-              body += "#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) " +
-                      std::string(partial ? "if (cr_in_row(cr_col + cr_k, cr_cols)) " : "") + update + "\n";
-            return body;
-          },
-          reads);
+      auto elementLoops = [&](const std::vector<std::string>& list, const std::vector<std::string>* whole, bool partial) {
+        std::string body;
+        for (std::size_t u = 0; u < list.size(); ++u) {
+          if (!partial && whole && !(*whole)[u].empty()) {
+            body += (*whole)[u];
+            continue;
+          }
+          body += "#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) " +
+                  std::string(partial ? "if (cr_in_row(cr_col + cr_k, cr_cols)) " : "") + list[u] + "\n";
+        }
+        return body;
+      };
+      if (!maxUpdates.empty()) {
+        s += sweep([&](bool partial) { return elementLoops(maxUpdates, nullptr, partial); }, maxReads);
+        for (std::size_t j = 0; j < rs.size(); ++j)
+          if (stage[j] == st && rs[j].op == "logsumexp")
+            s += "  // A share of only -inf values (or none) sums to 0 around any shift.\n"
+                 "  const float cr_shift_" + rs[j].name + " = cr_tmax_" + rs[j].name + " == cr_neg_inf() ? 0.0f : cr_tmax_" +
+                 rs[j].name + ";\n";
+      }
+      s += sweep([&](bool partial) { return elementLoops(updates, &packUpdates, partial); }, reads);
       for (std::size_t j = 0; j < rs.size(); ++j) {
         if (stage[j] != st) continue;
         const std::string acc = "cr_acc_" + rs[j].name;
         const std::string& op = rs[j].op;
+        if (op == "logsumexp" && lsePack_ && registers_)
+          s += "  " + acc + " = MaxSum{cr_tmax_" + rs[j].name + ", cr_tsum_" + rs[j].name + "};\n";
         s += "  " + acc + " = " + reduceCall(op, acc) + ";\n";
         if (op == "logsumexp")
           s += "  const float cr_" + rs[j].name + " = " + acc + ".max == cr_neg_inf() ? cr_neg_inf() : " + acc +
@@ -373,9 +501,10 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
           [&](bool partial) {
             return "float cr_out[VEC];\n#pragma unroll\nfor (int cr_k = 0; cr_k < VEC; ++cr_k) cr_out[cr_k] = " + value +
                    ";\n" +
-                   (partial   ? "store_part(cr_row_out, cr_col, cr_cols, cr_out);\n"
-                    : ragged_ ? "store_whole(cr_row_out + cr_col, cr_out);\n"
-                              : "store_vec(cr_row_out + cr_col, cr_out);\n");
+                   (partial                   ? "store_part(cr_row_out, cr_col, cr_cols, cr_out);\n"
+                    : hint_ == "evict_first" ? "store_vec_hinted(cr_row_out + cr_col, cr_out);\n"
+                    : ragged_                 ? "store_whole(cr_row_out + cr_col, cr_out);\n"
+                                              : "store_vec(cr_row_out + cr_col, cr_out);\n");
           },
           expression_.names());
     } else {
@@ -392,6 +521,9 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   std::vector<ValueExpression> reductions_;
   ValueExpression expression_;
   bool registers_ = true, shuffle_ = true;
+  bool subWarp_ = false, persistent_ = false, lsePack_ = false;
+  std::string hint_ = "default";
+  std::int64_t threadsPerRow_ = 32;
   bool ragged_ = false;  // VEC > 1 and rows that are not whole packs: partial head and tail packs
   std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, cols_ = 0;
   std::string N_, rows_;

@@ -9,10 +9,18 @@
 // register cache is filled by one unrolled burst of loads before any math, so
 // each thread has its whole share of the row in flight; the streaming sweeps
 // (global or shared-memory rows) load PACKS_IN_FLIGHT packs before using any.
+//
+// The shared row genes (row_designs.h): sub-warp rows (LANES_PER_ROW lanes,
+// several rows per warp), UNROLL (PACKS_IN_FLIGHT; absent: 64 bytes' worth),
+// a persistent grid whose blocks loop over the groups of rows, and cache hints
+// on the row's loads from global memory and on the output's stores. A
+// genome without them emits the same text as before they existed.
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -53,9 +61,12 @@ public:
     memory_ = g.genes.count("memory") ? g.gene("memory") : "global";
     reduction_ = g.gene("reduction");
     vec_ = std::stoll(g.gene("vector"));
-    warpsPerRow_ = granularity_ == "warp" ? 1 : g.param("WARPS_PER_ROW");
+    subWarp_ = granularity_ == "subwarp";
+    warpsPerRow_ = granularity_ == "warp" || subWarp_ ? 1 : g.param("WARPS_PER_ROW");
     rowsPerBlock_ = granularity_ == "block" ? 1 : g.param("ROWS_PER_BLOCK");
-    threadsPerRow_ = 32 * warpsPerRow_;
+    threadsPerRow_ = subWarp_ ? g.param("LANES_PER_ROW") : 32 * warpsPerRow_;
+    hint_ = geneOr(g.genes, "hint", "default");
+    persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
     cols_ = p.extent(x_, 1);
     M_ = p.extentCode(x_, 0);
     N_ = p.extentCode(x_, 1);
@@ -67,6 +78,7 @@ public:
     src += includes(p_) + "\n";
     src += constants() + "\n";
     src += packHelpers(x_.dtype) + "\n";
+    if (hinted()) src += hintedPackHelpers();
     src += helpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
 
@@ -75,6 +87,8 @@ public:
     k.launch.entry = p_.entry;
     k.launch.grid[0] = rowsPerBlock_ == 1 ? p_.extentExpr(x_, 0)
                                           : "ceil_div(" + p_.extentExpr(x_, 0) + ", " + std::to_string(rowsPerBlock_) + ")";
+    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of an H100/H200, all resident at once
+      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM") * kRowGridSms) + ")";
     k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
     if (memory_ == "smem")
       k.launch.dynamicSmemBytes =
@@ -84,6 +98,29 @@ public:
 
 private:
   bool cachedInRegisters() const { return memory_ == "registers"; }
+  bool hinted() const { return hint_ != "default"; }
+
+  // Hinted loads of the row's packs and stores of the output's (access_hints.h).
+  std::string hintedPackHelpers() const {
+    return accessHintCuda(hint_) + render(R"(__device__ __forceinline__ void store_pack_hinted({{T}}* p, const float (&v)[VEC]) {
+  Pack pack;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) pack.v[k] = {{FROM_FLOAT}};
+  hinted_store(p, pack);
+}
+
+)",
+                                          {{"T", cudaTypeName(x_.dtype)}, {"FROM_FLOAT", fromFloat(x_.dtype, "v[k]")}});
+  }
+
+  // The statement loading the row's pack at `col` as a Pack (hinted or plain).
+  std::string rowPackLoad(const std::string& from) const {
+    if (hinted() && from == "row_in") return "hinted_load<Pack>(row_in + col)";
+    return "*reinterpret_cast<const Pack*>(" + from + " + col)";
+  }
+  std::string storeRow() const {
+    return hinted() ? "store_pack_hinted(row_out + col, v);\n" : "store_pack(row_out + col, v);\n";
+  }
   // 2-byte rows stay packed in the register cache (half the registers, so
   // more resident threads) and widen to fp32 in each sweep. Softmax keeps
   // fp32: its cache is overwritten with the exponentials. (rowreduce_space.cpp
@@ -92,19 +129,27 @@ private:
 
   std::string summary() const {
     std::string s = p_.family + ", ";
-    s += granularity_ == "warp" ? "one warp per row" : granularity_ == "block" ? "one block per row" : "several warps per row";
+    s += granularity_ == "warp"    ? "one warp per row"
+         : granularity_ == "block" ? "one block per row"
+         : subWarp_                ? std::to_string(threadsPerRow_) + " lanes per row (several rows per warp)"
+                                   : "several warps per row";
     s += memory_ == "registers" ? ", row cached in registers"
          : memory_ == "smem"    ? ", row cached in shared memory"
                                 : (p_.family == "rowsum" ? ", row streamed from global" : ", row re-read from global");
     s += reduction_ == "shuffle" ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
-    return s + ", " + std::to_string(vec_ * sizeOf(x_.dtype)) + "-byte accesses";
+    s += ", " + std::to_string(vec_ * sizeOf(x_.dtype)) + "-byte accesses";
+    if (persistent_) s += ", persistent grid looping over the rows";
+    if (hinted()) s += ", " + hint_ + " cache hints";
+    return s;
   }
 
   std::string constants() const {
     std::string s;
     if (warpsPerRow_ > 1) s += constant("WARPS_PER_ROW", warpsPerRow_);
+    if (subWarp_) s += constant("LANES_PER_ROW", threadsPerRow_, "several rows per warp");
     if (rowsPerBlock_ > 1) s += constant("ROWS_PER_BLOCK", rowsPerBlock_);
-    s += "constexpr int THREADS_PER_ROW = " + std::string(warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
+    s += "constexpr int THREADS_PER_ROW = " +
+         std::string(subWarp_ ? "LANES_PER_ROW" : warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
     s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
     s += constant("VEC", vec_, "elements per access");
     if (cachedInRegisters()) {
@@ -112,7 +157,9 @@ private:
                     "a row of " + std::to_string(cols_) + " lives in registers");
     } else {
       const std::int64_t packBytes = vec_ * static_cast<std::int64_t>(sizeOf(x_.dtype));
-      const std::int64_t packs = std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight);
+      const std::int64_t packs =
+          g_.params.count("UNROLL") ? g_.param("UNROLL")
+                                    : std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight);
       s += constant("PACKS_IN_FLIGHT", packs,
                     "packs a thread loads before using the first: " + std::to_string(packs * packBytes) +
                         " bytes in flight");
@@ -222,7 +269,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
       if (stats_.count(Stat::Sum) || stats_.count(Stat::Max))
         s += "__device__ __forceinline__ float shfl_xor(float v, int offset) {\n"
              "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n\n";
-      s += rowReduceSource(RowReduceKind::Shuffle, warpsPerRow_);
+      s += subWarp_ ? subWarpRowReduceSource() : rowReduceSource(RowReduceKind::Shuffle, warpsPerRow_);
     } else {
       s += rowReduceSource(RowReduceKind::SharedTree, warpsPerRow_);
     }
@@ -246,12 +293,26 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   // Fills the register cache: every load of the thread's share of the row is
   // issued before any of it is used.
   std::string loadRowIntoRegisters() const {
-    if (packedCache())
-      return R"(  Pack cache[PACKS_PER_THREAD];  // the row's own dtype: widened to fp32 where used
+    if (packedCache()) {
+      std::string s = R"(  Pack cache[PACKS_PER_THREAD];  // the row's own dtype: widened to fp32 where used
 #pragma unroll
   for (int i = 0; i < PACKS_PER_THREAD; ++i) {
     const int col = (i * THREADS_PER_ROW + lane) * VEC;
-    if (col < cols) cache[i] = *reinterpret_cast<const Pack*>(row_in + col);
+    if (col < cols) cache[i] = @LOAD@;
+  }
+)";
+      s.replace(s.find("@LOAD@"), 6, rowPackLoad("row_in"));
+      return s;
+    }
+    if (hinted())
+      return R"(  float cache[PACKS_PER_THREAD][VEC];
+#pragma unroll
+  for (int i = 0; i < PACKS_PER_THREAD; ++i) {
+    const int col = (i * THREADS_PER_ROW + lane) * VEC;
+    if (col < cols) {
+      const Pack pack = hinted_load<Pack>(row_in + col);
+      load_pack(pack.v, cache[i]);
+    }
   }
 )";
     return R"(  float cache[PACKS_PER_THREAD][VEC];
@@ -288,8 +349,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     s += "    Pack chunk[PACKS_IN_FLIGHT];  // in the row's dtype: widened to fp32 where used\n";
     s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
     s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
-    s += std::string("      if (col < cols) chunk[i] = *reinterpret_cast<const Pack*>(") + (fromSmem ? "row_cache" : "row_in") +
-         " + col);\n";
+    s += "      if (col < cols) chunk[i] = " + rowPackLoad(fromSmem ? "row_cache" : "row_in") + ";\n";
     s += "    }\n";
     s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
     s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
@@ -304,7 +364,68 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     return "#pragma unroll\nfor (int k = 0; k < VEC; ++k) " + statement + "\n";
   }
 
+  // The persistent grid's body: the per-row code of kernelBody() inside a loop
+  // over the groups of rows. A group is the same for all of a block's threads,
+  // so every thread makes the same trips and meets every barrier; the scratch
+  // arrays are free again after each reduction (row_reduce ends on a barrier),
+  // and a row cached in shared memory is only ever read by the thread that wrote it.
+  std::string persistentKernelBody() {
+    const std::string T = cudaTypeName(x_.dtype);
+    std::string s;
+    s += "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    if (rowsPerBlock_ > 1) s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
+    if (memory_ == "smem") {
+      s += "  extern __shared__ __align__(16) unsigned char smem[];\n";
+      s += "  " + T + "* row_cache = reinterpret_cast<" + T + "*>(smem)" +
+           (rowsPerBlock_ > 1 ? " + row_in_block * " + N_ : "") + ";\n";
+    }
+    const std::string scratchMarker = "@SCRATCH@\n";
+    s += scratchMarker;
+    s += "  // A persistent grid (at most BLOCKS_PER_SM blocks per SM): each block takes every gridDim.x-th group of rows.\n";
+    s += "  const long long groups = " + (rowsPerBlock_ > 1 ? "(" + M_ + " + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK" : M_) + ";\n";
+    s += "  for (long long group = blockIdx.x; group < groups; group += gridDim.x) {\n";
+    std::string inner;
+    if (rowsPerBlock_ > 1) {
+      inner += "  const long long row = group * ROWS_PER_BLOCK + row_in_block;\n";
+      inner += render("  // Rows past the end sweep no columns but still reach every barrier.\n"
+                      "  const int cols = row < {{M}} ? (int){{N}} : 0;  // 32-bit column indices: rows are < 2^30 long\n",
+                      {{"M", M_}, {"N", N_}});
+    } else {
+      inner += "  const long long row = group;\n";
+      inner += render("  const int cols = (int){{N}};  // 32-bit column indices: rows are < 2^30 long\n", {{"N", N_}});
+    }
+    inner += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n", {{"T", T}, {"X", x_.role}, {"N", N_}});
+    if (y_.shape.size() == 2)
+      inner += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
+    if (cachedInRegisters())
+      inner += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
+                          std::to_string(cols_) + "\n",
+                      {{"N", N_}});
+    if (cachedInRegisters()) inner += loadRowIntoRegisters();
+    inner += "\n" + familyBody();
+    s += indentLines(inner, 2) + "  }\n";
+    s.replace(s.find(scratchMarker), scratchMarker.size(), scratchDeclarations());
+    return s;
+  }
+
+  // The shared scratch arrays of the reductions the body asked for.
+  std::string scratchDeclarations() const {
+    std::string scratch;
+    if (needsScratch()) {
+      for (Stat st : stats_) {
+        const StatInfo i = info(st);
+        if (reduction_ == "shuffle")
+          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[" +
+                     (rowsPerBlock_ > 1 ? "ROWS_PER_BLOCK" : "1") + "][WARPS_PER_ROW];\n";
+        else
+          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[THREADS];\n";
+      }
+    }
+    return scratch;
+  }
+
   std::string kernelBody() {
+    if (persistent_) return persistentKernelBody();
     const std::string T = cudaTypeName(x_.dtype);
     std::string s;
     s += "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
@@ -336,18 +457,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     if (cachedInRegisters()) s += loadRowIntoRegisters();
     s += "\n" + familyBody();
     // The scratch arrays are known only once the body has asked for its reductions.
-    std::string scratch;
-    if (needsScratch()) {
-      for (Stat st : stats_) {
-        const StatInfo i = info(st);
-        if (reduction_ == "shuffle")
-          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[" +
-                     (rowsPerBlock_ > 1 ? "ROWS_PER_BLOCK" : "1") + "][WARPS_PER_ROW];\n";
-        else
-          scratch += std::string("  __shared__ ") + i.type + " scratch_" + i.tag + "[THREADS];\n";
-      }
-    }
-    s.replace(s.find(scratchMarker), scratchMarker.size(), scratch);
+    s.replace(s.find(scratchMarker), scratchMarker.size(), scratchDeclarations());
     return s;
   }
 
@@ -407,10 +517,10 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     if (f == "softmax") {
       s += maxAndSum(g_.gene("pass") == "online", true);
       if (cachedInRegisters()) {
-        s += sweep(false, forEach("v[k] *= scale;") + "store_pack(row_out + col, v);\n");
+        s += sweep(false, forEach("v[k] *= scale;") + storeRow());
       } else {
         s += "  const float inv_sum = 1.0f / row_sum;\n";
-        s += sweep(false, forEach("v[k] = fast_exp(v[k] - row_max) * inv_sum;") + "store_pack(row_out + col, v);\n");
+        s += sweep(false, forEach("v[k] = fast_exp(v[k] - row_max) * inv_sum;") + storeRow());
       }
     } else if (f == "layernorm") {
       if (g_.gene("stats") == "welford") {
@@ -440,13 +550,13 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
         s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
       }
       s += sweep(false, "float w[VEC], b[VEC];\nload_pack(weight + col, w);\nload_pack(bias + col, b);\n" +
-                            forEach("v[k] = (v[k] - mean) * rstd * w[k] + b[k];") + "store_pack(row_out + col, v);\n");
+                            forEach("v[k] = (v[k] - mean) * rstd * w[k] + b[k];") + storeRow());
     } else if (f == "rmsnorm") {
       s += "  float squares = 0.0f;\n";
       s += sweep(true, forEach("squares += v[k] * v[k];"));
       s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
       s += sweep(false, "float w[VEC];\nload_pack(weight + col, w);\n" + forEach("v[k] = v[k] * rstd * w[k];") +
-                            "store_pack(row_out + col, v);\n");
+                            storeRow());
     } else if (f == "rowsum") {
       s += "  float sum = 0.0f;\n";
       s += sweep(true, forEach("sum += v[k];"));
@@ -479,7 +589,8 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   const KernelProblem& p_;
   const ProblemTensor& x_;
   const ProblemTensor& y_;
-  std::string granularity_, memory_, reduction_;
+  std::string granularity_, memory_, reduction_, hint_;
+  bool subWarp_ = false, persistent_ = false;
   std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, threadsPerRow_ = 32, cols_ = 0;
   std::string M_, N_;
   std::set<Stat> stats_;

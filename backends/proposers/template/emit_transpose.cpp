@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Emits a tiled transpose. A block owns a TILE x TILE tile of x; its threads
 // are (TILE / VEC) wide and (TILE / ROWS_PER_THREAD) tall, each moving
-// ROWS_PER_THREAD packs of VEC elements.
+// ROWS_PER_THREAD packs of VEC elements. hint: the cache policy of the staged
+// tile's global loads and stores; order=diagonal: block (bx, by) takes tile
+// column (bx + by) % gridDim.x (a rotation per block row: every tile once).
+// A genome without these genes emits the same text as before they existed.
+#include "backends/proposers/template/access_hints.h"
+#include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/kernel_source.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -10,6 +15,8 @@ namespace crucible::templates {
 EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   const ProblemTensor& x = p.input("x");
   const std::string& staging = g.gene("staging");
+  const std::string hint = geneOr(g.genes, "hint", "default");
+  const bool diagonal = geneOr(g.genes, "order", "row_major") == "diagonal";
   const std::int64_t vec = std::stoll(g.gene("vector"));
   const std::string T = cudaTypeName(x.dtype);
   const std::map<std::string, std::string> vars = {
@@ -21,6 +28,8 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
              : staging == "smem_padded" ? "tile staged in shared memory padded against bank conflicts"
                                         : "tile staged in shared memory with an XOR swizzle";
   summary += ", " + std::to_string(vec * sizeOf(x.dtype)) + "-byte accesses";
+  if (hint != "default") summary += ", " + hint + " cache hints";
+  if (diagonal) summary += ", tiles taken in diagonal order";
 
   std::string src = headerComment(g, p, summary);
   src += includes(p) + "\n";
@@ -30,13 +39,19 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   src += "constexpr int BLOCK_X = TILE / VEC;\n";
   src += "constexpr int BLOCK_Y = TILE / ROWS_PER_THREAD;\n\n";
   src += packHelpers(x.dtype, staging == "direct") + "\n";
+  src += accessHintCuda(hint);
   if (staging == "smem_swizzled")
     src += "// Column c of tile row r is stored at c ^ (r % 32): a warp walking a row or a\n"
            "// column of the tile touches 32 different banks.\n"
            "__device__ __forceinline__ int swizzle(int r, int c) { return c ^ (r & 31); }\n\n";
   src += p.signature("BLOCK_X * BLOCK_Y") + " {\n";
   src += "  const long long row0 = (long long)blockIdx.y * TILE;  // first row of x in this tile\n";
-  src += "  const long long col0 = (long long)blockIdx.x * TILE;  // first column of x in this tile\n";
+  if (diagonal)
+    src += "  // Diagonal order: block row by takes its tiles rotated by by, so concurrent blocks write\n"
+           "  // rows of y far apart.\n"
+           "  const long long col0 = (long long)((blockIdx.x + blockIdx.y) % gridDim.x) * TILE;  // first column of x in this tile\n";
+  else
+    src += "  const long long col0 = (long long)blockIdx.x * TILE;  // first column of x in this tile\n";
 
   if (staging == "direct") {
     src += render(R"(#pragma unroll
@@ -69,7 +84,7 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   for (int i = 0; i < ROWS_PER_THREAD; ++i) {
     const long long row = row0 + threadIdx.y + i * BLOCK_Y;
     if (row < {{M}} && col0 + threadIdx.x * VEC < {{N}})
-      in[i] = reinterpret_cast<const Pack*>(x + row * {{N}} + col0)[threadIdx.x];
+      in[i] = {{LOAD}};
   }
 #pragma unroll
   for (int i = 0; i < ROWS_PER_THREAD; ++i) {
@@ -95,12 +110,20 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
         const int r = threadIdx.x * VEC + k, c = out_r;
         out.v[k] = {{AT}};
       }
-      reinterpret_cast<Pack*>(y + out_row * {{M}} + row0)[threadIdx.x] = out;
+      {{STORE}};
     }
   }
 }
 )",
-                  {{"M", vars.at("M")}, {"N", vars.at("N")}, {"AT", at}});
+                  {{"M", vars.at("M")},
+                   {"N", vars.at("N")},
+                   {"AT", at},
+                   {"LOAD", hint == "default" ? "reinterpret_cast<const Pack*>(x + row * " + vars.at("N") + " + col0)[threadIdx.x]"
+                                              : "hinted_load<Pack>(reinterpret_cast<const Pack*>(x + row * " + vars.at("N") +
+                                                    " + col0) + threadIdx.x)"},
+                   {"STORE", hint == "default" ? "reinterpret_cast<Pack*>(y + out_row * " + vars.at("M") + " + row0)[threadIdx.x] = out"
+                                               : "hinted_store(reinterpret_cast<Pack*>(y + out_row * " + vars.at("M") +
+                                                     " + row0) + threadIdx.x, out)"}});
   }
 
   EmittedKernel k;

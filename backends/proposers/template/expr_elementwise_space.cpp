@@ -10,6 +10,10 @@
 // or a pack of their row), so with them the output's rows must be a multiple
 // of the vector width. A length that is not a multiple of the vector width
 // ends with a scalar tail.
+// indexing=rows (added later; fallback flat): a block's tile of packs lies in
+// one output row, so the broadcast inputs' offsets are found once per tile
+// (one division for the row) instead of once per pack, and an input constant
+// along the row ([M, 1]) is one load per tile (emit_expr_elementwise.cpp).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/spaces.h"
@@ -49,7 +53,16 @@ public:
   std::string kind() const override { return "elementwise"; }
 
   // The elementwise family's genes and parameters (elementwise_space.cpp).
-  std::vector<GeneDef> genes(const KernelProblem& p) const override { return elementwiseGenes(widestElement(p) <= 2); }
+  std::vector<GeneDef> genes(const KernelProblem& p) const override {
+    auto out = elementwiseGenes(widestElement(p) <= 2);
+    if (hasBroadcastInput(p) && p.outputs.at(0).shape.size() >= 2) out.push_back({"indexing", {"flat", "rows"}, "flat"});
+    return out;
+  }
+
+  static bool hasBroadcastInput(const KernelProblem& p) {
+    return std::any_of(p.inputs.begin(), p.inputs.end(),
+                       [](const ProblemTensor& t) { return t.read && t.broadcast && *t.broadcast != Broadcast::Same; });
+  }
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
     return elementwiseParameters(genes);
@@ -88,6 +101,14 @@ public:
              "the per-thread share of the register file");
     const std::int64_t n = sizeOfTensor(p, p.outputs.at(0));
     const std::int64_t perBlock = g.param("THREADS") * g.param("ITEMS_PER_THREAD");
+    if (g.genes.count("indexing") && g.gene("indexing") == "rows") {
+      if (rowLength % vec != 0)
+        v.add("indexing=rows moves whole packs of a row: the output's last dimension (" + std::to_string(rowLength) +
+              ") must be divisible by the vector width (" + std::to_string(vec) + ")");
+      else if (perBlock > rowLength / vec)
+        v.add("indexing=rows: a block's tile (THREADS x ITEMS_PER_THREAD = " + std::to_string(perBlock) +
+              " packs) must fit in a row of " + std::to_string(rowLength / vec) + " packs");
+    }
     if (g.gene("grid") == "one_shot") v.atMost(ceilDiv(n / vec + 1, perBlock), "grid size", 2147483647LL, "the grid limit");
     return v.take();
   }

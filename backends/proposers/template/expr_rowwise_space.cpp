@@ -8,9 +8,14 @@
 // warp shuffles against a shared-memory tree, and the vector width, at any
 // row length: a row that is not whole packs moves a partial head and tail
 // pack element by element and its middle in aligned packs (row_packs.h,
-// emit_expr_rowwise.cpp).
+// emit_expr_rowwise.cpp). Then the genes both row families share
+// (row_designs.h: sub-warp rows, UNROLL, a persistent grid, cache hints), and,
+// for a log-sum-exp, how its running (max, sum) takes new values: one element
+// at a time (two exponentials each, the fallback), or a pack or a thread's
+// whole share at a time (one exponential per element and one rescale).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
@@ -55,31 +60,40 @@ public:
 
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
     const bool narrow = widestAlongRow(p) <= 2;
-    return {{"granularity", {"warp", "multiwarp", "block"}},
-            {"memory", {"registers", "global"}},
-            {"reduction", {"shuffle", "smem"}},
-            {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}}};
+    std::vector<GeneDef> out = {
+        {"granularity", {"warp", "multiwarp", "block", "subwarp"}},
+        {"memory", {"registers", "global"}},
+        {"reduction", {"shuffle", "smem"}},
+        {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}}};
+    for (auto& def : rowScheduleGenes()) out.push_back(std::move(def));
+    if (usesLogSumExp(p)) out.push_back({"lse", {"element", "pack"}, "element"});
+    return out;
+  }
+
+  static bool usesLogSumExp(const KernelProblem& p) {
+    if (!p.operation) return false;
+    return std::any_of(p.operation->reductions.begin(), p.operation->reductions.end(),
+                       [](const RowReduction& r) { return r.op == "logsumexp"; });
   }
 
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
-    const std::string& granularity = genes.at("granularity");
-    if (granularity == "warp") return {{"ROWS_PER_BLOCK", {1, 2, 4, 8, 16}}};
-    if (granularity == "multiwarp") return {{"ROWS_PER_BLOCK", {2, 4, 8}}, {"WARPS_PER_ROW", {2, 4, 8}}};
-    return {{"WARPS_PER_ROW", {2, 4, 8, 16, 32}}};
+    return rowParameters(genes, geneOr(genes, "memory", "registers") == "global");
   }
 
-  static std::int64_t warpsPerRow(const Genome& g) {
-    return g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");
+  // The streaming sweeps' packs in flight before UNROLL: 64 bytes of fp32 values per row tensor.
+  ParamMap parameterFallbacks(const Genome& g, const KernelProblem& p) const override {
+    if (g.gene("memory") != "global") return {};
+    const std::int64_t valueBytes = std::stoll(g.gene("vector")) * 4 * std::max<std::int64_t>(1, fullInputs(p));
+    return {{"UNROLL", unrollFallback(valueBytes)}};
   }
-  static std::int64_t rowsPerBlock(const Genome& g) {
-    return g.gene("granularity") == "block" ? 1 : g.param("ROWS_PER_BLOCK");
-  }
+
+  static std::int64_t rowsPerBlock(const Genome& g) { return rowRowsPerBlock(g); }
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
     Violations v;
     const std::int64_t cols = rowLength(p);
     const std::int64_t vec = std::stoll(g.gene("vector"));
-    const std::int64_t threadsPerRow = kWarp * warpsPerRow(g);
+    const std::int64_t threadsPerRow = rowThreadsPerRow(g);
     const std::int64_t threads = threadsPerRow * rowsPerBlock(g);
     // No divisibility by the vector: the emitter cuts any row into aligned packs.
     v.atMost(cols, "the row length", kMaxRowLength, "the 32-bit column index range");
@@ -88,12 +102,27 @@ public:
     if (threadsPerRow > kWarp && threadsPerRow > cols / vec)
       v.add("threads per row (" + std::to_string(threadsPerRow) + ") exceed the row's " + std::to_string(cols / vec) +
             " packs");
+    // Hints need whole words on every tensor moved along the row; they suit rows read once:
+    // cached in registers, or one streaming sweep (one reduction, one value out per row).
+    std::int64_t narrowestPack = vec * static_cast<std::int64_t>(widestAlongRow(p));
+    for (const auto& t : p.inputs)
+      if (t.read && t.rowRole == RowRole::Full)
+        narrowestPack = std::min(narrowestPack, vec * static_cast<std::int64_t>(sizeOf(t.dtype)));
+    if (p.outputs.at(0).rowRole == RowRole::Full)
+      narrowestPack = std::min(narrowestPack, vec * static_cast<std::int64_t>(sizeOf(p.outputs.at(0).dtype)));
+    const bool readOnce = g.gene("memory") == "registers" ||
+                          (p.operation && p.operation->reductions.size() == 1 && p.outputs.at(0).rowRole != RowRole::Full);
+    const std::int64_t valuesPerPack = vec * std::max<std::int64_t>(fullInputs(p), 1);
+    rowDesignViolations(v, g, ceilDiv(rowCount(p), rowsPerBlock(g)), narrowestPack, valuesPerPack,
+                        unrollFallback(valuesPerPack * 4), readOnce);
+    if (g.genes.count("lse") && g.gene("lse") == "pack" && vec == 1 && g.gene("memory") == "global")
+      v.add("lse=pack rescales once per pack of a streaming sweep: with 1-element packs it is lse=element");
     if (g.gene("memory") == "registers") {
       // A row that is not whole packs spans up to vec - 1 more slots (its head pack starts before it).
       const std::int64_t span = cols % vec == 0 ? cols : cols + vec - 1;
       const std::int64_t cached = ceilDiv(span, threadsPerRow * vec) * vec * std::max<std::int64_t>(fullInputs(p), 1);
       v.atMost(cached, "registers caching the row per thread", kMaxCacheRegistersPerThread, "the register budget");
-      v.atMost(cached + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
+      v.atMost(cached + kRegisterOverhead + persistentOverhead(g), "estimated registers per thread", kRegistersPerSm / threads,
                "the per-thread share of the register file");
     }
     return v.take();
@@ -115,10 +144,15 @@ public:
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
     const std::int64_t vec = static_cast<std::int64_t>(16 / widestAlongRow(p));
     const std::string& f = p.family;
+    // A log-sum-exp takes whole packs (one exponential per element instead of two, no branch per
+    // element): the same loads, strictly less arithmetic, a sum around a larger shift.
+    const bool lse = usesLogSumExp(p);
     auto make = [&](const std::string& granularity, const std::string& memory, ParamMap params) {
-      return Genome{f,
-                    {{"granularity", granularity}, {"memory", memory}, {"reduction", "shuffle"}, {"vector", std::to_string(vec)}},
-                    params};
+      Genome g{f,
+               {{"granularity", granularity}, {"memory", memory}, {"reduction", "shuffle"}, {"vector", std::to_string(vec)}},
+               params};
+      if (lse) g.genes["lse"] = "pack";
+      return g;
     };
     return {make("block", "registers", {{"WARPS_PER_ROW", 8}}),
             make("multiwarp", "registers", {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}}),

@@ -92,7 +92,9 @@ std::optional<ParamMap> nearestLegalParams(const KernelProblem& p, const GeneMap
 }
 
 Genome nearestLegal(const Genome& g, const KernelProblem& p, Rng& rng) {
-  if (isLegal(g, p)) return g;
+  // A stored genome from before a gene or parameter existed is legal with its
+  // fallbacks: returned with them spelled out, so operators see every gene.
+  if (isLegal(g, p)) return withFallbacks(g, p);
   const auto archs = legalArchitectures(p);
   if (archs.empty()) throw std::runtime_error("no legal template kernel exists for task " + p.taskName);
   const GeneMap& genes = archs[argminRandom(archs.size(), [&](std::size_t i) { return geneDistance(archs[i], g.genes); }, rng)];
@@ -209,15 +211,62 @@ Genome crossover(const Genome& a, const Genome& b, const KernelProblem& p, Rng& 
   return nearestLegal(trimmed, p, rng);
 }
 
+std::vector<GeneMap> freshArchitectures(const std::vector<Genome>& known, const KernelProblem& p) {
+  // Known genomes are stored without their fallbacks (withoutFallbacks); the
+  // legal architectures name every gene.
+  std::vector<GeneMap> knownGenes;
+  for (const Genome& k : known) knownGenes.push_back(withFallbacks(k, p).genes);
+  std::vector<GeneMap> fresh;
+  for (auto& a : legalArchitectures(p))
+    if (std::find(knownGenes.begin(), knownGenes.end(), a) == knownGenes.end()) fresh.push_back(std::move(a));
+  return fresh;
+}
+
 Genome newArchitecture(const std::vector<Genome>& known, const KernelProblem& p, Rng& rng) {
-  const auto archs = legalArchitectures(p);
-  std::vector<const GeneMap*> fresh;
-  for (const auto& a : archs)
-    if (std::none_of(known.begin(), known.end(), [&](const Genome& k) { return k.genes == a; })) fresh.push_back(&a);
+  const std::vector<GeneMap> fresh = freshArchitectures(known, p);
   if (fresh.empty()) throw std::runtime_error("every legal architecture of task " + p.taskName + " is already known");
-  const GeneMap& genes = *fresh[std::uniform_int_distribution<std::size_t>(0, fresh.size() - 1)(rng)];
+  const GeneMap& genes = fresh[std::uniform_int_distribution<std::size_t>(0, fresh.size() - 1)(rng)];
   const auto points = legalParameterPoints(p, genes);
   return Genome{p.family, genes, points[std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(rng)]};
+}
+
+std::vector<Genome> oneStepNeighbours(const Genome& stored, const KernelProblem& p, const std::vector<std::string>& names) {
+  const DesignSpace& space = designSpaceFor(p.family);
+  const Genome start = withFallbacks(stored, p);
+  auto named = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), "all") != names.end() ||
+           std::find(names.begin(), names.end(), n) != names.end();
+  };
+  std::vector<Genome> out;
+  auto add = [&](const Genome& g) {
+    if (g != start && isLegal(g, p) && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  };
+  for (const auto& def : space.genes(p)) {
+    if (!named(def.name)) continue;
+    for (const auto& value : def.values) {
+      auto it = start.genes.find(def.name);
+      if (it != start.genes.end() && it->second == value) continue;
+      GeneMap genes = start.genes;
+      genes[def.name] = value;
+      for (const auto& point : legalParameterPoints(p, genes)) {
+        const bool keeps = std::all_of(point.begin(), point.end(), [&](const auto& kv) {
+          auto at = start.params.find(kv.first);
+          return at == start.params.end() || at->second == kv.second;
+        });
+        if (keeps) add(Genome{p.family, genes, point});
+      }
+    }
+  }
+  if (!checkGenome(start, p).empty()) return out;  // its parameters' domains need its genes whole
+  for (const auto& def : space.parameters(p.family, start.genes)) {
+    if (!named(def.name)) continue;
+    for (const auto value : def.values) {
+      Genome g = start;
+      g.params[def.name] = value;
+      add(g);
+    }
+  }
+  return out;
 }
 
 std::vector<Genome> seedGenomes(const KernelProblem& p, std::uint64_t seed, int count) {
@@ -233,7 +282,8 @@ std::vector<Genome> seedGenomes(const KernelProblem& p, std::uint64_t seed, int 
     if (static_cast<int>(out.size()) >= count) break;
     if (!isLegal(g, p) || std::find(out.begin(), out.end(), g) != out.end()) continue;
     out.push_back(g);
-    const auto arch = std::find(archs.begin(), archs.end(), g.genes);
+    // Starting points name only the genes they choose (the others mean their fallbacks).
+    const auto arch = std::find(archs.begin(), archs.end(), withFallbacks(g, p).genes);
     if (arch != archs.end() && std::find(chosen.begin(), chosen.end(), arch - archs.begin()) == chosen.end())
       chosen.push_back(static_cast<std::size_t>(arch - archs.begin()));
   }

@@ -56,7 +56,16 @@ ParamMutation mutateParams(const Genome& g, const KernelProblem& p, Rng& rng, in
 Genome crossover(const Genome& a, const Genome& b, const KernelProblem& p, Rng& rng);
 
 // A legal genome whose architecture differs from all of `known`'s, if one exists.
+// The legal architectures (gene maps) none of `known` has.
+std::vector<GeneMap> freshArchitectures(const std::vector<Genome>& known, const KernelProblem& p);
 Genome newArchitecture(const std::vector<Genome>& known, const KernelProblem& p, Rng& rng);
+
+// The legal genomes one step from `start` (its fallbacks filled in) along the
+// named genes and parameters ("all": every one): each other value of a named
+// gene, with every legal parameter point that keeps `start`'s values of the
+// parameters both have (a gene that brings parameters brings each of their
+// values); each other value of a named parameter. In a fixed order, no repeats.
+std::vector<Genome> oneStepNeighbours(const Genome& start, const KernelProblem& p, const std::vector<std::string>& names);
 
 // `count` legal genomes of architectures as different from each other as possible.
 std::vector<Genome> seedGenomes(const KernelProblem& p, std::uint64_t seed, int count);

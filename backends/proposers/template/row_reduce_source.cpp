@@ -52,4 +52,19 @@ __device__ __forceinline__ T row_reduce(T v, Op op, T (*partials)[WARPS_PER_ROW]
 )";
 }
 
+std::string subWarpRowReduceSource() {
+  return R"(// Combines the values of a row's THREADS_PER_ROW lanes, an aligned group of
+// a warp that holds 32 / THREADS_PER_ROW rows: XOR offsets below THREADS_PER_ROW
+// never leave the group. Every lane of the warp takes part (rows past the end
+// too), so the full mask is exact; every lane of the group gets the result.
+template <class T, class Op>
+__device__ __forceinline__ T row_reduce(T v, Op op) {
+#pragma unroll
+  for (int offset = THREADS_PER_ROW / 2; offset > 0; offset /= 2) v = op(v, shfl_xor(v, offset));
+  return v;
+}
+
+)";
+}
+
 }  // namespace crucible

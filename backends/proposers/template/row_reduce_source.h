@@ -17,4 +17,9 @@ enum class RowReduceKind {
 // WARPS_PER_ROW defined.
 std::string rowReduceSource(RowReduceKind kind, int warpsPerRow);
 
+// row_reduce(v, op) for rows shorter than a warp's share: THREADS_PER_ROW (< 32,
+// a power of two) lanes per row, several rows per warp, shuffles within the
+// row's aligned group of lanes. Every lane of the warp must call it.
+std::string subWarpRowReduceSource();
+
 }  // namespace crucible

@@ -4,8 +4,11 @@
 // (a warp, several warps with several rows per block, a whole block), where
 // the row lives between passes (registers, shared memory, or re-read from
 // global), one-pass online statistics against separate passes, warp shuffles
-// against a shared-memory tree, and the vector width.
+// against a shared-memory tree, and the vector width; then the genes both row
+// families share (row_designs.h): sub-warp rows, loads in flight (UNROLL), a
+// persistent grid, cache hints.
 #include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
@@ -27,7 +30,7 @@ public:
 
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
     const bool narrow = p.inputs[0].dtype != DType::F32;
-    std::vector<GeneDef> out = {{"granularity", {"warp", "multiwarp", "block"}}};
+    std::vector<GeneDef> out = {{"granularity", {"warp", "multiwarp", "block", "subwarp"}}};
     if (p.family != "rowsum") out.push_back({"memory", {"registers", "smem", "global"}});
     if (p.family == "softmax") out.push_back({"pass", {"online", "multipass"}});
     if (p.family == "cross_entropy") out.push_back({"pass", {"online", "twopass"}});
@@ -35,14 +38,20 @@ public:
     out.push_back({"reduction", {"shuffle", "smem"}});
     out.push_back({"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"}
                                     : std::vector<std::string>{"1", "2", "4"}});
+    for (auto& def : rowScheduleGenes()) out.push_back(std::move(def));
     return out;
   }
 
+  // The row is streamed (not cached in registers): rowsum, memory=global or smem.
+  static bool streaming(const GeneMap& genes) { return geneOr(genes, "memory", "global") != "registers"; }
+
   std::vector<TunableParameter> parameters(const std::string&, const GeneMap& genes) const override {
-    const std::string& granularity = genes.at("granularity");
-    if (granularity == "warp") return {{"ROWS_PER_BLOCK", {1, 2, 4, 8, 16}}};
-    if (granularity == "multiwarp") return {{"ROWS_PER_BLOCK", {2, 4, 8}}, {"WARPS_PER_ROW", {2, 4, 8}}};
-    return {{"WARPS_PER_ROW", {2, 4, 8, 16, 32}}};
+    return rowParameters(genes, streaming(genes));
+  }
+
+  ParamMap parameterFallbacks(const Genome& g, const KernelProblem& p) const override {
+    if (!streaming(g.genes)) return {};
+    return {{"UNROLL", unrollFallback(std::stoll(g.gene("vector")) * static_cast<std::int64_t>(sizeOf(p.inputs[0].dtype)))}};
   }
 
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
@@ -50,17 +59,26 @@ public:
     const ProblemTensor& x = p.inputs[0];
     const std::int64_t cols = p.extent(x, 1);
     const std::int64_t vec = std::stoll(g.gene("vector"));
-    const std::int64_t threadsPerRow = kWarp * warpsPerRow(g);
+    const std::int64_t threadsPerRow = rowThreadsPerRow(g);
     const std::int64_t threads = threadsPerRow * rowsPerBlock(g);
     v.divisible(cols, "the row length", vec, "vector width");
     // Kernels index columns with 32-bit ints (rows, of any count, with 64-bit offsets).
     v.atMost(cols, "the row length", kMaxRowLength, "the 32-bit column index range");
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
+    const std::string memory = g.genes.count("memory") ? g.gene("memory") : "global";
+    // Each row read from global memory once: cached, or one streaming sweep.
+    const bool readOnce = memory != "global" || p.family == "rowsum" ||
+                          (p.family == "cross_entropy" && g.gene("pass") == "online");
+    const std::int64_t packBytes = vec * static_cast<std::int64_t>(sizeOf(x.dtype));
+    // A streamed pack holds VEC fp32 values once widened, and a 2-byte row's pack its raw words too
+    // (NVRTC sm_90: bf16 rows of 16 packs of 8 in flight in a 256-thread loop spilled at 128 values).
+    const std::int64_t valuesPerPack = vec + (x.dtype != DType::F32 ? ceilDiv(packBytes, 4) : 0);
+    rowDesignViolations(v, g, ceilDiv(p.extent(x, 0), rowsPerBlock(g)), packBytes, valuesPerPack,
+                        unrollFallback(packBytes), readOnce);
     // More threads on a row than it has packs only idles them; one warp is the floor.
     if (threadsPerRow > kWarp && threadsPerRow > cols / vec)
       v.add("threads per row (" + std::to_string(threadsPerRow) + ") exceed the row's " + std::to_string(cols / vec) +
             " packs");
-    const std::string memory = g.genes.count("memory") ? g.gene("memory") : "global";
     if (memory == "registers") {
       const std::int64_t cached = ceilDiv(cols, threadsPerRow * vec) * vec;
       // 2-byte rows stay packed in the cache (two per register), except softmax,
@@ -69,7 +87,8 @@ public:
       const std::int64_t cacheRegisters = packed ? ceilDiv(cached * static_cast<std::int64_t>(sizeOf(x.dtype)), 4) : cached;
       v.atMost(cacheRegisters, "registers caching the row per thread", kMaxCacheRegistersPerThread, "the register budget");
       // __launch_bounds__(THREADS) caps registers at 64K / THREADS: past it the cache spills.
-      v.atMost(cacheRegisters + kRegisterOverhead, "estimated registers per thread", kRegistersPerSm / threads,
+      v.atMost(cacheRegisters + kRegisterOverhead + persistentOverhead(g), "estimated registers per thread",
+               kRegistersPerSm / threads,
                "the per-thread share of the register file");
     }
     if (memory == "smem")
@@ -140,12 +159,7 @@ public:
     return {};
   }
 
-  static std::int64_t warpsPerRow(const Genome& g) {
-    return g.gene("granularity") == "warp" ? 1 : g.param("WARPS_PER_ROW");
-  }
-  static std::int64_t rowsPerBlock(const Genome& g) {
-    return g.gene("granularity") == "block" ? 1 : g.param("ROWS_PER_BLOCK");
-  }
+  static std::int64_t rowsPerBlock(const Genome& g) { return rowRowsPerBlock(g); }
 };
 
 }  // namespace

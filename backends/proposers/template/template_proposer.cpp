@@ -2,6 +2,7 @@
 #include "backends/proposers/template/template_proposer.h"
 
 #include <stdexcept>
+#include "backends/proposers/template/gene_priors.h"
 #include "backends/proposers/template/genome_ops.h"
 
 namespace crucible {
@@ -50,7 +51,11 @@ void addOrigin(Candidate& c, const std::string& origin) {
 
 }  // namespace
 
-Candidate TemplateProposer::candidateFor(const Genome& g, const KernelProblem& p) {
+Candidate TemplateProposer::candidateFor(const Genome& given, const KernelProblem& p) {
+  // Stored without the genes and parameters at their fallbacks (design_space.h):
+  // keys stay those of genomes stored before those genes existed, and a
+  // parent/child pair differs only in what really changed.
+  const Genome g = templates::withoutFallbacks(given, p);
   const auto errors = templates::checkGenome(g, p);
   if (!errors.empty())
     throw std::invalid_argument("illegal genome " + g.architectureKey() + " {" + g.paramsText() + "} for task " +
@@ -131,6 +136,8 @@ Proposal TemplateProposer::proposeFor(const TaskSpec& spec, const ProposalContex
           }
     }
 
+    // Knowledge as priors of every choice below (gene_priors.h).
+    const ChoicePriors priors = ChoicePriors::fromContext(ctx.claims, ctx.knowledge);
     Genome child;
     std::string origin;
     if (strategy == "mutate:gene") {
@@ -143,14 +150,17 @@ Proposal TemplateProposer::proposeFor(const TaskSpec& spec, const ProposalContex
       }
       // A parent from another shape (a sealed kernel) is first made legal here.
       const Genome base = templates::nearestLegal(parents[0], p, rng);
-      auto m = templates::mutateGene(base, p, rng, strategyOption(ctx.strategy, "gene"), prefs);
+      const std::string focus = strategyOption(ctx.strategy, "gene");
+      auto weighted = templates::mutateGeneWithPriors(base, p, rng, focus, priors);
+      auto m = weighted ? *weighted : templates::mutateGene(base, p, rng, focus, prefs);
       child = m.child;
       origin = "mutate:gene " + m.description;
     } else if (strategy == "mutate:param") {
       if (parents.empty()) return failure("mutate:param needs a parent");
       const std::string countText = strategyOption(ctx.strategy, "count");
       const int count = countText.empty() ? 1 : std::stoi(countText);
-      auto m = templates::mutateParams(parents[0], p, rng, count);
+      auto weighted = templates::mutateParamsWithPriors(parents[0], p, rng, count, priors);
+      auto m = weighted ? *weighted : templates::mutateParams(parents[0], p, rng, count);
       child = m.child;
       origin = "mutate:param " + m.description;
     } else if (strategy == "crossover") {
@@ -158,7 +168,8 @@ Proposal TemplateProposer::proposeFor(const TaskSpec& spec, const ProposalContex
       child = templates::crossover(parents[0], parents[1], p, rng);
       origin = "crossover";
     } else if (strategy == "explore:new-architecture") {
-      child = templates::newArchitecture(parents, p, rng);
+      auto weighted = templates::newArchitectureWithPriors(parents, p, rng, priors);
+      child = weighted ? *weighted : templates::newArchitecture(parents, p, rng);
       origin = "explore:new-architecture";
     } else {
       return failure("unknown strategy '" + strategy +
@@ -245,7 +256,8 @@ Proposal TemplateProposer::withParametersFor(const TaskSpec& spec, const Candida
                                              const ParameterPoint& point) const {
   try {
     const KernelProblem p = templates::problemFromSpec(spec);
-    Genome g = parentGenome(base, p);
+    // A genome stored before a parameter existed takes its fallback first, so it can be tuned too.
+    Genome g = templates::withFallbacks(parentGenome(base, p), p);
     for (const auto& [name, value] : point) {
       if (!g.params.count(name))
         return failure("parameter " + name + " does not belong to " + g.architectureKey());

@@ -10,8 +10,12 @@
 //   "crossover"                genes and parameters from two parents of the same family
 //   "explore:new-architecture" a legal architecture none of the parents has
 // With no strategy: crossover for two parents, mutate:gene for one, explore for none.
-// Validated knowledge whose decision names a gene ("vector: 1 -> 4") biases
-// gene mutations toward that value. All randomness comes from ProposalContext::seed.
+// The claims in scope (ProposalContext::claims: validated, pinned and refuted,
+// weighted by how closely their scope matches) are priors of gene mutations,
+// explorations and parameter mutations (gene_priors.h): a validated claim
+// whose decision names a gene or parameter ("vector: 1 -> 4") makes its value
+// more likely, a refuted one less, never impossible. All randomness comes
+// from ProposalContext::seed.
 #pragma once
 #include "backends/proposers/template/design_space.h"
 #include "core/engine/interfaces.h"

@@ -2,6 +2,12 @@
 // Transpose y[N,M] = x[M,N]. Genes: how a tile is staged (straight from global
 // with strided writes, or through shared memory: plain, padded against bank
 // conflicts, or XOR-swizzled) and the vector width of the global accesses.
+// Added later (fallbacks: today's kernels): cache hints on the staged tile's
+// global loads and stores (access_hints.h), and the order in which blocks
+// take tiles (row-major, or diagonal: block (bx, by) takes tile
+// ((bx + by) % gridDim.x, by), so the blocks in flight together write rows of
+// y spread over more DRAM channels instead of one band of them).
+#include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -17,6 +23,8 @@ public:
     return {
         {"staging", {"direct", "smem_plain", "smem_padded", "smem_swizzled"}},
         {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
+        {"hint", accessHintValues(), "default"},
+        {"order", {"row_major", "diagonal"}, "row_major"},
     };
   }
 
@@ -42,6 +50,12 @@ public:
     // The swizzle XORs the low five bits of the column: the tile must span whole 32-bank rows.
     if (staging == "smem_swizzled") v.require(tile >= 32, "the XOR swizzle needs TILE >= 32");
     v.atMost(ceilDiv(rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
+    const std::string& hint = g.gene("hint");
+    if (hint != "default") {
+      if (staging == "direct") v.add("hint=" + hint + " applies to the staged tile's packs: not with staging=direct");
+      const std::string why = accessHintViolation(hint, vec * static_cast<std::int64_t>(sizeOf(x.dtype)));
+      if (!why.empty()) v.add(why);
+    }
     return v.take();
   }
 

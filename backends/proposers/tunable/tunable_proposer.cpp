@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 #include <nlohmann/json.hpp>
+#include "backends/proposers/tunable/tunable_priors.h"
 #include "core/io/json_nesting.h"
 #include "core/task/task_spec.h"
 
@@ -237,7 +238,9 @@ Proposal TunableKernelProposer::propose(const ProposalContext& ctx) {
       mutation = "crossover";
     }
   }
-  if (!child) child = bound->neighbour(from, changeCount(ctx.strategy), rng);
+  if (!child)  // knowledge as priors of the parameter values (tunable_priors.h)
+    child = neighbourWithPriors(*bound, from, changeCount(ctx.strategy), rng,
+                                ChoicePriors::fromContext(ctx.claims, ctx.knowledge));
   if (!child)
     return failure("kernel '" + bound->name() + "': no legal point differs from {" + pointText(from) +
                    "} in one or two parameters");

@@ -10,7 +10,8 @@
 //   ok=false with the reason. The engine's tuning strategies and tuning cache
 //   drive these.
 // - propose(): a child of one parent with one or two parameters changed (a
-//   random legal neighbour, from ctx.seed); two parents of the same kernel
+//   random legal neighbour, from ctx.seed, weighted by the claims in scope
+//   about its parameters: tunable_priors.h); two parents of the same kernel
 //   cross over; no parent gives a random legal point of a starting kernel.
 //   Every strategy name is accepted ("count=2" in a strategy's text changes
 //   two parameters), so the template proposer's strategies serve here too.

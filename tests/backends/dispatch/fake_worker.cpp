@@ -8,6 +8,9 @@
 //   "throw"  the evaluator throws       "print" writes to stdout first, then ok
 //   "faulted-then-exit"  replies Faulted, then exits on the next request without answering it
 //   "ok-then-exit"       replies Valid, then exits (the worker's own decision, between calls)
+//   "slow"   ok after 150 ms (a GPU busy timing), so a pool's workers overlap
+// Its timings carry no interleaved reference and no device: the worker
+// server records the device, as it does for crucible-worker.
 // FAKE_WORKER_FAIL_AT_START=1 makes it exit with code 1 before its hello.
 #include <signal.h>
 #include <unistd.h>
@@ -89,6 +92,7 @@ private:
     if (name == "hang")
       for (;;) ::pause();
     if (name == "throw") throw std::runtime_error("the fake evaluator refuses");
+    if (name == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(150));
     if (name == "print") {
       std::printf("stray output that must not reach the channel\n");
       std::fflush(stdout);

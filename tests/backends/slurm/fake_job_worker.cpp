@@ -73,6 +73,13 @@ public:
     e.status = CandidateStatus::Valid;
     e.detail = "job=" + slurmJob();
     for (auto seed : r.seeds) e.trials.push_back(ValidationTrial{seed, true, "", 0, 0, 0});
+    // Timed like crucible-worker, interleaved; the device is left for the job code to record.
+    Timing t;
+    t.samplesUs = {2.0};
+    t.medianUs = 2.0;
+    t.referenceMedianUs = 4.0;
+    t.speedup = 2.0;
+    e.timing = t;
     e.gpuSeconds = 0.25;
     return e;
   }

@@ -53,6 +53,14 @@ public:
     e.status = CandidateStatus::Valid;
     e.detail = "entry=" + r.candidate.launch.entry;
     for (auto s : r.seeds) e.trials.push_back(ValidationTrial{s, true, "", 0, 0, 0});
+    if (r.task->name == "timed") {
+      Timing t;
+      t.samplesUs = {3.0};
+      t.medianUs = 3.0;
+      t.referenceMedianUs = 6.0;
+      t.speedup = 2.0;
+      e.timing = t;
+    }
     return e;
   }
   ProfileResult profile(const Task&, const KernelBinary&) override { return {}; }
@@ -80,6 +88,19 @@ TEST_F(JobFolderTest, RequestAndResultRoundTrip) {
   std::size_t files = 0;
   for (const auto& f : fs::directory_iterator(dir("0"))) ++files, (void)f;
   EXPECT_EQ(files, 2u);
+}
+
+TEST_F(JobFolderTest, ATimedResultNamesTheNodesGpu) {
+  Request r("timed");
+  writeJobRequest(dir("0"), JobRequest{WorkerMessage::EvaluateRequest, encodeEvaluationRequest(r.request)});
+  EchoEvaluator echo;
+  std::ostringstream err;
+  ASSERT_EQ(runJobFolder(dir("0"), echo, err), 0) << err.str();
+  const Evaluation e = decodeEvaluation(readJobResult(dir("0"))->payload);
+  ASSERT_TRUE(e.timing);
+  EXPECT_EQ(e.timing->device.gpu, "Echo GPU");
+  EXPECT_EQ(e.timing->device.host, "here");
+  EXPECT_DOUBLE_EQ(e.timing->speedup, 2.0);
 }
 
 TEST_F(JobFolderTest, DeviceAndCeilingsRequests) {

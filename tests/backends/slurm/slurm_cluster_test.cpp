@@ -158,6 +158,10 @@ TEST_F(SlurmClusterTest, SeveralRequestsGoOutAsOneArrayAndEachGetsItsOwnResult) 
     EXPECT_EQ(results[i].status, CandidateStatus::Valid) << results[i].detail;
     ASSERT_EQ(results[i].trials.size(), 1u);
     EXPECT_EQ(results[i].trials[0].seed, 100 + i);  // each caller got its own request's result
+    // Each timing names the node's GPU that took it, as its worker reported it.
+    ASSERT_TRUE(results[i].timing);
+    EXPECT_EQ(results[i].timing->device.gpu, "Fake GPU");
+    EXPECT_EQ(results[i].timing->device.host.rfind(nodeName(), 0), 0u) << results[i].timing->device.host;
     const std::string job = slurmJobOf(results[i]);
     arrays.insert(job.substr(0, job.find('_')));
   }

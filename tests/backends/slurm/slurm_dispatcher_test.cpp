@@ -14,6 +14,8 @@
 #include <future>
 #include <thread>
 
+#include "backends/dispatch/frame.h"
+
 namespace crucible {
 namespace {
 
@@ -137,6 +139,47 @@ TEST_F(FakeSlurmTest, TheArrayAsksForWhatTheSettingsSay) {
                           "--qos=high", "--no-requeue", "/batch-1/job.sh"})
     EXPECT_NE(log.find(arg), std::string::npos) << arg << " not in: " << log;
   EXPECT_EQ(d.lastDevice()->host, "node7");  // the fingerprint the worker reported
+}
+
+TEST_F(FakeSlurmTest, ATimingNamesTheNodeThatRanItsJobNotTheOneBefore) {
+  SlurmDispatcher d(settings());
+  Request r;
+  Evaluator* e = d.evaluators()[0];
+  auto first = std::async(std::launch::async, [&] { return e->evaluate(r.request); });
+  ASSERT_TRUE(waitForSubmissions(1));
+  setQueue("100|0|RUNNING|None\n");
+  answer(d, 1);  // node7
+  ASSERT_EQ(first.wait_for(10s), std::future_status::ready);
+  ASSERT_EQ(first.get().status, CandidateStatus::Valid);
+  EXPECT_EQ(e->device().host, "node7");
+
+  // The next job lands on another node, whose worker left its timing's device unrecorded.
+  auto second = std::async(std::launch::async, [&] { return e->evaluate(r.request); });
+  ASSERT_TRUE(waitForSubmissions(2));
+  setQueue("101|0|RUNNING|None\n");
+  Evaluation timed;
+  timed.status = CandidateStatus::Valid;
+  timed.trials = {ValidationTrial{42, true, "", 0, 0, 0}};
+  Timing t;
+  t.samplesUs = {3.0};
+  t.medianUs = 3.0;
+  t.referenceMedianUs = 6.0;
+  t.speedup = 2.0;
+  timed.timing = t;
+  const Fingerprint node9{"Other GPU", "sm_80", "2", "13.0", "13.0", 0, 0, "node9"};
+  {
+    const std::string folder = d.batchRoot() + "/batch-2/0";
+    std::ofstream(folder + "/result.tmp", std::ios::binary)
+        << encodeFrame(static_cast<std::uint32_t>(WorkerMessage::DeviceReply), encodeFingerprint(node9))
+        << encodeFrame(static_cast<std::uint32_t>(WorkerMessage::EvaluateReply), encodeEvaluation(timed));
+    fs::rename(folder + "/result.tmp", folder + "/" + kJobResultFile);
+  }
+  ASSERT_EQ(second.wait_for(10s), std::future_status::ready);
+  const Evaluation back = second.get();
+  ASSERT_TRUE(back.timing);
+  EXPECT_EQ(back.timing->device.host, "node9");
+  EXPECT_EQ(back.timing->device.gpu, "Other GPU");
+  EXPECT_EQ(e->device().host, "node9");
 }
 
 TEST_F(FakeSlurmTest, LostPreemptedAndTimedOutJobsAreRequeued) {

@@ -162,7 +162,10 @@ TEST(RowPacks, EmittedRowKernelsCarryTheGridAndSizeTheCacheForTheHead) {
       std::smatch m;
       if (genes.at("memory") != "registers") continue;
       ASSERT_TRUE(std::regex_search(src, m, packsPerThread)) << where;
-      const int threadsPerRow = 32 * (genes.at("granularity") == "warp" ? 1 : static_cast<int>(g.param("WARPS_PER_ROW")));
+      const std::string& granularity = genes.at("granularity");
+      const int threadsPerRow = granularity == "subwarp" ? static_cast<int>(g.param("LANES_PER_ROW"))
+                                : granularity == "warp"  ? 32
+                                                         : 32 * static_cast<int>(g.param("WARPS_PER_ROW"));
       // Rows of whole packs start on the grid (shift 0, pack-aligned bases); a ragged row at any shift.
       for (int shift = 0; shift < (ragged ? vec : 1); ++shift)
         EXPECT_LE(cr_pack_count(cols, shift, vec), std::stoi(m[1]) * threadsPerRow) << where << " shift " << shift;

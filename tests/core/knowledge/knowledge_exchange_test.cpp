@@ -109,3 +109,40 @@ TEST(KnowledgeExchange, ImportKeepsWhatTheProjectLearntItself) {
 
 }  // namespace
 }  // namespace crucible
+
+namespace crucible {
+namespace {
+
+TEST(KnowledgeExchange, PinnedDisabledAndTheUsersWordingTravel) {
+  KnowledgeEntry pinned = claim("vector: 1 -> 4", 1.31);
+  pinned.pinned = true;
+  pinned.userClaim = "Wide loads pay on short rows";
+  KnowledgeEntry disabled = claim("memory: smem -> registers", 0.9);
+  disabled.disabled = true;
+  KnowledgeEntry added = claim("vector=8", 1.0, KnowledgeStatus::Hypothesis);
+  added.pinned = true;
+  added.userAdded = true;
+  added.observations = 0;  // the user's word, nothing measured yet
+  const std::string text = knowledgeExchangeJson({"a.crucible", 0, {pinned, disabled, added, claim("grid: 1 -> 2", 1.1)}});
+  const KnowledgeExchange back = parseKnowledgeExchange(text);
+  ASSERT_EQ(back.entries.size(), 4u);
+  EXPECT_TRUE(back.entries[0].pinned);
+  EXPECT_FALSE(back.entries[0].disabled);
+  EXPECT_EQ(back.entries[0].userClaim, "Wide loads pay on short rows");
+  EXPECT_TRUE(back.entries[1].disabled);
+  EXPECT_FALSE(back.entries[1].pinned);
+  EXPECT_TRUE(back.entries[2].pinned);
+  EXPECT_EQ(back.entries[2].observations, 0);
+  EXPECT_FALSE(back.entries[3].pinned || back.entries[3].disabled);
+  EXPECT_EQ(nlohmann::json::parse(text)["entries"][3].count("pinned"), 0u) << "written only when set";
+
+  nlohmann::json bad = nlohmann::json::parse(text)["entries"][0];
+  bad["pinned"] = "yes";
+  expectRefused(fileWith(bad), "entries[0].pinned: must be true or false");
+  bad = nlohmann::json::parse(text)["entries"][3];
+  bad["observations"] = 0;
+  expectRefused(fileWith(bad), "entries[0].observations: must be a whole number >= 1");
+}
+
+}  // namespace
+}  // namespace crucible

@@ -64,6 +64,8 @@ inline void expectSame(const ValidationTrial& a, const ValidationTrial& b) {
   EXPECT_EQ(a.mismatches, b.mismatches);
 }
 
+inline void expectSame(const Fingerprint& a, const Fingerprint& b);
+
 inline void expectSame(const Timing& a, const Timing& b) {
   ASSERT_EQ(a.samplesUs.size(), b.samplesUs.size());
   for (std::size_t i = 0; i < a.samplesUs.size(); ++i) expectSameFigure(a.samplesUs[i], b.samplesUs[i], "sample");
@@ -73,6 +75,7 @@ inline void expectSame(const Timing& a, const Timing& b) {
   expectSameFigure(a.referenceIqrUs, b.referenceIqrUs, "referenceIqrUs");
   expectSameFigure(a.speedup, b.speedup, "speedup");
   expectSameFigure(a.smClockMHz, b.smClockMHz, "smClockMHz");
+  expectSame(a.device, b.device);
 }
 
 inline void expectSame(const Fingerprint& a, const Fingerprint& b) {
@@ -84,6 +87,7 @@ inline void expectSame(const Fingerprint& a, const Fingerprint& b) {
   EXPECT_EQ(a.smClockMHz, b.smClockMHz);
   EXPECT_EQ(a.memClockMHz, b.memClockMHz);
   EXPECT_EQ(a.host, b.host);
+  EXPECT_EQ(a.smCount, b.smCount);
 }
 
 inline void expectSame(const Ceiling& a, const Ceiling& b) {

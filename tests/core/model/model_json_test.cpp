@@ -209,7 +209,9 @@ TEST(ModelJson, OnDiskKeysStayFixed) {
   Timing t;
   t.samplesUs = {1.5};
   EXPECT_EQ(toJson(t).dump(),
-            R"({"iqrUs":0.0,"medianUs":0.0,"referenceIqrUs":0.0,"referenceMedianUs":0.0,"samplesUs":[1.5],)"
+            R"({"device":{"arch":"","cudaRuntime":"","driver":"","gpu":"","host":"","memClockMHz":0.0,"nvrtc":"",)"
+            R"("smClockMHz":0.0,"smCount":0},)"
+            R"("iqrUs":0.0,"medianUs":0.0,"referenceIqrUs":0.0,"referenceMedianUs":0.0,"samplesUs":[1.5],)"
             R"("smClockMHz":0.0,"speedup":0.0})");
   EXPECT_EQ(profileToJson({{"a", 1.0}}).dump(), R"({"a":1.0})");
 }

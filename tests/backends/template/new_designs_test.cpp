@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The designs added to the memory-bound spaces after projects stored genomes
+// (row_designs.h: sub-warp rows, UNROLL, a persistent grid, cache hints;
+// lse=pack for a log-sum-exp; indexing=rows for elementwise operators with
+// broadcast inputs): a genome without them keeps its meaning (legal, the same
+// kernel), illegal combinations are refused with a reason, the genes survive
+// the JSON round trip, and each design emits the code it names.
+#include <gtest/gtest.h>
+
+#include "backends/proposers/template/design_space.h"
+#include "backends/proposers/template/genome_ops.h"
+#include "backends/proposers/template/template_proposer.h"
+#include "core/task/task_library.h"
+#include "tests/backends/template/operator_tasks.h"
+#include "tests/backends/template/suite_tasks.h"
+
+namespace crucible {
+namespace {
+
+using templates::Genome;
+using templates::KernelProblem;
+
+KernelProblem suiteProblem(const std::string& family, DType d, std::int64_t M, std::int64_t N) {
+  return templates::problemFromSpec(testing_support::makeTask(family, d, {{"M", M}, {"N", N}}));
+}
+
+KernelProblem anyOperatorProblem(const std::string& stem) {
+  for (const auto& file : testing_support::anyOperatorTaskFiles())
+    if (file.find(stem) != std::string::npos) return templates::problemFromSpec(testing_support::loadTaskFile(file));
+  throw std::runtime_error("no any-operator task " + stem);
+}
+
+// The kernel text below the header comment (which spells out the genome it was given).
+std::string codeOf(const Genome& g, const KernelProblem& p) {
+  const std::string source = TemplateProposer::candidateFor(g, p).source;
+  const auto params = source.find("// params:");
+  return source.substr(source.find('\n', params) + 1);
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& e : v) s += e + "\n";
+  return s;
+}
+
+bool mentions(const std::vector<std::string>& reasons, const std::string& what) {
+  return joined(reasons).find(what) != std::string::npos;
+}
+
+// Every problem of the memory-bound families the new genes touch.
+std::vector<KernelProblem> touchedProblems() {
+  std::vector<KernelProblem> out;
+  for (const auto& family : {"softmax", "layernorm", "rmsnorm", "rowsum", "cross_entropy", "transpose"})
+    for (const auto& sc : testing_support::shapeCases(family)) out.push_back(templates::problemFromSpec(sc.spec));
+  for (const auto& file : testing_support::anyOperatorTaskFiles()) {
+    const KernelProblem p = templates::problemFromSpec(testing_support::loadTaskFile(file));
+    if (p.family == templates::kExprRowwise || p.family == templates::kExprElementwise) out.push_back(p);
+  }
+  return out;
+}
+
+TEST(NewDesigns, GenomesWithoutTheNewGenesKeepTheirMeaning) {
+  int checked = 0;
+  for (const auto& p : touchedProblems()) {
+    for (const auto& old : templates::designSpaceFor(p.family).startingPoints(p)) {
+      if (!templates::isLegal(old, p)) continue;
+      ASSERT_EQ(old.genes.count("hint") + old.genes.count("schedule") + old.genes.count("indexing") +
+                    old.genes.count("order"),
+                0u)
+          << "the starting points are stored-style genomes (no new genes)";
+      const Genome explicitOne = templates::withFallbacks(old, p);
+      bool hasNewGenes = false;
+      for (const auto& def : templates::designSpaceFor(p.family).genes(p)) hasNewGenes |= !def.fallback.empty();
+      if (hasNewGenes) {
+        EXPECT_NE(explicitOne, old) << p.taskName << ": the fallbacks add the new genes";
+      }
+      EXPECT_TRUE(templates::isLegal(explicitOne, p)) << p.taskName << " " << explicitOne.toJson();
+      if (p.family != templates::kExprElementwise && p.family != "transpose") {
+        EXPECT_EQ(explicitOne.gene("hint"), "default");
+        EXPECT_EQ(explicitOne.gene("schedule"), "row_blocks");
+      }
+      EXPECT_EQ(codeOf(old, p), codeOf(explicitOne, p)) << p.taskName << " " << old.toJson();
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 30);
+}
+
+// Candidates are stored without the genes at their fallbacks: keys stay those
+// of older projects, and a child differs from its parent in what changed only.
+TEST(NewDesigns, StoredGenomesLeaveFallbacksOutSoPairsDifferInOneGene) {
+  const auto p = suiteProblem("rowsum", DType::F32, 8192, 8192);
+  for (const Genome& old : templates::designSpaceFor("rowsum").startingPoints(p)) {
+    if (!templates::isLegal(old, p)) continue;
+    const Genome full = templates::withFallbacks(old, p);
+    EXPECT_EQ(templates::withoutFallbacks(full, p), old) << old.toJson();
+    const Candidate parent = TemplateProposer::candidateFor(full, p);
+    EXPECT_EQ(parent.genomeJson, old.toJson()) << "stored without the fallbacks";
+    EXPECT_EQ(parent.architectureKey, old.architectureKey());
+    Genome child = full;
+    child.genes["hint"] = "evict_first";
+    if (!templates::isLegal(child, p)) continue;
+    const Genome stored = Genome::fromJson(TemplateProposer::candidateFor(child, p).genomeJson);
+    Genome expected = old;
+    expected.genes["hint"] = "evict_first";
+    EXPECT_EQ(stored, expected) << "the child names the one gene that changed, nothing else";
+  }
+}
+
+TEST(NewDesigns, UnrollFallbackIsWhatTheStreamingSweepsLoadedBefore) {
+  const auto p = suiteProblem("rowsum", DType::F32, 1024, 4096);
+  for (const auto& [vector, packs] : std::vector<std::pair<std::string, std::int64_t>>{{"1", 16}, {"2", 8}, {"4", 4}}) {
+    const Genome old{"rowsum", {{"granularity", "warp"}, {"reduction", "shuffle"}, {"vector", vector}}, {{"ROWS_PER_BLOCK", 8}}};
+    ASSERT_TRUE(templates::isLegal(old, p)) << joined(templates::checkGenome(old, p));
+    EXPECT_EQ(templates::withFallbacks(old, p).param("UNROLL"), packs) << vector;
+    EXPECT_NE(codeOf(old, p).find("constexpr int PACKS_IN_FLIGHT = " + std::to_string(packs) + ";"), std::string::npos);
+  }
+}
+
+TEST(NewDesigns, OperatorsTakeStoredGenomesWithoutTheNewGenes) {
+  const auto p = suiteProblem("rowsum", DType::F32, 8192, 8192);
+  const Genome old{"rowsum", {{"granularity", "warp"}, {"reduction", "shuffle"}, {"vector", "4"}}, {{"ROWS_PER_BLOCK", 8}}};
+  templates::Rng rng(7);
+  for (int i = 0; i < 20; ++i) {
+    const auto m = templates::mutateParams(old, p, rng, 1 + i % 3);
+    EXPECT_TRUE(templates::isLegal(m.child, p)) << m.child.toJson();
+    const auto gm = templates::mutateGene(templates::nearestLegal(old, p, rng), p, rng);
+    EXPECT_TRUE(templates::isLegal(gm.child, p)) << gm.child.toJson();
+    const Genome other = templates::randomGenome(p, rng);
+    EXPECT_TRUE(templates::isLegal(templates::crossover(old, other, p, rng), p));
+  }
+}
+
+TEST(NewDesigns, LogSumExpStartingPointsTakeWholePacks) {
+  const auto lse = anyOperatorProblem("row_logsumexp");
+  int legal = 0;
+  for (const auto& g : templates::designSpaceFor(lse.family).startingPoints(lse)) {
+    EXPECT_EQ(g.gene("lse"), "pack") << g.toJson();
+    legal += templates::isLegal(g, lse) ? 1 : 0;
+  }
+  EXPECT_GE(legal, 3);
+  // A rowwise task without a log-sum-exp keeps its starting points as they were.
+  const auto logsoftmax = anyOperatorProblem("logsoftmax");
+  for (const auto& g : templates::designSpaceFor(logsoftmax.family).startingPoints(logsoftmax))
+    EXPECT_EQ(g.genes.count("lse"), 0u);
+}
+
+TEST(NewDesigns, GenomeJsonRoundTripKeepsTheNewGenes) {
+  const auto p = anyOperatorProblem("row_logsumexp");
+  const Genome g{p.family,
+                 {{"granularity", "subwarp"}, {"memory", "registers"}, {"reduction", "shuffle"}, {"vector", "4"},
+                  {"schedule", "persistent"}, {"hint", "no_allocate"}, {"lse", "pack"}},
+                 {{"LANES_PER_ROW", 16}, {"ROWS_PER_BLOCK", 16}, {"BLOCKS_PER_SM", 4}}};
+  ASSERT_TRUE(templates::isLegal(g, p)) << joined(templates::checkGenome(g, p));
+  const Genome back = Genome::fromJson(g.toJson());
+  EXPECT_EQ(back, g);
+  EXPECT_EQ(back.architectureKey(), g.architectureKey());
+  const auto e = anyOperatorProblem("scale_bias");
+  const Genome rows{e.family, {{"grid", "one_shot"}, {"vector", "8"}, {"cache", "default"}, {"indexing", "rows"}},
+                    {{"THREADS", 128}, {"ITEMS_PER_THREAD", 2}}};
+  ASSERT_TRUE(templates::isLegal(rows, e)) << joined(templates::checkGenome(rows, e));
+  EXPECT_EQ(Genome::fromJson(rows.toJson()), rows);
+}
+
+TEST(NewDesigns, IllegalCombinationsAreRefusedWithAReason) {
+  const auto softmax = suiteProblem("softmax", DType::F32, 8192, 4096);
+  // A hint on a row re-read from global memory (the second sweep would find it evicted).
+  const Genome reread{"softmax",
+                      {{"granularity", "block"}, {"memory", "global"}, {"pass", "multipass"}, {"reduction", "shuffle"},
+                       {"vector", "4"}, {"schedule", "row_blocks"}, {"hint", "evict_first"}},
+                      {{"WARPS_PER_ROW", 8}, {"UNROLL", 4}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(reread, softmax), "re-reads the row"));
+  Genome cached = reread;
+  cached.genes["memory"] = "registers";
+  cached.params.erase("UNROLL");
+  EXPECT_TRUE(templates::isLegal(cached, softmax)) << joined(templates::checkGenome(cached, softmax));
+
+  // Hints move whole 8- or 16-byte words: 2- and 4-byte packs cannot take them.
+  const auto rms = suiteProblem("rmsnorm", DType::BF16, 8192, 8192);
+  const Genome narrow{"rmsnorm",
+                      {{"granularity", "block"}, {"memory", "registers"}, {"reduction", "shuffle"}, {"vector", "1"},
+                       {"schedule", "row_blocks"}, {"hint", "no_allocate"}},
+                      {{"WARPS_PER_ROW", 32}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(narrow, rms), "8- or 16-byte words"));
+  Genome fourBytes = cached;
+  fourBytes.genes["vector"] = "1";
+  fourBytes.genes["granularity"] = "warp";
+  fourBytes.params = {{"ROWS_PER_BLOCK", 1}};
+  const auto shortRows = suiteProblem("softmax", DType::F32, 1024, 1024);
+  EXPECT_TRUE(mentions(templates::checkGenome(fourBytes, shortRows), "8- or 16-byte words"));
+
+  // A persistent grid no smaller than the row_blocks grid is the same kernel.
+  const auto small = suiteProblem("rowsum", DType::F32, 1024, 1024);
+  const Genome persistent{"rowsum",
+                          {{"granularity", "warp"}, {"reduction", "shuffle"}, {"vector", "4"}, {"schedule", "persistent"},
+                           {"hint", "default"}},
+                          {{"ROWS_PER_BLOCK", 8}, {"UNROLL", 4}, {"BLOCKS_PER_SM", 1}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(persistent, small), "needs more row groups"));
+  const auto big = suiteProblem("rowsum", DType::F32, 8192, 8192);
+  EXPECT_TRUE(templates::isLegal(persistent, big)) << joined(templates::checkGenome(persistent, big));
+  // ... and one that cannot be resident at once is two waves.
+  Genome crowded = persistent;
+  crowded.params["ROWS_PER_BLOCK"] = 16;  // 512 threads
+  crowded.params["BLOCKS_PER_SM"] = 8;
+  EXPECT_TRUE(mentions(templates::checkGenome(crowded, big), "resident-thread limit"));
+
+  // Too many 16-byte packs in flight for a 1024-thread block's registers.
+  const Genome unrolled{"rowsum",
+                        {{"granularity", "block"}, {"reduction", "shuffle"}, {"vector", "4"}, {"schedule", "row_blocks"},
+                         {"hint", "default"}},
+                        {{"WARPS_PER_ROW", 32}, {"UNROLL", 16}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(unrolled, big), "registers per streaming thread"));
+  Genome fewer = unrolled;
+  fewer.params["UNROLL"] = 4;  // what the sweeps always loaded (the fallback): legal at any block size
+  EXPECT_TRUE(templates::isLegal(fewer, big)) << joined(templates::checkGenome(fewer, big));
+  Genome eight = unrolled;
+  eight.params["UNROLL"] = 8;
+  EXPECT_TRUE(mentions(templates::checkGenome(eight, big), "registers per streaming thread"));
+  eight.params["WARPS_PER_ROW"] = 16;  // 512 threads: 128 registers each
+  EXPECT_TRUE(templates::isLegal(eight, big)) << joined(templates::checkGenome(eight, big));
+  // The persistent loop costs registers: at 1024 threads even the fallback's packs do not fit.
+  Genome loop = fewer;
+  loop.genes["schedule"] = "persistent";
+  loop.params["BLOCKS_PER_SM"] = 1;
+  loop.params["WARPS_PER_ROW"] = 32;
+  EXPECT_TRUE(mentions(templates::checkGenome(loop, big), "registers per streaming thread"));
+
+  // UNROLL belongs to streaming rows only, BLOCKS_PER_SM to the persistent schedule only.
+  Genome stray = cached;
+  stray.params["UNROLL"] = 4;
+  EXPECT_TRUE(mentions(templates::checkGenome(stray, softmax), "parameter UNROLL does not belong"));
+  Genome stray2 = fewer;
+  stray2.params["BLOCKS_PER_SM"] = 2;
+  EXPECT_TRUE(mentions(templates::checkGenome(stray2, big), "parameter BLOCKS_PER_SM does not belong"));
+
+  // lse=pack on 1-element packs of a streaming sweep is lse=element.
+  const auto lse = anyOperatorProblem("row_logsumexp");
+  const Genome onePack{lse.family,
+                       {{"granularity", "warp"}, {"memory", "global"}, {"reduction", "shuffle"}, {"vector", "1"},
+                        {"schedule", "row_blocks"}, {"hint", "default"}, {"lse", "pack"}},
+                       {{"ROWS_PER_BLOCK", 8}, {"UNROLL", 4}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(onePack, lse), "lse=pack"));
+  // ... and a task without a log-sum-exp has no lse gene.
+  const auto logsoftmax = anyOperatorProblem("logsoftmax");
+  Genome noLse = onePack;
+  noLse.family = logsoftmax.family;
+  EXPECT_TRUE(mentions(templates::checkGenome(noLse, logsoftmax), "unknown gene 'lse'"));
+
+  // indexing=rows: a block's tile must fit in a row; a family without broadcasts has no such gene.
+  const auto scaleBias = anyOperatorProblem("scale_bias");  // rows of 4096 halves: 512 packs of 8
+  const Genome wide{scaleBias.family, {{"grid", "one_shot"}, {"vector", "8"}, {"cache", "default"}, {"indexing", "rows"}},
+                    {{"THREADS", 256}, {"ITEMS_PER_THREAD", 4}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(wide, scaleBias), "must fit in a row"));
+  const auto sameShape = anyOperatorProblem("add_gelu");  // x + bias: the bias [N] repeats, so it has the gene
+  const auto geneNames = [](const KernelProblem& p) {
+    std::string names;
+    for (const auto& def : templates::designSpaceFor(p.family).genes(p)) names += def.name + " ";
+    return names;
+  };
+  EXPECT_NE(geneNames(sameShape).find("indexing"), std::string::npos);
+  const auto swiglu = anyOperatorProblem("swiglu");  // silu(gate) * up: no broadcast, no row tiles to gain
+  EXPECT_EQ(geneNames(swiglu).find("indexing"), std::string::npos) << geneNames(swiglu);
+}
+
+TEST(NewDesigns, EachDesignEmitsWhatItNames) {
+  const auto big = suiteProblem("rowsum", DType::F32, 8192, 8192);
+  const Genome base{"rowsum",
+                    {{"granularity", "warp"}, {"reduction", "shuffle"}, {"vector", "4"}, {"schedule", "row_blocks"},
+                     {"hint", "default"}},
+                    {{"ROWS_PER_BLOCK", 8}, {"UNROLL", 8}}};
+  const Candidate plain = TemplateProposer::candidateFor(base, big);
+  EXPECT_NE(plain.source.find("constexpr int PACKS_IN_FLIGHT = 8;"), std::string::npos);
+  EXPECT_EQ(plain.launch.grid[0], "ceil_div(M, 8)");
+
+  Genome persistent = base;
+  persistent.genes["schedule"] = "persistent";
+  persistent.params["BLOCKS_PER_SM"] = 2;
+  const Candidate looped = TemplateProposer::candidateFor(persistent, big);
+  EXPECT_NE(looped.source.find("for (long long group = blockIdx.x; group < groups; group += gridDim.x)"), std::string::npos);
+  EXPECT_EQ(looped.launch.grid[0], "min(ceil_div(M, 8), 264)");
+
+  Genome evict = base;
+  evict.genes["hint"] = "evict_first";
+  EXPECT_NE(TemplateProposer::candidateFor(evict, big).source.find("hinted_load<Pack>(row_in + col)"), std::string::npos);
+  EXPECT_NE(TemplateProposer::candidateFor(evict, big).source.find("__ldcs("), std::string::npos);
+  Genome noAllocate = base;
+  noAllocate.genes["hint"] = "no_allocate";
+  EXPECT_NE(TemplateProposer::candidateFor(noAllocate, big).source.find("ld.global.nc.L1::no_allocate.v4.u32"),
+            std::string::npos);
+
+  const auto softmax = suiteProblem("softmax", DType::F32, 8192, 4096);
+  const Genome stored{"softmax",
+                      {{"granularity", "block"}, {"memory", "registers"}, {"pass", "online"}, {"reduction", "shuffle"},
+                       {"vector", "4"}, {"schedule", "row_blocks"}, {"hint", "evict_first"}},
+                      {{"WARPS_PER_ROW", 8}}};
+  EXPECT_NE(TemplateProposer::candidateFor(stored, softmax).source.find("store_pack_hinted(row_out + col, v);"),
+            std::string::npos);
+
+  const auto lse = anyOperatorProblem("row_logsumexp");
+  const Genome sub{lse.family,
+                   {{"granularity", "subwarp"}, {"memory", "registers"}, {"reduction", "shuffle"}, {"vector", "4"},
+                    {"schedule", "row_blocks"}, {"hint", "default"}, {"lse", "pack"}},
+                   {{"LANES_PER_ROW", 16}, {"ROWS_PER_BLOCK", 16}}};
+  const Candidate subCandidate = TemplateProposer::candidateFor(sub, lse);
+  EXPECT_NE(subCandidate.source.find("constexpr int LANES_PER_ROW = 16;"), std::string::npos);
+  EXPECT_NE(subCandidate.source.find("for (int offset = THREADS_PER_ROW / 2;"), std::string::npos);
+  EXPECT_NE(subCandidate.source.find("cr_tmax_"), std::string::npos);
+  EXPECT_EQ(subCandidate.launch.block[0], "256");
+  Genome streamedPack = sub;
+  streamedPack.genes["memory"] = "global";
+  streamedPack.params["UNROLL"] = 2;
+  EXPECT_NE(TemplateProposer::candidateFor(streamedPack, lse).source.find("float cr_s = cr_acc_"), std::string::npos);
+
+  const auto scaleBias = anyOperatorProblem("scale_bias");
+  const Genome rows{scaleBias.family, {{"grid", "one_shot"}, {"vector", "8"}, {"cache", "default"}, {"indexing", "rows"}},
+                    {{"THREADS", 128}, {"ITEMS_PER_THREAD", 2}}};
+  const Candidate tiled = TemplateProposer::candidateFor(rows, scaleBias);
+  EXPECT_NE(tiled.source.find("cr_row_tiles"), std::string::npos);
+  EXPECT_NE(tiled.source.find("const float cr_value_scale"), std::string::npos);  // [M, 1]: one load per tile
+  EXPECT_EQ(tiled.launch.grid[0], "max(M * ceil_div(N, 2048), 1)");
+
+  const auto transpose = suiteProblem("transpose", DType::F32, 8192, 8192);
+  const Genome staged{"transpose",
+                      {{"staging", "smem_padded"}, {"vector", "4"}, {"hint", "evict_first"}, {"order", "diagonal"}},
+                      {{"TILE", 64}, {"ROWS_PER_THREAD", 8}}};
+  const std::string t = TemplateProposer::candidateFor(staged, transpose).source;
+  EXPECT_NE(t.find("hinted_load<Pack>("), std::string::npos);
+  EXPECT_NE(t.find("hinted_store(reinterpret_cast<Pack*>(y + out_row * M + row0) + threadIdx.x, out);"), std::string::npos);
+  EXPECT_NE(t.find("(blockIdx.x + blockIdx.y) % gridDim.x"), std::string::npos);
+  Genome direct = staged;
+  direct.genes["staging"] = "direct";
+  EXPECT_TRUE(mentions(templates::checkGenome(direct, transpose), "not with staging=direct"));
+}
+
+}  // namespace
+}  // namespace crucible
