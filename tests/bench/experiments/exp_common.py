@@ -194,3 +194,23 @@ def header_lines(title, results, runs, extra=()):
              f"({sum(not r.ok for r in runs)} did not finish cleanly)"]
     lines += list(extra)
     return lines + [""]
+
+
+def failed_run_lines(runs, heading="Runs that did not finish cleanly:"):
+    """The runs that did not finish cleanly, for under a table ([] when none)."""
+    failed = [r for r in runs if not r.ok]
+    if not failed:
+        return []
+    return ([heading, ""] +
+            [f"- {r.key}: exit {r.rc}, status {r.run_status}: {r.finish_reason or 'no reason recorded'}"
+             for r in failed] + [""])
+
+
+def write_curves(runs, path, arm_header):
+    """Every run's best-so-far curve as CSV: task, arm (named arm_header), seed, evaluation, best."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["task", arm_header, "seed", "evaluation", "best"])
+        for r in runs:
+            for i, best in enumerate(r.curve):
+                w.writerow([r.task, r.arm, r.seed, i + 1, f"{best:.6f}"])

@@ -15,7 +15,6 @@ fall below 100%; --measure gain puts the mark at reach x the cold run's gain ove
 """
 import argparse
 import collections
-import csv
 import math
 import statistics
 import sys
@@ -156,22 +155,10 @@ def render(runs, results, reach, measure="final"):
         lines += [f"Note: in {len(at_start)} of {len(judged)} seed(s) the cold run reached the mark at its first "
                   "evaluation (a starting kernel): there the knowledge cannot lower the count"
                   + (" (--measure gain measures the search after the start)." if measure == "final" else "."), ""]
-    failed = [r for r in runs if not r.ok]
-    if failed:
-        lines += ["Runs that did not finish cleanly:", ""]
-        lines += [f"- {r.key}: exit {r.rc}, status {r.run_status}: {r.finish_reason or 'no reason recorded'}"
-                  for r in failed]
-        lines.append("")
+    lines += ec.failed_run_lines(runs)
     return "\n".join(lines), table
 
 
-def write_curves(runs, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["task", "arm", "seed", "evaluation", "best"])
-        for r in runs:
-            for i, best in enumerate(r.curve):
-                w.writerow([r.task, r.arm, r.seed, i + 1, f"{best:.6f}"])
 
 
 def main(argv=None):
@@ -192,7 +179,7 @@ def main(argv=None):
     if args.out:
         Path(args.out).write_text(text)
     if args.curves:
-        write_curves(runs, args.curves)
+        ec.write_curves(runs, args.curves, "arm")
     return 0
 
 

@@ -9,7 +9,6 @@ curve as CSV (task, search, seed, evaluation, best).
   python3 search_table.py --results OUT [--out table.md] [--curves curves.csv] [--tie 0.01]
 """
 import argparse
-import csv
 import statistics
 import sys
 from pathlib import Path
@@ -111,12 +110,7 @@ def render(runs, results, tie):
         cells += [verdict_text(s["vs_hill_climb"]), verdict_text(s["vs_random"])]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "**" + conclusion(summary, tie) + "**", ""]
-    failed = [r for r in runs if not r.ok]
-    if failed:
-        lines += ["Runs that did not finish cleanly (left out of the medians):", ""]
-        lines += [f"- {r.key}: exit {r.rc}, status {r.run_status}: {r.finish_reason or 'no reason recorded'}"
-                  for r in failed]
-        lines.append("")
+    lines += ec.failed_run_lines(runs, "Runs that did not finish cleanly (left out of the medians):")
     short = [r for r in runs if r.ok and r.evaluations < r.budget]
     if short:
         lines += ["Runs that ended before their budget (counted with what they reached):", ""]
@@ -125,13 +119,6 @@ def render(runs, results, tie):
     return "\n".join(lines), summary
 
 
-def write_curves(runs, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["task", "search", "seed", "evaluation", "best"])
-        for r in runs:
-            for i, best in enumerate(r.curve):
-                w.writerow([r.task, r.arm, r.seed, i + 1, f"{best:.6f}"])
 
 
 def main(argv=None):
@@ -150,7 +137,7 @@ def main(argv=None):
     if args.out:
         Path(args.out).write_text(text)
     if args.curves:
-        write_curves(runs, args.curves)
+        ec.write_curves(runs, args.curves, "search")
     return 0
 
 

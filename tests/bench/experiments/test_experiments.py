@@ -138,7 +138,7 @@ class SearchTableTest(unittest.TestCase):
             r.run("x", "t", "random", 1, [1.0, 1.3], budget=10, reason="search space exhausted")
             runs = ec.load_runs(r.root)
             text, summary = st.render(runs, r.root, 0.01)
-            st.write_curves(runs, Path(tmp, "c.csv"))
+            st.ec.write_curves(runs, Path(tmp, "c.csv"), "search")
             lines = Path(tmp, "c.csv").read_text().splitlines()
         self.assertEqual(summary["t"]["searches"]["random"]["half"], (1.3, 1.3, 1.3))
         self.assertIn("x: 2 of 10 evaluations: search space exhausted", text)
