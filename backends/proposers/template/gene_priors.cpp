@@ -28,20 +28,8 @@ std::optional<GeneMutation> mutateGeneWithPriors(const Genome& g, const KernelPr
                                                  const std::string& focus, const ChoicePriors& priors) {
   if (priors.empty()) return std::nullopt;
   const auto archs = legalArchitectures(p);
-  struct Move {
-    std::string gene, value;
-  };
-  std::vector<Move> moves;
-  for (const auto& def : designSpaceFor(p.family).genes(p))
-    for (const auto& value : def.values) {
-      auto cur = g.genes.find(def.name);
-      if (cur != g.genes.end() && cur->second == value) continue;
-      const bool realisable = std::any_of(archs.begin(), archs.end(), [&](const GeneMap& a) {
-        auto it = a.find(def.name);
-        return it != a.end() && it->second == value;
-      });
-      if (realisable) moves.push_back({def.name, value});
-    }
+  using Move = GeneMove;
+  std::vector<Move> moves = geneMoves(g, p, archs);
   if (moves.empty()) return std::nullopt;  // the unweighted operator says why
   if (std::any_of(moves.begin(), moves.end(), [&](const Move& m) { return m.gene == focus; }))
     moves.erase(std::remove_if(moves.begin(), moves.end(), [&](const Move& m) { return m.gene != focus; }), moves.end());

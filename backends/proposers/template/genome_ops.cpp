@@ -109,21 +109,27 @@ Genome randomGenome(const KernelProblem& p, Rng& rng) {
   return Genome{p.family, genes, points[std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(rng)]};
 }
 
+std::vector<GeneMove> geneMoves(const Genome& g, const KernelProblem& p, const std::vector<GeneMap>& archs) {
+  const Genome full = withFallbacks(g, p);  // a gene left to its fallback has that value now
+  std::vector<GeneMove> moves;
+  for (const auto& def : designSpaceFor(p.family).genes(p))
+    for (const auto& value : def.values) {
+      auto cur = full.genes.find(def.name);
+      if (cur != full.genes.end() && cur->second == value) continue;
+      const bool realisable = std::any_of(archs.begin(), archs.end(), [&](const GeneMap& a) {
+        auto it = a.find(def.name);
+        return it != a.end() && it->second == value;
+      });
+      if (realisable) moves.push_back({def.name, value});
+    }
+  return moves;
+}
+
 GeneMutation mutateGene(const Genome& g, const KernelProblem& p, Rng& rng, const std::string& focus,
                         const std::vector<GenePreference>& preferences) {
   const auto archs = legalArchitectures(p);
-  // Every (gene, value) change that some legal architecture realises.
-  struct Move {
-    std::string gene, value;
-  };
-  std::vector<Move> moves;
-  for (const auto& def : designSpaceFor(p.family).genes(p))
-    for (const auto& value : def.values) {
-      auto cur = g.genes.find(def.name);
-      if (cur != g.genes.end() && cur->second == value) continue;
-      const bool realisable = std::any_of(archs.begin(), archs.end(), [&](const GeneMap& a) { return a.at(def.name) == value; });
-      if (realisable) moves.push_back({def.name, value});
-    }
+  using Move = GeneMove;
+  const std::vector<Move> moves = geneMoves(g, p, archs);
   if (moves.empty()) throw std::runtime_error("no gene of " + g.architectureKey() + " can change for task " + p.taskName);
 
   std::vector<Move> candidates;

@@ -35,6 +35,13 @@ Genome nearestLegal(const Genome& g, const KernelProblem& p, Rng& rng);
 
 Genome randomGenome(const KernelProblem& p, Rng& rng);
 
+// One gene taking one other value.
+struct GeneMove {
+  std::string gene, value;
+};
+// Every (gene, value) change from `g` that one of `archs` (legalArchitectures(p)) realises.
+std::vector<GeneMove> geneMoves(const Genome& g, const KernelProblem& p, const std::vector<GeneMap>& archs);
+
 struct GeneMutation {
   Genome child;
   std::string description;  // "vector 1 -> 4"
