@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "tests/backends/dispatch/scoped_env.h"
 
 #include <gtest/gtest.h>
 
@@ -9,23 +10,7 @@
 namespace crucible {
 namespace {
 
-// Sets (or unsets) an environment variable for one test and restores it.
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using testing_support::ScopedEnv;
 
 GpuProbe twoFakeGpus() {
   GpuProbe probe;

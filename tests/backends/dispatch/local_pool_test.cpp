@@ -11,6 +11,7 @@
 #include <set>
 
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "tests/backends/dispatch/scoped_env.h"
 #include "core/engine/batch_pipeline.h"
 
 namespace crucible {
@@ -21,22 +22,7 @@ using engine_detail::PipelineConfig;
 using engine_detail::PipelineItem;
 using engine_detail::PipelineResult;
 
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using testing_support::ScopedEnv;
 
 class EchoCompiler : public Compiler {
 public:
