@@ -960,6 +960,7 @@ class TaskResult:
     notes: list = field(default_factory=list)   # failures and mismatches, shown under the table
     error: str = ""                             # the task could not be measured at all
     fp64_errors: dict = None                    # fp32 GEMMs: contender -> (max, RMS) error against fp64
+    same_copy_us: float = None                  # memory-bound: a torch copy_ moving the task's minBytes
 
 
 class CompileState:
@@ -1050,6 +1051,10 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
         contenders["compile"] = lambda: compiled(*inputs)
         run_contender_check("torch.compile", contenders["compile"], case, expected, result)
 
+    same_copy = same_size_copy(case)
+    if same_copy is not None:
+        contenders["same_copy"] = same_copy
+
     started = datetime.datetime.now()   # local time, as nvidia-smi stamps its samples
     medians = time_interleaved(contenders, samples, flush)
     result.window = (started, datetime.datetime.now())
@@ -1061,7 +1066,21 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
             result.notes.append(f"OUR KERNEL IS WRONG ({when}): {why}")
     result.ours_us, result.eager_us = medians["ours"], medians["eager"]
     result.library_us, result.compile_us = medians.get("library"), medians.get("compile")
+    result.same_copy_us = medians.get("same_copy")
     return result
+
+
+def same_size_copy(case):
+    """For a memory-bound task, a torch copy_ whose read + write equal the task's minBytes, timed
+    interleaved with the contenders (L2 flushed like them). The 2 GiB copy is the roof the
+    acceptance uses; at a few tens of MB, launch and ramp-up weigh on any kernel, and this copy
+    shows how much (the table's "% same-size copy": that copy's time / ours)."""
+    if not is_memory_bound(case):
+        return None
+    elements = max(1, int(eval_expression(case.spec["minBytes"], case.axes)) // 8)   # fp32: read 4 B + write 4 B
+    src = torch.ones(elements, dtype=torch.float32, device="cuda")
+    dst = torch.empty_like(src)
+    return lambda: dst.copy_(src)
 
 
 def bench_all(cases, args):
@@ -1128,14 +1147,16 @@ def table_row(r, copy_gbs):
         correct = "yes" if r.correct else "**NO**"
     cells = [r.case.name, shape_text(r.case), fmt(r.ours_us), fmt(r.eager_us), fmt(r.compile_us), fmt(r.library_us),
              fmt(ratio(r.eager_us, r.ours_us), 2), fmt(ratio(r.compile_us, r.ours_us), 2),
-             fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1), fmt(achieved_tflops(r), 1),
+             fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1),
+             fmt(None if r.same_copy_us is None or r.ours_us is None else 100.0 * r.same_copy_us / r.ours_us, 1),
+             fmt(achieved_tflops(r), 1),
              fmt(r.sm_mhz, 0), correct]
     return "| " + " | ".join(cells) + " |"
 
 
 TABLE_HEADER = ("| task | shape | ours µs | eager µs | compile µs | library µs | × eager | × compile | × library "
-                "| GB/s | % copy BW | TFLOP/s | SM MHz | correct |\n"
-                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+                "| GB/s | % copy BW | % same-size copy | TFLOP/s | SM MHz | correct |\n"
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 
 
 def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
@@ -1209,7 +1230,8 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode):
         f"({'best candidates exported by crucible-cli best' if args.kernels else 'spec baselines'})",
         "",
         "× eager / × compile / × library: that time divided by ours (> 1: ours is faster). GB/s: the task's "
-        "minBytes / our time. TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
+        "minBytes / our time. % same-size copy: a torch copy_ moving the task's minBytes, timed with the "
+        "contenders, as a share of our time (the launch and ramp-up cost at the task's size). TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
         "",
     ]
 
