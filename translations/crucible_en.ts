@@ -65,6 +65,474 @@
     </message>
 </context>
 <context>
+    <name>DetailNotes</name>
+    <message>
+        <source>not profiled</source>
+        <translation>not profiled</translation>
+    </message>
+    <message>
+        <source>the profile lacks %1</source>
+        <translation>the profile lacks %1</translation>
+    </message>
+    <message>
+        <source>the profile lacks %1 or %2</source>
+        <translation>the profile lacks %1 or %2</translation>
+    </message>
+    <message>
+        <source>the profile lacks the SASS fadd/fmul/ffma counters</source>
+        <translation>the profile lacks the SASS fadd/fmul/ffma counters</translation>
+    </message>
+    <message>
+        <source>not stored: the profile has no bf16/fp16 tensor-path counters</source>
+        <translation>not stored: the profile has no bf16/fp16 tensor-path counters</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>not timed</translation>
+    </message>
+    <message>
+        <source>no ceilings measured in this project</source>
+        <translation>no ceilings measured in this project</translation>
+    </message>
+    <message>
+        <source>ceilings of several GPUs are stored and the GPU this candidate ran on is not</source>
+        <translation>ceilings of several GPUs are stored and the GPU this candidate ran on is not</translation>
+    </message>
+    <message>
+        <source>no %1 ceiling measured on %2</source>
+        <translation>no %1 ceiling measured on %2</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec is not stored</source>
+        <translation>the task&apos;s spec is not stored</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec does not parse: %1</source>
+        <translation>the task&apos;s spec does not parse: %1</translation>
+    </message>
+    <message>
+        <source>the task&apos;s %1 formula does not evaluate: %2</source>
+        <translation>the task&apos;s %1 formula does not evaluate: %2</translation>
+    </message>
+    <message>
+        <source>the task has no %1 formula</source>
+        <translation>the task has no %1 formula</translation>
+    </message>
+    <message>
+        <source>the block size does not evaluate: %1</source>
+        <translation>the block size does not evaluate: %1</translation>
+    </message>
+    <message>
+        <source>does not evaluate at the task&apos;s axes: %1</source>
+        <translation>does not evaluate at the task&apos;s axes: %1</translation>
+    </message>
+    <message>
+        <source>%1 does not evaluate: %2</source>
+        <translation>%1 does not evaluate: %2</translation>
+    </message>
+    <message>
+        <source>not compiled</source>
+        <translation>not compiled</translation>
+    </message>
+    <message>
+        <source>the compile failed</source>
+        <translation>the compile failed</translation>
+    </message>
+    <message>
+        <source>not compiled and no descriptor</source>
+        <translation>not compiled and no descriptor</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>not recorded</translation>
+    </message>
+    <message>
+        <source>the compile report has no log</source>
+        <translation>the compile report has no log</translation>
+    </message>
+    <message>
+        <source>none recorded</source>
+        <translation>none recorded</translation>
+    </message>
+    <message>
+        <source>no timing samples stored</source>
+        <translation>no timing samples stored</translation>
+    </message>
+    <message>
+        <source>no reference timed beside it</source>
+        <translation>no reference timed beside it</translation>
+    </message>
+    <message>
+        <source>not read while timing</source>
+        <translation>not read while timing</translation>
+    </message>
+    <message>
+        <source>not validated</source>
+        <translation>not validated</translation>
+    </message>
+    <message>
+        <source>not stored: the profile holds the theoretical occupancy and blocks per SM, not which resource (registers, shared memory, block size) limits them</source>
+        <translation>not stored: the profile holds the theoretical occupancy and blocks per SM, not which resource (registers, shared memory, block size) limits them</translation>
+    </message>
+    <message>
+        <source>read + written</source>
+        <translation>read + written</translation>
+    </message>
+    <message>
+        <source>%1 / median time</source>
+        <translation>%1 / median time</translation>
+    </message>
+    <message>
+        <source>of %1 measured on %2</source>
+        <translation>of %1 measured on %2</translation>
+    </message>
+    <message>
+        <source>the task&apos;s %1 formula</source>
+        <translation>the task&apos;s %1 formula</translation>
+    </message>
+    <message>
+        <source>SASS fadd + fmul + 2 × ffma</source>
+        <translation>SASS fadd + fmul + 2 × ffma</translation>
+    </message>
+    <message>
+        <source>mma/wgmma in the PTX features, or the descriptor</source>
+        <translation>mma/wgmma in the PTX features, or the descriptor</translation>
+    </message>
+    <message>
+        <source>task FLOPs / DRAM bytes (roofline)</source>
+        <translation>task FLOPs / DRAM bytes (roofline)</translation>
+    </message>
+    <message>
+        <source>SASS FLOPs / DRAM bytes (roofline)</source>
+        <translation>SASS FLOPs / DRAM bytes (roofline)</translation>
+    </message>
+    <message>
+        <source>launch rule</source>
+        <translation>launch rule</translation>
+    </message>
+    <message>
+        <source>launch rule: %1</source>
+        <translation>launch rule: %1</translation>
+    </message>
+    <message>
+        <source>launch rule %1 at %2</source>
+        <translation>launch rule %1 at %2</translation>
+    </message>
+    <message>
+        <source>launch rule %1 (does not evaluate at the task&apos;s axes: %2)</source>
+        <translation>launch rule %1 (does not evaluate at the task&apos;s axes: %2)</translation>
+    </message>
+    <message>
+        <source>grid</source>
+        <translation>grid</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>block</translation>
+    </message>
+    <message>
+        <source>grid × block</source>
+        <translation>grid × block</translation>
+    </message>
+    <message>
+        <source>block size / 32</source>
+        <translation>block size / 32</translation>
+    </message>
+    <message>
+        <source>NVRTC + ptxas</source>
+        <translation>NVRTC + ptxas</translation>
+    </message>
+    <message>
+        <source>NVRTC log</source>
+        <translation>NVRTC log</translation>
+    </message>
+    <message>
+        <source>PTX features</source>
+        <translation>PTX features</translation>
+    </message>
+    <message>
+        <source>stored with the timing</source>
+        <translation>stored with the timing</translation>
+    </message>
+    <message>
+        <source>IQR / median</source>
+        <translation>IQR / median</translation>
+    </message>
+    <message>
+        <source>timing samples</source>
+        <translation>timing samples</translation>
+    </message>
+    <message>
+        <source>reference median / median</source>
+        <translation>reference median / median</translation>
+    </message>
+    <message>
+        <source>the reference timed in the same worker</source>
+        <translation>the reference timed in the same worker</translation>
+    </message>
+    <message>
+        <source>read while timing</source>
+        <translation>read while timing</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validation</translation>
+    </message>
+    <message>
+        <source>over the trials</source>
+        <translation>over the trials</translation>
+    </message>
+    <message>
+        <source>summed over the trials</source>
+        <translation>summed over the trials</translation>
+    </message>
+    <message>
+        <source>profile counter</source>
+        <translation>profile counter</translation>
+    </message>
+    <message>
+        <source>none (100 % theoretical)</source>
+        <translation>none (100 % theoretical)</translation>
+    </message>
+    <message>
+        <source>(the task&apos;s entry)</source>
+        <translation>(the task&apos;s entry)</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>compiled</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errors</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n warning</numerusform>
+            <numerusform>%n warnings</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n line</numerusform>
+            <numerusform>%n lines</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>seed %1: passed, max abs error %2, max rel error %3</source>
+        <translation>seed %1: passed, max abs error %2, max rel error %3</translation>
+    </message>
+    <message>
+        <source>seed %1: failed, max abs error %2, max rel error %3</source>
+        <translation>seed %1: failed, max abs error %2, max rel error %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mismatched</source>
+        <translation>
+            <numerusform>%n mismatched</numerusform>
+            <numerusform>%n mismatched</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s) not shown</source>
+        <translation>
+            <numerusform>… %n more line not shown</numerusform>
+            <numerusform>… %n more lines not shown</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EngineMessages</name>
+    <message numerus="yes">
+        <source>evaluation budget of %n reached</source>
+        <translation>
+            <numerusform>evaluation budget of %n reached</numerusform>
+            <numerusform>evaluation budget of %n reached</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>wall-time budget of %1 s reached</source>
+        <translation>wall-time budget of %1 s reached</translation>
+    </message>
+    <message>
+        <source>GPU-time budget of %1 s reached</source>
+        <translation>GPU-time budget of %1 s reached</translation>
+    </message>
+    <message>
+        <source>model budget spent: %1 of %2</source>
+        <translation>model budget spent: %1 of %2</translation>
+    </message>
+    <message>
+        <source>model token budget spent: %1 of %2 tokens</source>
+        <translation>model token budget spent: %1 of %2 tokens</translation>
+    </message>
+    <message numerus="yes">
+        <source>generation limit of %n reached</source>
+        <translation>
+            <numerusform>generation limit of %n reached</numerusform>
+            <numerusform>generation limit of %n reached</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the proposer made no new configuration in %n generation(s) (search space exhausted)</source>
+        <translation>
+            <numerusform>the proposer made no new configuration in %n generation (search space exhausted)</numerusform>
+            <numerusform>the proposer made no new configuration in %n generations (search space exhausted)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the proposer made no new configuration in %n generation(s); its last reason: %1</source>
+        <translation>
+            <numerusform>the proposer made no new configuration in %n generation; its last reason: %1</numerusform>
+            <numerusform>the proposer made no new configuration in %n generations; its last reason: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no candidate could be made for this %1 task: proposer &apos;%2&apos; says: %3 (add a tunable kernel, or use a language-model proposer)</source>
+        <translation>no candidate could be made for this %1 task: proposer &apos;%2&apos; says: %3 (add a tunable kernel, or use a language-model proposer)</translation>
+    </message>
+    <message>
+        <source>run finished: %1</source>
+        <translation>run finished: %1</translation>
+    </message>
+    <message>
+        <source>run stopped; it can be resumed</source>
+        <translation>run stopped; it can be resumed</translation>
+    </message>
+    <message>
+        <source>run failed: %1</source>
+        <translation>run failed: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>resuming: %n candidate(s) were in flight</source>
+        <translation>
+            <numerusform>resuming: %n candidate was in flight</numerusform>
+            <numerusform>resuming: %n candidates were in flight</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for review of %n new architecture(s)</source>
+        <translation>
+            <numerusform>waiting for review of %n new architecture</numerusform>
+            <numerusform>waiting for review of %n new architectures</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>generation %1: %n elite(s) migrated between islands</source>
+        <translation>
+            <numerusform>generation %1: %n elite migrated between islands</numerusform>
+            <numerusform>generation %1: %n elites migrated between islands</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; varied into &apos;%2&apos;</source>
+        <translation>strategy &apos;%1&apos; varied into &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <source>no sanitizer is configured: candidates are validated, but none can be sealed</source>
+        <translation>no sanitizer is configured: candidates are validated, but none can be sealed</translation>
+    </message>
+    <message>
+        <source>reference timed: median %1 µs on %2</source>
+        <translation>reference timed: median %1 µs on %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>measured %n ceiling(s) of %1</source>
+        <translation>
+            <numerusform>measured %n ceiling of %1</numerusform>
+            <numerusform>measured %n ceilings of %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>could not measure the device ceilings: %1</source>
+        <translation>could not measure the device ceilings: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>reference profiled: %n metric(s)</source>
+        <translation>
+            <numerusform>reference profiled: %n metric</numerusform>
+            <numerusform>reference profiled: %n metrics</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the reference was not profiled</source>
+        <translation>the reference was not profiled</translation>
+    </message>
+    <message>
+        <source>the reference was not profiled: %1</source>
+        <translation>the reference was not profiled: %1</translation>
+    </message>
+    <message>
+        <source>the reference could not be profiled: %1</source>
+        <translation>the reference could not be profiled: %1</translation>
+    </message>
+    <message>
+        <source>no reference analysis: the task spec does not parse: %1</source>
+        <translation>no reference analysis: the task spec does not parse: %1</translation>
+    </message>
+    <message>
+        <source>proposer &apos;%1&apos; gave no seed: %2</source>
+        <translation>proposer &apos;%1&apos; gave no seed: %2</translation>
+    </message>
+    <message>
+        <source>proposer &apos;%1&apos; made no candidate (%2): %3</source>
+        <translation>proposer &apos;%1&apos; made no candidate (%2): %3</translation>
+    </message>
+    <message>
+        <source>proposal discarded: %1</source>
+        <translation>proposal discarded: %1</translation>
+    </message>
+    <message>
+        <source>user candidate %1 joined the run: %2, fitness %3</source>
+        <translation>user candidate %1 joined the run: %2, fitness %3</translation>
+    </message>
+    <message>
+        <source>user candidate %1 joined the run: %2</source>
+        <translation>user candidate %1 joined the run: %2</translation>
+    </message>
+    <message>
+        <source>user candidate %1 cannot enter the archive: %2</source>
+        <translation>user candidate %1 cannot enter the archive: %2</translation>
+    </message>
+    <message>
+        <source>another process asked this run to stop (%1)</source>
+        <translation>another process asked this run to stop (%1)</translation>
+    </message>
+    <message>
+        <source>the archive starts from the seal&apos;s architecture %1</source>
+        <translation>the archive starts from the seal&apos;s architecture %1</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>info</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>warning</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>error</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>any architecture</source>
@@ -89,6 +557,41 @@
     <message>
         <source>The key was not stored: %1</source>
         <translation>The key was not stored: %1</translation>
+    </message>
+</context>
+<context>
+    <name>RooflineReasons</name>
+    <message>
+        <source>not timed</source>
+        <translation>not timed</translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation>not profiled</translation>
+    </message>
+    <message>
+        <source>profile lacks the DRAM and L2 byte counters (%1, %2)</source>
+        <translation>profile lacks the DRAM and L2 byte counters (%1, %2)</translation>
+    </message>
+    <message>
+        <source>tensor-core kernel and the task has no usable flops formula</source>
+        <translation>tensor-core kernel and the task has no usable flops formula</translation>
+    </message>
+    <message>
+        <source>profile lacks the SASS fadd/fmul/ffma counters</source>
+        <translation>profile lacks the SASS fadd/fmul/ffma counters</translation>
+    </message>
+    <message>
+        <source>no floating-point work counted</source>
+        <translation>no floating-point work counted</translation>
+    </message>
+    <message>
+        <source>no DRAM traffic counted</source>
+        <translation>no DRAM traffic counted</translation>
+    </message>
+    <message>
+        <source>profile lacks %1 or %2</source>
+        <translation>profile lacks %1 or %2</translation>
     </message>
 </context>
 <context>
@@ -526,6 +1029,38 @@
     <message>
         <source>Seal #%1 validated again on %2: %3</source>
         <translation>Seal #%1 validated again on %2: %3</translation>
+    </message>
+    <message>
+        <source>the dispatcher %1 has no GPU</source>
+        <translation>the dispatcher %1 has no GPU</translation>
+    </message>
+    <message>
+        <source>the dispatcher %1 has no GPU to evaluate on</source>
+        <translation>the dispatcher %1 has no GPU to evaluate on</translation>
+    </message>
+    <message>
+        <source>the sealed candidate #%1 is missing</source>
+        <translation>the sealed candidate #%1 is missing</translation>
+    </message>
+    <message>
+        <source>Loading the run and compiling its reference…</source>
+        <translation>Loading the run and compiling its reference…</translation>
+    </message>
+    <message>
+        <source>Compiling the kernel…</source>
+        <translation>Compiling the kernel…</translation>
+    </message>
+    <message>
+        <source>Validating, timing against the reference and profiling…</source>
+        <translation>Validating, timing against the reference and profiling…</translation>
+    </message>
+    <message>
+        <source>Storing the candidate…</source>
+        <translation>Storing the candidate…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Done</translation>
     </message>
 </context>
 <context>
@@ -1244,6 +1779,10 @@ best of %7 archive cell(s)</translation>
     <message>
         <source>%1 pp</source>
         <translation>%1 pp</translation>
+    </message>
+    <message>
+        <source>operations</source>
+        <translation>operations</translation>
     </message>
 </context>
 <context>
@@ -2583,6 +3122,11 @@ Mutation: %4
 Cannot write %1.</source>
         <translation>
 Cannot write %1.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>a count of candidates, then why they are not plotted</comment>
+        <translation>%1 %2</translation>
     </message>
 </context>
 <context>

@@ -65,6 +65,460 @@
     </message>
 </context>
 <context>
+    <name>DetailNotes</name>
+    <message>
+        <source>not profiled</source>
+        <translation>未剖析</translation>
+    </message>
+    <message>
+        <source>the profile lacks %1</source>
+        <translation>剖析数据中缺少 %1</translation>
+    </message>
+    <message>
+        <source>the profile lacks %1 or %2</source>
+        <translation>剖析数据中缺少 %1 或 %2</translation>
+    </message>
+    <message>
+        <source>the profile lacks the SASS fadd/fmul/ffma counters</source>
+        <translation>剖析数据中缺少 SASS fadd/fmul/ffma 计数器</translation>
+    </message>
+    <message>
+        <source>not stored: the profile has no bf16/fp16 tensor-path counters</source>
+        <translation>未保存：剖析数据中没有 bf16/fp16 张量核心通路的计数器</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>未计时</translation>
+    </message>
+    <message>
+        <source>no ceilings measured in this project</source>
+        <translation>此项目中没有实测的峰值上限</translation>
+    </message>
+    <message>
+        <source>ceilings of several GPUs are stored and the GPU this candidate ran on is not</source>
+        <translation>项目保存了多块 GPU 的峰值上限，但未记录此候选运行所用的 GPU</translation>
+    </message>
+    <message>
+        <source>no %1 ceiling measured on %2</source>
+        <translation>未在 %2 上测得 %1 峰值上限</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec is not stored</source>
+        <translation>未保存任务规格</translation>
+    </message>
+    <message>
+        <source>the task&apos;s spec does not parse: %1</source>
+        <translation>任务规格无法解析：%1</translation>
+    </message>
+    <message>
+        <source>the task&apos;s %1 formula does not evaluate: %2</source>
+        <translation>任务的 %1 公式无法求值：%2</translation>
+    </message>
+    <message>
+        <source>the task has no %1 formula</source>
+        <translation>任务没有 %1 公式</translation>
+    </message>
+    <message>
+        <source>the block size does not evaluate: %1</source>
+        <translation>线程块大小无法求值：%1</translation>
+    </message>
+    <message>
+        <source>does not evaluate at the task&apos;s axes: %1</source>
+        <translation>在任务的维度取值下无法求值：%1</translation>
+    </message>
+    <message>
+        <source>%1 does not evaluate: %2</source>
+        <translation>%1 无法求值：%2</translation>
+    </message>
+    <message>
+        <source>not compiled</source>
+        <translation>未编译</translation>
+    </message>
+    <message>
+        <source>the compile failed</source>
+        <translation>编译失败</translation>
+    </message>
+    <message>
+        <source>not compiled and no descriptor</source>
+        <translation>未编译，也没有描述符</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>the compile report has no log</source>
+        <translation>编译报告中没有日志</translation>
+    </message>
+    <message>
+        <source>none recorded</source>
+        <translation>无记录</translation>
+    </message>
+    <message>
+        <source>no timing samples stored</source>
+        <translation>未保存计时样本</translation>
+    </message>
+    <message>
+        <source>no reference timed beside it</source>
+        <translation>没有与之同时计时的参考实现</translation>
+    </message>
+    <message>
+        <source>not read while timing</source>
+        <translation>计时时未读取</translation>
+    </message>
+    <message>
+        <source>not validated</source>
+        <translation>未验证</translation>
+    </message>
+    <message>
+        <source>not stored: the profile holds the theoretical occupancy and blocks per SM, not which resource (registers, shared memory, block size) limits them</source>
+        <translation>未保存：剖析数据只含理论占用率和每个 SM 的线程块数，不含限制它们的资源（寄存器、共享内存、线程块大小）</translation>
+    </message>
+    <message>
+        <source>read + written</source>
+        <translation>读取 + 写入</translation>
+    </message>
+    <message>
+        <source>%1 / median time</source>
+        <translation>%1 / 中位时间</translation>
+    </message>
+    <message>
+        <source>of %1 measured on %2</source>
+        <translation>在 %2 上实测的 %1 的占比</translation>
+    </message>
+    <message>
+        <source>the task&apos;s %1 formula</source>
+        <translation>任务的 %1 公式</translation>
+    </message>
+    <message>
+        <source>SASS fadd + fmul + 2 × ffma</source>
+        <translation>SASS fadd + fmul + 2 × ffma</translation>
+    </message>
+    <message>
+        <source>mma/wgmma in the PTX features, or the descriptor</source>
+        <translation>PTX 特性中的 mma/wgmma，或描述符</translation>
+    </message>
+    <message>
+        <source>task FLOPs / DRAM bytes (roofline)</source>
+        <translation>任务 FLOPs / DRAM 字节数（屋顶线）</translation>
+    </message>
+    <message>
+        <source>SASS FLOPs / DRAM bytes (roofline)</source>
+        <translation>SASS FLOPs / DRAM 字节数（屋顶线）</translation>
+    </message>
+    <message>
+        <source>launch rule</source>
+        <translation>启动规则</translation>
+    </message>
+    <message>
+        <source>launch rule: %1</source>
+        <translation>启动规则：%1</translation>
+    </message>
+    <message>
+        <source>launch rule %1 at %2</source>
+        <translation>启动规则 %1，取 %2</translation>
+    </message>
+    <message>
+        <source>launch rule %1 (does not evaluate at the task&apos;s axes: %2)</source>
+        <translation>启动规则 %1（在任务的维度取值下无法求值：%2）</translation>
+    </message>
+    <message>
+        <source>grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <source>grid × block</source>
+        <translation>网格 × 线程块</translation>
+    </message>
+    <message>
+        <source>block size / 32</source>
+        <translation>线程块大小 / 32</translation>
+    </message>
+    <message>
+        <source>NVRTC + ptxas</source>
+        <translation>NVRTC + ptxas</translation>
+    </message>
+    <message>
+        <source>NVRTC log</source>
+        <translation>NVRTC 日志</translation>
+    </message>
+    <message>
+        <source>PTX features</source>
+        <translation>PTX 特性</translation>
+    </message>
+    <message>
+        <source>stored with the timing</source>
+        <translation>随计时结果保存</translation>
+    </message>
+    <message>
+        <source>IQR / median</source>
+        <translation>IQR / 中位数</translation>
+    </message>
+    <message>
+        <source>timing samples</source>
+        <translation>计时样本</translation>
+    </message>
+    <message>
+        <source>reference median / median</source>
+        <translation>参考实现中位数 / 中位数</translation>
+    </message>
+    <message>
+        <source>the reference timed in the same worker</source>
+        <translation>在同一工作进程中计时的参考实现</translation>
+    </message>
+    <message>
+        <source>read while timing</source>
+        <translation>计时时读取</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>over the trials</source>
+        <translation>所有试验中</translation>
+    </message>
+    <message>
+        <source>summed over the trials</source>
+        <translation>所有试验之和</translation>
+    </message>
+    <message>
+        <source>profile counter</source>
+        <translation>剖析计数器</translation>
+    </message>
+    <message>
+        <source>none (100 % theoretical)</source>
+        <translation>无（理论占用率 100 %）</translation>
+    </message>
+    <message>
+        <source>(the task&apos;s entry)</source>
+        <translation>（任务的入口函数）</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>seed %1: passed, max abs error %2, max rel error %3</source>
+        <translation>种子 %1：通过，最大绝对误差 %2，最大相对误差 %3</translation>
+    </message>
+    <message>
+        <source>seed %1: failed, max abs error %2, max rel error %3</source>
+        <translation>种子 %1：未通过，最大绝对误差 %2，最大相对误差 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mismatched</source>
+        <translation>
+            <numerusform>%n 个元素不匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s) not shown</source>
+        <translation>
+            <numerusform>… 另有 %n 行未显示</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EngineMessages</name>
+    <message numerus="yes">
+        <source>evaluation budget of %n reached</source>
+        <translation>
+            <numerusform>已达到 %n 次评估的预算</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>wall-time budget of %1 s reached</source>
+        <translation>已达到 %1 s 的墙钟时间预算</translation>
+    </message>
+    <message>
+        <source>GPU-time budget of %1 s reached</source>
+        <translation>已达到 %1 s 的 GPU 时间预算</translation>
+    </message>
+    <message>
+        <source>model budget spent: %1 of %2</source>
+        <translation>语言模型预算已用尽：已用 %1，预算 %2</translation>
+    </message>
+    <message>
+        <source>model token budget spent: %1 of %2 tokens</source>
+        <translation>语言模型 token 预算已用尽：已用 %1 个 token，预算 %2 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>generation limit of %n reached</source>
+        <translation>
+            <numerusform>已达到 %n 代的代数上限</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the proposer made no new configuration in %n generation(s) (search space exhausted)</source>
+        <translation>
+            <numerusform>提议器在 %n 代内未产生新配置（搜索空间已穷尽）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the proposer made no new configuration in %n generation(s); its last reason: %1</source>
+        <translation>
+            <numerusform>提议器在 %n 代内未产生新配置；最后的原因：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no candidate could be made for this %1 task: proposer &apos;%2&apos; says: %3 (add a tunable kernel, or use a language-model proposer)</source>
+        <translation>无法为此 %1 任务生成任何候选：提议器“%2”报告：%3（请添加可调优的内核，或使用语言模型提议器）</translation>
+    </message>
+    <message>
+        <source>run finished: %1</source>
+        <translation>运行已完成：%1</translation>
+    </message>
+    <message>
+        <source>run stopped; it can be resumed</source>
+        <translation>运行已停止；之后可以继续</translation>
+    </message>
+    <message>
+        <source>run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>resuming: %n candidate(s) were in flight</source>
+        <translation>
+            <numerusform>正在继续：有 %n 个候选在途</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for review of %n new architecture(s)</source>
+        <translation>
+            <numerusform>等待评审 %n 个新架构</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>generation %1: %n elite(s) migrated between islands</source>
+        <translation>
+            <numerusform>第 %1 代：%n 个精英在岛屿之间迁移</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>strategy &apos;%1&apos; varied into &apos;%2&apos;</source>
+        <translation>策略“%1”已变化为“%2”</translation>
+    </message>
+    <message>
+        <source>no sanitizer is configured: candidates are validated, but none can be sealed</source>
+        <translation>未配置 sanitizer：候选会被验证，但都无法封存</translation>
+    </message>
+    <message>
+        <source>reference timed: median %1 µs on %2</source>
+        <translation>参考实现已计时：在 %2 上中位数 %1 µs</translation>
+    </message>
+    <message numerus="yes">
+        <source>measured %n ceiling(s) of %1</source>
+        <translation>
+            <numerusform>已测得 %1 的 %n 项峰值上限</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>could not measure the device ceilings: %1</source>
+        <translation>无法测量设备的峰值上限：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>reference profiled: %n metric(s)</source>
+        <translation>
+            <numerusform>参考实现已剖析：%n 项指标</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the reference was not profiled</source>
+        <translation>参考实现未剖析</translation>
+    </message>
+    <message>
+        <source>the reference was not profiled: %1</source>
+        <translation>参考实现未剖析：%1</translation>
+    </message>
+    <message>
+        <source>the reference could not be profiled: %1</source>
+        <translation>无法剖析参考实现：%1</translation>
+    </message>
+    <message>
+        <source>no reference analysis: the task spec does not parse: %1</source>
+        <translation>无参考实现分析：任务规格无法解析：%1</translation>
+    </message>
+    <message>
+        <source>proposer &apos;%1&apos; gave no seed: %2</source>
+        <translation>提议器“%1”未给出初始候选：%2</translation>
+    </message>
+    <message>
+        <source>proposer &apos;%1&apos; made no candidate (%2): %3</source>
+        <translation>提议器“%1”未生成候选（%2）：%3</translation>
+    </message>
+    <message>
+        <source>proposal discarded: %1</source>
+        <translation>提议已丢弃：%1</translation>
+    </message>
+    <message>
+        <source>user candidate %1 joined the run: %2, fitness %3</source>
+        <translation>用户候选 %1 已加入运行：%2，适应度 %3</translation>
+    </message>
+    <message>
+        <source>user candidate %1 joined the run: %2</source>
+        <translation>用户候选 %1 已加入运行：%2</translation>
+    </message>
+    <message>
+        <source>user candidate %1 cannot enter the archive: %2</source>
+        <translation>用户候选 %1 无法进入归档：%2</translation>
+    </message>
+    <message>
+        <source>another process asked this run to stop (%1)</source>
+        <translation>另一个进程请求停止此运行（%1）</translation>
+    </message>
+    <message>
+        <source>the archive starts from the seal&apos;s architecture %1</source>
+        <translation>归档从封存的架构 %1 开始</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>any architecture</source>
@@ -89,6 +543,41 @@
     <message>
         <source>The key was not stored: %1</source>
         <translation>密钥未能保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RooflineReasons</name>
+    <message>
+        <source>not timed</source>
+        <translation>未计时</translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation>未剖析</translation>
+    </message>
+    <message>
+        <source>profile lacks the DRAM and L2 byte counters (%1, %2)</source>
+        <translation>剖析数据中缺少 DRAM 和 L2 字节计数器（%1、%2）</translation>
+    </message>
+    <message>
+        <source>tensor-core kernel and the task has no usable flops formula</source>
+        <translation>张量核心内核，且任务没有可用的 flops 公式</translation>
+    </message>
+    <message>
+        <source>profile lacks the SASS fadd/fmul/ffma counters</source>
+        <translation>剖析数据中缺少 SASS fadd/fmul/ffma 计数器</translation>
+    </message>
+    <message>
+        <source>no floating-point work counted</source>
+        <translation>未统计到浮点运算</translation>
+    </message>
+    <message>
+        <source>no DRAM traffic counted</source>
+        <translation>未统计到 DRAM 流量</translation>
+    </message>
+    <message>
+        <source>profile lacks %1 or %2</source>
+        <translation>剖析数据中缺少 %1 或 %2</translation>
     </message>
 </context>
 <context>
@@ -526,6 +1015,38 @@
     <message>
         <source>Seal #%1 validated again on %2: %3</source>
         <translation>封存 #%1 已在 %2 上重新验证：%3</translation>
+    </message>
+    <message>
+        <source>the dispatcher %1 has no GPU</source>
+        <translation>调度器 %1 没有 GPU</translation>
+    </message>
+    <message>
+        <source>the dispatcher %1 has no GPU to evaluate on</source>
+        <translation>调度器 %1 没有可用于评估的 GPU</translation>
+    </message>
+    <message>
+        <source>the sealed candidate #%1 is missing</source>
+        <translation>已封存的候选 #%1 不存在</translation>
+    </message>
+    <message>
+        <source>Loading the run and compiling its reference…</source>
+        <translation>正在加载运行并编译其参考实现…</translation>
+    </message>
+    <message>
+        <source>Compiling the kernel…</source>
+        <translation>正在编译内核…</translation>
+    </message>
+    <message>
+        <source>Validating, timing against the reference and profiling…</source>
+        <translation>正在验证、与参考实现对比计时并剖析…</translation>
+    </message>
+    <message>
+        <source>Storing the candidate…</source>
+        <translation>正在保存候选…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
     </message>
 </context>
 <context>
@@ -1244,6 +1765,10 @@ best of %7 archive cell(s)</source>
     <message>
         <source>%1 pp</source>
         <translation>%1 个百分点</translation>
+    </message>
+    <message>
+        <source>operations</source>
+        <translation>次运算</translation>
     </message>
 </context>
 <context>
@@ -2577,6 +3102,11 @@ Mutation: %4
 Cannot write %1.</source>
         <translation>
 无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>a count of candidates, then why they are not plotted</comment>
+        <translation>%2（%1 个）</translation>
     </message>
 </context>
 <context>

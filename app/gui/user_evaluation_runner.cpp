@@ -23,6 +23,12 @@ constexpr int kStatusMs = 15000;
 
 int stageStep(UserEvaluationStage s) { return static_cast<int>(s); }
 
+// A failure this class words itself, already translated (the core's own
+// UserEvaluationError texts are shown as they are: core has no Qt).
+struct ShownError {
+  QString text;
+};
+
 }  // namespace
 
 UserEvaluationRunner::UserEvaluationRunner(views::MainWindow& window, EngineBackends backends, QObject* parent)
@@ -95,8 +101,10 @@ void UserEvaluationRunner::probeHostDevice() {
     try {
       const std::vector<Evaluator*> evaluators = backends_.dispatcher->evaluators();
       if (evaluators.empty() || !evaluators.front())
-        throw std::runtime_error("the dispatcher " + backends_.dispatcher->name() + " has no GPU");
+        throw ShownError{tr("the dispatcher %1 has no GPU").arg(QString::fromStdString(backends_.dispatcher->name()))};
       device = evaluators.front()->device();
+    } catch (const ShownError& e) {
+      error = e.text;
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());
     }
@@ -206,16 +214,17 @@ void UserEvaluationRunner::work(UserKernel kernel, SealId revalidating, std::str
     auto store = ProjectStore::open(projectPath);
     const std::vector<Evaluator*> evaluators = backends_.dispatcher->evaluators();
     if (evaluators.empty() || !evaluators.front())
-      throw UserEvaluationError("the dispatcher " + backends_.dispatcher->name() + " has no GPU to evaluate on");
+      throw ShownError{tr("the dispatcher %1 has no GPU to evaluate on").arg(QString::fromStdString(backends_.dispatcher->name()))};
     UserEvaluationOptions options;
     options.sanitizer = backends_.sanitizer;
     options.cancel = &cancel_;
+    // The stage, worded here; the core's line (English, with the arch or GPU) is left to the CLI.
     options.progress = [this](const UserEvaluationProgress& p) {
-      post([this, stage = stageStep(p.stage), text = QString::fromStdString(p.text)] { onProgress(stage, text); });
+      post([this, stage = p.stage] { onProgress(stageStep(stage), stageText(stage)); });
     };
     if (revalidating != 0) {
       const std::optional<Candidate> sealed = store->candidate(kernel.parent);
-      if (!sealed) throw UserEvaluationError("the sealed candidate #" + std::to_string(kernel.parent) + " is missing");
+      if (!sealed) throw ShownError{tr("the sealed candidate #%1 is missing").arg(kernel.parent)};
       kernel.source = sealed->source;
     }
     result = evaluateUserKernel(*store, *backends_.compiler, *evaluators.front(), kernel, options);
@@ -231,10 +240,23 @@ void UserEvaluationRunner::work(UserKernel kernel, SealId revalidating, std::str
       r.fingerprint = result.device.gpu.empty() ? evaluators.front()->device() : result.device;
       store->addSealRevalidation(r);
     }
+  } catch (const ShownError& e) {
+    error = e.text;
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
   }
   post([this, result = std::move(result), error]() mutable { onDone(std::move(result), error); });
+}
+
+QString UserEvaluationRunner::stageText(UserEvaluationStage stage) {
+  switch (stage) {
+    case UserEvaluationStage::Preparing: return tr("Loading the run and compiling its reference…");
+    case UserEvaluationStage::Compiling: return tr("Compiling the kernel…");
+    case UserEvaluationStage::Evaluating: return tr("Validating, timing against the reference and profiling…");
+    case UserEvaluationStage::Storing: return tr("Storing the candidate…");
+    case UserEvaluationStage::Done: return tr("Done");
+  }
+  return {};
 }
 
 void UserEvaluationRunner::onProgress(int stage, const QString& text) {

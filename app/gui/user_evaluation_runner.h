@@ -80,6 +80,8 @@ private:
   void probeHostDevice();
   views::VaultView* vault() const;
   void onProgress(int stage, const QString& text);
+  // The stage as the progress dialog and the status bar show it, translated.
+  static QString stageText(UserEvaluationStage stage);
   void onDone(UserEvaluation result, QString error);
   void showResult(const Candidate& c);
   void selectWhenShown();

@@ -27,7 +27,9 @@
 #include "app/gui/translations_loader.h"
 #include "views/common/status_names.h"
 #include "views/details/detail_labels.h"
+#include "views/details/detail_notes.h"
 #include "views/mainwindow/main_window.h"
+#include "views/runcontrol/engine_messages.h"
 
 namespace {
 
@@ -233,6 +235,13 @@ TEST_F(TranslatedWindow, TheSettingMakesMenusAndDockTitlesChinese) {
   EXPECT_EQ(crucible::views::statusName(crucible::CandidateStatus::Valid), QStringLiteral("有效"));
   EXPECT_EQ(crucible::views::statusName(crucible::RunStatus::Finished), QStringLiteral("已完成"));
   EXPECT_EQ(crucible::views::detailLabel("throughput.dram_read", "DRAM bytes read"), QStringLiteral("DRAM 读取字节数"));
+  // The Qt-free cores' typed reasons and the engine's fixed log messages, worded on the Qt side.
+  EXPECT_EQ(crucible::views::DetailNotes::missing({crucible::views::MissingKind::NoCeilingOnDevice, "dram_bw", "GPU A", {}}),
+            QStringLiteral("未在 GPU A 上测得 dram_bw 峰值上限"));
+  EXPECT_EQ(crucible::views::EngineMessages::text("run finished: generation limit of 5 reached"),
+            QStringLiteral("运行已完成：已达到 5 代的代数上限"));
+  EXPECT_EQ(crucible::views::EngineMessages::text("proposal discarded: bad genome"),
+            QStringLiteral("提议已丢弃：bad genome"));
   // The chosen language is the default locale, which writes the figures.
   EXPECT_EQ(QLocale().name(), QStringLiteral("zh_CN"));
 

@@ -22,13 +22,15 @@ constexpr const char* kFp32Flops = "crucible__fp32_flops";
 constexpr const char* kTensorFlops = "crucible__tensor_flops";
 constexpr const char* kDuration = "gpu__time_duration.sum";
 
-std::string number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
+Missing why(MissingKind kind, std::string name = {}, std::string other = {}, std::string detail = {}) {
+  return Missing{kind, std::move(name), std::move(other), std::move(detail)};
 }
+Source from(SourceKind kind, std::string name = {}, std::string other = {}) {
+  return Source{kind, std::move(name), std::move(other)};
+}
+Source named(std::string name) { return Source{SourceKind::Named, std::move(name), {}}; }
 
-DetailRow figure(std::string key, std::string label, double value, std::string unit, std::string source) {
+DetailRow figure(std::string key, std::string label, double value, std::string unit, Source source) {
   DetailRow r;
   r.key = std::move(key);
   r.label = std::move(label);
@@ -38,7 +40,7 @@ DetailRow figure(std::string key, std::string label, double value, std::string u
   return r;
 }
 
-DetailRow missingFigure(std::string key, std::string label, std::string unit, std::string why) {
+DetailRow missingFigure(std::string key, std::string label, std::string unit, Missing why) {
   DetailRow r;
   r.key = std::move(key);
   r.label = std::move(label);
@@ -47,7 +49,7 @@ DetailRow missingFigure(std::string key, std::string label, std::string unit, st
   return r;
 }
 
-DetailRow textFigure(std::string key, std::string label, std::string text, std::string source) {
+DetailRow textFigure(std::string key, std::string label, std::string text, Source source) {
   DetailRow r;
   r.key = std::move(key);
   r.label = std::move(label);
@@ -56,10 +58,19 @@ DetailRow textFigure(std::string key, std::string label, std::string text, std::
   return r;
 }
 
+DetailRow wordFigure(std::string key, std::string label, TextKind kind, Source source) {
+  DetailRow r;
+  r.key = std::move(key);
+  r.label = std::move(label);
+  r.textKind = kind;
+  r.source = std::move(source);
+  return r;
+}
+
 // A log's lines, at most kMaxLogLines of them (a row each in the views):
-// the rest is counted in a last line.
+// the rest is counted (`notShown`).
 constexpr std::size_t kMaxLogLines = 2000;
-std::vector<std::string> splitLines(const std::string& text, std::size_t& total) {
+std::vector<std::string> splitLines(const std::string& text, std::size_t& total, std::size_t& notShown) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   std::size_t more = 0;
@@ -70,7 +81,7 @@ std::vector<std::string> splitLines(const std::string& text, std::size_t& total)
   }
   while (!lines.empty() && lines.back().empty() && more == 0) lines.pop_back();
   total = lines.size() + more;
-  if (more) lines.push_back("… " + std::to_string(more) + " more line(s) not shown");
+  notShown = more;
   return lines;
 }
 
@@ -83,12 +94,12 @@ public:
       try {
         taskFlops_ = crucible::taskFlops(*ctx.spec);
       } catch (const std::exception& e) {
-        taskFormulaProblem_ = std::string("the task's flops formula does not evaluate: ") + e.what();
+        taskFormulaProblem_ = why(MissingKind::FormulaDoesNotEvaluate, "flops", {}, e.what());
       }
       try {
         taskMinBytes_ = crucible::taskMinBytes(*ctx.spec);
       } catch (const std::exception& e) {
-        taskFormulaProblem_ = std::string("the task's minBytes formula does not evaluate: ") + e.what();
+        taskFormulaProblem_ = why(MissingKind::FormulaDoesNotEvaluate, "minBytes", {}, e.what());
       }
     }
   }
@@ -107,15 +118,15 @@ private:
     if (it == c_.profile.end()) return std::nullopt;
     return it->second;
   }
-  std::string noCounter(const char* name) const {
-    return c_.profile.empty() ? std::string("not profiled") : std::string("the profile lacks ") + name;
+  Missing noCounter(const char* name) const {
+    return c_.profile.empty() ? why(MissingKind::NotProfiled) : why(MissingKind::ProfileLacks, name);
   }
-  std::string notTimed() const { return "not timed"; }
+  Missing notTimed() const { return why(MissingKind::NotTimed); }
 
   // A stored counter as a row.
   DetailRow counterRow(std::string key, std::string label, const char* name, std::string unit, double scale = 1) {
     shown_.insert(name);
-    if (auto v = counter(name)) return figure(std::move(key), std::move(label), *v * scale, std::move(unit), name);
+    if (auto v = counter(name)) return figure(std::move(key), std::move(label), *v * scale, std::move(unit), named(name));
     return missingFigure(std::move(key), std::move(label), std::move(unit), noCounter(name));
   }
 
@@ -124,7 +135,7 @@ private:
     if (!amount.value) return missingFigure(std::move(key), std::move(label), std::move(unit), amount.missing);
     if (!seconds_) return missingFigure(std::move(key), std::move(label), std::move(unit), notTimed());
     return figure(std::move(key), std::move(label), *amount.value / *seconds_, std::move(unit),
-                  amount.label + " / median time");
+                  from(SourceKind::PerMedianTime, amount.key, amount.label));
   }
 
   // rate as % of a measured ceiling of the context's device.
@@ -134,18 +145,17 @@ private:
     for (const Ceiling& ceiling : ctx_.ceilings)
       if (ceiling.name == ceilingName && ceiling.measured > 0)
         return figure(std::move(key), std::move(label), 100.0 * *rate.value / ceiling.measured, "%",
-                      std::string("of ") + ceilingName + " measured on " + ctx_.device);
-    return missingFigure(std::move(key), std::move(label), "%",
-                         std::string("no ") + ceilingName + " ceiling measured on " + ctx_.device);
+                      from(SourceKind::OfCeilingOnDevice, ceilingName, ctx_.device));
+    return missingFigure(std::move(key), std::move(label), "%", why(MissingKind::NoCeilingOnDevice, ceilingName, ctx_.device));
   }
 
   DetailRow formulaRow(std::string key, std::string label, const std::optional<double>& value, const char* field,
                        std::string unit) {
     if (!ctx_.spec) return missingFigure(std::move(key), std::move(label), std::move(unit), ctx_.specProblem);
     if (value) return figure(std::move(key), std::move(label), *value, std::move(unit),
-                             std::string("the task's ") + field + " formula");
+                             from(SourceKind::TaskFormula, field));
     if (!taskFormulaProblem_.empty()) return missingFigure(std::move(key), std::move(label), std::move(unit), taskFormulaProblem_);
-    return missingFigure(std::move(key), std::move(label), std::move(unit), std::string("the task has no ") + field + " formula");
+    return missingFigure(std::move(key), std::move(label), std::move(unit), why(MissingKind::NoFormula, field));
   }
 
   DetailGroup throughput() {
@@ -153,9 +163,9 @@ private:
     g.rows.push_back(counterRow("throughput.dram_read", "DRAM bytes read", kDramBytesRead, "B"));
     g.rows.push_back(counterRow("throughput.dram_write", "DRAM bytes written", kDramBytesWrite, "B"));
     DetailRow dram = missingFigure("throughput.dram_bytes", "DRAM bytes", "B",
-                                   c_.profile.empty() ? "not profiled"
-                                                      : std::string("the profile lacks ") + kDramBytesRead + " or " + kDramBytesWrite);
-    if (auto b = dramBytes(c_.profile)) dram = figure("throughput.dram_bytes", "DRAM bytes", *b, "B", "read + written");
+                                   c_.profile.empty() ? why(MissingKind::NotProfiled)
+                                                      : why(MissingKind::ProfileLacksEither, kDramBytesRead, kDramBytesWrite));
+    if (auto b = dramBytes(c_.profile)) dram = figure("throughput.dram_bytes", "DRAM bytes", *b, "B", from(SourceKind::ReadPlusWritten));
     g.rows.push_back(dram);
     DetailRow dramRate = rateRow("throughput.dram_bandwidth", "DRAM bandwidth", dram, "B/s");
     g.rows.push_back(dramRate);
@@ -179,10 +189,10 @@ private:
   DetailGroup compute() {
     DetailGroup g{"Compute", {}};
     DetailRow fp32 = missingFigure("compute.fp32_flops", "FP32 FLOPs", "FLOP",
-                                   c_.profile.empty() ? "not profiled" : "the profile lacks the SASS fadd/fmul/ffma counters");
-    if (auto f = sassFlops(c_.profile)) fp32 = figure("compute.fp32_flops", "FP32 FLOPs", *f, "FLOP", "SASS fadd + fmul + 2 × ffma");
+                                   c_.profile.empty() ? why(MissingKind::NotProfiled) : why(MissingKind::NoSassFlopCounters));
+    if (auto f = sassFlops(c_.profile)) fp32 = figure("compute.fp32_flops", "FP32 FLOPs", *f, "FLOP", from(SourceKind::SassFlops));
     else if (auto it = c_.profile.find(kFp32Flops); it != c_.profile.end()) {
-      fp32 = figure("compute.fp32_flops", "FP32 FLOPs", it->second, "FLOP", kFp32Flops);
+      fp32 = figure("compute.fp32_flops", "FP32 FLOPs", it->second, "FLOP", named(kFp32Flops));
       shown_.insert(kFp32Flops);
     }
     g.rows.push_back(fp32);
@@ -191,16 +201,16 @@ private:
     g.rows.push_back(roofRow("compute.fp32_roof", "FP32, % of FMA roof", fp32Rate, "fp32_fma"));
     DetailRow tensor = counterRow("compute.tensor_flops", "Tensor-core FLOPs", kTensorFlops, "FLOP");
     if (!tensor.value && !c_.profile.empty())
-      tensor.missing = "not stored: the profile has no bf16/fp16 tensor-path counters";
+      tensor.missing = why(MissingKind::NoTensorPathCounters);
     g.rows.push_back(tensor);
     DetailRow tensorRate = rateRow("compute.tensor_rate", "Tensor-core FLOP/s", tensor, "FLOP/s");
     g.rows.push_back(tensorRate);
     g.rows.push_back(roofRow("compute.tensor_roof", "Tensor cores, % of BF16 roof", tensorRate, "bf16_tensor"));
     if (c_.compile || !c_.descriptor.empty())
-      g.rows.push_back(textFigure("compute.tensor_use", "Uses tensor cores", usesTensorCores(c_) ? "yes" : "no",
-                                  "mma/wgmma in the PTX features, or the descriptor"));
+      g.rows.push_back(wordFigure("compute.tensor_use", "Uses tensor cores", usesTensorCores(c_) ? TextKind::Yes : TextKind::No,
+                                  from(SourceKind::TensorUseEvidence)));
     else
-      g.rows.push_back(missingFigure("compute.tensor_use", "Uses tensor cores", "", "not compiled and no descriptor"));
+      g.rows.push_back(missingFigure("compute.tensor_use", "Uses tensor cores", "", why(MissingKind::NotCompiledNoDescriptor)));
     DetailRow flops = formulaRow("compute.task_flops", "Task FLOPs", taskFlops_, "flops", "FLOP");
     g.rows.push_back(flops);
     g.rows.push_back(rateRow("compute.task_rate", "Task FLOP/s", flops, "FLOP/s"));
@@ -208,10 +218,11 @@ private:
     const RooflineOutcome point = rooflinePoint(c_, taskFlops_);
     if (point.point)
       g.rows.push_back(figure("compute.intensity", "Arithmetic intensity", point.point->intensity, "FLOP/B",
-                              point.point->flopSource == FlopSource::TaskFormula ? "task FLOPs / DRAM bytes (roofline)"
-                                                                                 : "SASS FLOPs / DRAM bytes (roofline)"));
+                              from(point.point->flopSource == FlopSource::TaskFormula ? SourceKind::TaskIntensity
+                                                                                      : SourceKind::SassIntensity)));
     else
-      g.rows.push_back(missingFigure("compute.intensity", "Arithmetic intensity", "FLOP/B", point.missing));
+      g.rows.push_back(missingFigure("compute.intensity", "Arithmetic intensity", "FLOP/B",
+                                     why(MissingKind::Roofline, {}, {}, point.missing)));
     return g;
   }
 
@@ -223,18 +234,15 @@ private:
     g.rows.push_back(counterRow("occupancy.blocks_per_sm", "Blocks per SM (theoretical)", kBlocksPerSm, "blocks"));
     if (threadsPerBlock_ || evaluateBlock())
       g.rows.push_back(figure("occupancy.warps_per_block", "Warps per block", std::ceil(*threadsPerBlock_ / 32.0), "warps",
-                              "block size / 32"));
+                              from(SourceKind::BlockOverWarp)));
     else
       g.rows.push_back(missingFigure("occupancy.warps_per_block", "Warps per block", "warps", blockProblem_));
     if (theoretical.value && *theoretical.value >= 100)
-      g.rows.push_back(textFigure("occupancy.limiter", "Occupancy limiter", "none (100 % theoretical)",
-                                  kTheoreticalOccupancy));
+      g.rows.push_back(wordFigure("occupancy.limiter", "Occupancy limiter", TextKind::NoLimiter,
+                                  named(kTheoreticalOccupancy)));
     else
       g.rows.push_back(missingFigure("occupancy.limiter", "Occupancy limiter", "",
-                                     theoretical.value ? "not stored: the profile holds the theoretical occupancy and blocks "
-                                                         "per SM, not which resource (registers, shared memory, block size) "
-                                                         "limits them"
-                                                       : theoretical.missing));
+                                     theoretical.value ? why(MissingKind::LimiterNotStored) : theoretical.missing));
     return g;
   }
 
@@ -249,7 +257,7 @@ private:
       threadsPerBlock_ = threads;
       return true;
     } catch (const std::exception& e) {
-      blockProblem_ = std::string("the block size does not evaluate: ") + e.what();
+      blockProblem_ = why(MissingKind::BlockDoesNotEvaluate, {}, {}, e.what());
       return false;
     }
   }
@@ -258,11 +266,11 @@ private:
   // expressions in its source), or the expressions when they do not
   // evaluate; the product in `total`.
   DetailRow dims(std::string key, std::string label, const std::string (&e)[3], std::optional<double>& total,
-                 std::string& problem) {
+                 Missing& problem) {
     const std::string rule = e[0] + " × " + e[1] + " × " + e[2];
     if (!ctx_.spec) {
       problem = ctx_.specProblem;
-      return textFigure(std::move(key), std::move(label), rule, "launch rule");
+      return textFigure(std::move(key), std::move(label), rule, from(SourceKind::LaunchRule));
     }
     try {
       std::int64_t v[3];
@@ -270,26 +278,28 @@ private:
       const std::string values = std::to_string(v[0]) + " × " + std::to_string(v[1]) + " × " + std::to_string(v[2]);
       total = static_cast<double>(v[0]) * static_cast<double>(v[1]) * static_cast<double>(v[2]);
       return textFigure(std::move(key), std::move(label), values,
-                        values == rule ? "launch rule" : "launch rule " + rule + " at " + describeAxes(ctx_.spec->axes));
+                        values == rule ? from(SourceKind::LaunchRule)
+                                       : from(SourceKind::LaunchRuleAtAxes, rule, describeAxes(ctx_.spec->axes)));
     } catch (const std::exception& ex) {
-      problem = std::string("does not evaluate at the task's axes: ") + ex.what();
-      return textFigure(std::move(key), std::move(label), rule, "launch rule (" + problem + ")");
+      problem = why(MissingKind::DimsDoNotEvaluate, {}, {}, ex.what());
+      return textFigure(std::move(key), std::move(label), rule, from(SourceKind::LaunchRuleProblem, rule, ex.what()));
     }
   }
 
   DetailGroup launch() {
     DetailGroup g{"Launch", {}};
     const std::string entry = c_.launch.entry.empty() && ctx_.spec ? ctx_.spec->entry : c_.launch.entry;
-    g.rows.push_back(textFigure("launch.entry", "Entry", entry.empty() ? "(the task's entry)" : entry, "launch rule"));
+    g.rows.push_back(entry.empty() ? wordFigure("launch.entry", "Entry", TextKind::TaskEntry, from(SourceKind::LaunchRule))
+                                   : textFigure("launch.entry", "Entry", entry, from(SourceKind::LaunchRule)));
     std::optional<double> blocks, threads;
-    std::string gridProblem, blockProblem;
+    Missing gridProblem, blockProblem;
     g.rows.push_back(dims("launch.grid", "Grid", c_.launch.grid, blocks, gridProblem));
     g.rows.push_back(dims("launch.block", "Block", c_.launch.block, threads, blockProblem));
-    g.rows.push_back(blocks ? figure("launch.blocks", "Blocks", *blocks, "blocks", "grid")
+    g.rows.push_back(blocks ? figure("launch.blocks", "Blocks", *blocks, "blocks", from(SourceKind::Grid))
                             : missingFigure("launch.blocks", "Blocks", "blocks", gridProblem));
-    g.rows.push_back(threads ? figure("launch.threads_per_block", "Threads per block", *threads, "threads", "block")
+    g.rows.push_back(threads ? figure("launch.threads_per_block", "Threads per block", *threads, "threads", from(SourceKind::Block))
                              : missingFigure("launch.threads_per_block", "Threads per block", "threads", blockProblem));
-    if (blocks && threads) g.rows.push_back(figure("launch.threads", "Threads", *blocks * *threads, "threads", "grid × block"));
+    if (blocks && threads) g.rows.push_back(figure("launch.threads", "Threads", *blocks * *threads, "threads", from(SourceKind::GridTimesBlock)));
     else g.rows.push_back(missingFigure("launch.threads", "Threads", "threads", blocks ? blockProblem : gridProblem));
     // Dynamic shared memory is an expression too.
     const std::string smem = c_.launch.dynamicSmemBytes.empty() ? "0" : c_.launch.dynamicSmemBytes;
@@ -298,16 +308,16 @@ private:
       try {
         g.rows.push_back(figure("launch.dynamic_smem", "Dynamic shared memory",
                                 static_cast<double>(evalExpression(smem, ctx_.spec->axes)), "B",
-                                smem == "0" ? "launch rule" : "launch rule: " + smem));
+                                smem == "0" ? from(SourceKind::LaunchRule) : from(SourceKind::LaunchRuleExpression, smem)));
       } catch (const std::exception& e) {
         g.rows.push_back(missingFigure("launch.dynamic_smem", "Dynamic shared memory", "B",
-                                       smem + " does not evaluate: " + e.what()));
+                                       why(MissingKind::ExpressionDoesNotEvaluate, smem, {}, e.what())));
       }
     }
     const bool compiled = c_.compile && c_.compile->ok;
-    const std::string notCompiled = !c_.compile ? "not compiled" : "the compile failed";
+    const Missing notCompiled = why(!c_.compile ? MissingKind::NotCompiled : MissingKind::CompileFailed);
     auto ptxas = [&](std::string key, std::string label, int value, std::string unit) {
-      g.rows.push_back(compiled ? figure(std::move(key), std::move(label), value, std::move(unit), "ptxas")
+      g.rows.push_back(compiled ? figure(std::move(key), std::move(label), value, std::move(unit), named("ptxas"))
                                 : missingFigure(std::move(key), std::move(label), std::move(unit), notCompiled));
     };
     ptxas("launch.registers", "Registers per thread", compiled ? c_.compile->registers : 0, "registers");
@@ -324,7 +334,7 @@ private:
         maps += (maps.empty() ? "" : ", ") + m.tensor + " " + std::to_string(m.boxRows) + "×" + std::to_string(m.boxCols);
         if (m.swizzle != "none") maps += " " + m.swizzle;
       }
-      g.rows.push_back(textFigure("launch.tensor_maps", "TMA tensor maps", maps, "launch rule"));
+      g.rows.push_back(textFigure("launch.tensor_maps", "TMA tensor maps", maps, from(SourceKind::LaunchRule)));
     }
     return g;
   }
@@ -332,33 +342,33 @@ private:
   DetailGroup compileGroup() {
     DetailGroup g{"Compile", {}};
     if (!c_.compile) {
-      g.rows.push_back(missingFigure("compile.result", "Result", "", "not compiled"));
+      g.rows.push_back(missingFigure("compile.result", "Result", "", why(MissingKind::NotCompiled)));
       return g;
     }
     const CompileReport& r = *c_.compile;
-    g.rows.push_back(textFigure("compile.result", "Result", r.ok ? "compiled" : "failed", "NVRTC"));
-    g.rows.push_back(r.arch.empty() ? missingFigure("compile.arch", "Architecture", "", "not recorded")
-                                    : textFigure("compile.arch", "Architecture", r.arch, "NVRTC"));
-    if (r.seconds > 0) g.rows.push_back(figure("compile.seconds", "Compile time", r.seconds, "s", "NVRTC + ptxas"));
-    else g.rows.push_back(missingFigure("compile.seconds", "Compile time", "s", "not recorded"));
+    g.rows.push_back(wordFigure("compile.result", "Result", r.ok ? TextKind::Compiled : TextKind::CompileFailed, named("NVRTC")));
+    g.rows.push_back(r.arch.empty() ? missingFigure("compile.arch", "Architecture", "", why(MissingKind::NotRecorded))
+                                    : textFigure("compile.arch", "Architecture", r.arch, named("NVRTC")));
+    if (r.seconds > 0) g.rows.push_back(figure("compile.seconds", "Compile time", r.seconds, "s", from(SourceKind::NvrtcPtxas)));
+    else g.rows.push_back(missingFigure("compile.seconds", "Compile time", "s", why(MissingKind::NotRecorded)));
     int errors = 0, warnings = 0;
-    DetailRow diagnostics = textFigure("compile.diagnostics", "Diagnostics", "", "NVRTC");
+    DetailRow diagnostics = wordFigure("compile.diagnostics", "Diagnostics", TextKind::Diagnostics, named("NVRTC"));
     for (const CompileDiagnostic& d : r.diagnostics) {
       (d.severity == "error" ? errors : warnings) += 1;
       diagnostics.lines.push_back((d.line > 0 ? "line " + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " : "") +
                                   d.severity + ": " + d.message);
     }
-    diagnostics.text = std::to_string(errors) + " error(s), " + std::to_string(warnings) + " warning(s)";
+    diagnostics.counts = {errors, warnings};
     g.rows.push_back(diagnostics);
-    DetailRow log = textFigure("compile.log", "ptxas log", "", "NVRTC log");
+    DetailRow log = wordFigure("compile.log", "ptxas log", TextKind::LogLines, from(SourceKind::NvrtcLog));
     std::size_t total = 0;
-    log.lines = splitLines(r.log, total);
-    if (log.lines.empty()) log = missingFigure("compile.log", "ptxas log", "", "the compile report has no log");
-    else log.text = std::to_string(total) + " line(s)";
+    log.lines = splitLines(r.log, total, log.linesNotShown);
+    if (log.lines.empty()) log = missingFigure("compile.log", "ptxas log", "", why(MissingKind::NoCompileLog));
+    else log.counts = {static_cast<std::int64_t>(total)};
     g.rows.push_back(log);
-    if (r.features.empty()) g.rows.push_back(missingFigure("compile.features", "PTX features", "", "none recorded"));
+    if (r.features.empty()) g.rows.push_back(missingFigure("compile.features", "PTX features", "", why(MissingKind::NoneRecorded)));
     for (const auto& [feature, count] : r.features)
-      g.rows.push_back(figure("compile.feature." + feature, "PTX " + feature, count, "instructions", "PTX features"));
+      g.rows.push_back(figure("compile.feature." + feature, "PTX " + feature, count, "instructions", from(SourceKind::PtxFeatures)));
     return g;
   }
 
@@ -369,28 +379,28 @@ private:
       return g;
     }
     const Timing& t = *c_.timing;
-    g.rows.push_back(figure("timing.median", "Median", t.medianUs, "µs", "stored with the timing"));
-    g.rows.push_back(figure("timing.iqr", "Interquartile range", t.iqrUs, "µs", "stored with the timing"));
-    if (t.medianUs > 0) g.rows.push_back(figure("timing.iqr_pct", "Interquartile range / median", 100 * t.iqrUs / t.medianUs, "%", "IQR / median"));
+    g.rows.push_back(figure("timing.median", "Median", t.medianUs, "µs", from(SourceKind::StoredWithTiming)));
+    g.rows.push_back(figure("timing.iqr", "Interquartile range", t.iqrUs, "µs", from(SourceKind::StoredWithTiming)));
+    if (t.medianUs > 0) g.rows.push_back(figure("timing.iqr_pct", "Interquartile range / median", 100 * t.iqrUs / t.medianUs, "%", from(SourceKind::IqrOverMedian)));
     if (auto s = sampleSpread(t.samplesUs)) {
-      g.rows.push_back(figure("timing.min", "Minimum", s->min, "µs", "timing samples"));
-      g.rows.push_back(figure("timing.max", "Maximum", s->max, "µs", "timing samples"));
-      g.rows.push_back(figure("timing.mean", "Mean", s->mean, "µs", "timing samples"));
-      g.rows.push_back(figure("timing.spread", "Spread (max − min)", s->max - s->min, "µs", "timing samples"));
-      g.rows.push_back(figure("timing.samples", "Samples", static_cast<double>(s->count), "launches", "timing samples"));
+      g.rows.push_back(figure("timing.min", "Minimum", s->min, "µs", from(SourceKind::TimingSamples)));
+      g.rows.push_back(figure("timing.max", "Maximum", s->max, "µs", from(SourceKind::TimingSamples)));
+      g.rows.push_back(figure("timing.mean", "Mean", s->mean, "µs", from(SourceKind::TimingSamples)));
+      g.rows.push_back(figure("timing.spread", "Spread (max − min)", s->max - s->min, "µs", from(SourceKind::TimingSamples)));
+      g.rows.push_back(figure("timing.samples", "Samples", static_cast<double>(s->count), "launches", from(SourceKind::TimingSamples)));
     } else {
-      g.rows.push_back(missingFigure("timing.samples", "Samples", "launches", "no timing samples stored"));
+      g.rows.push_back(missingFigure("timing.samples", "Samples", "launches", why(MissingKind::NoTimingSamples)));
     }
-    if (t.speedup > 0) g.rows.push_back(figure("timing.speedup", "Speedup over the reference", t.speedup, "×", "reference median / median"));
-    else g.rows.push_back(missingFigure("timing.speedup", "Speedup over the reference", "×", "no reference timed beside it"));
+    if (t.speedup > 0) g.rows.push_back(figure("timing.speedup", "Speedup over the reference", t.speedup, "×", from(SourceKind::ReferenceOverMedian)));
+    else g.rows.push_back(missingFigure("timing.speedup", "Speedup over the reference", "×", why(MissingKind::NoReferenceTimed)));
     if (t.referenceMedianUs > 0) {
       g.rows.push_back(figure("timing.reference_median", "Reference median (interleaved)", t.referenceMedianUs, "µs",
-                              "the reference timed in the same worker"));
+                              from(SourceKind::ReferenceSameWorker)));
       g.rows.push_back(figure("timing.reference_iqr", "Reference interquartile range", t.referenceIqrUs, "µs",
-                              "the reference timed in the same worker"));
+                              from(SourceKind::ReferenceSameWorker)));
     }
-    if (t.smClockMHz > 0) g.rows.push_back(figure("timing.sm_clock", "SM clock", t.smClockMHz, "MHz", "read while timing"));
-    else g.rows.push_back(missingFigure("timing.sm_clock", "SM clock", "MHz", "not read while timing"));
+    if (t.smClockMHz > 0) g.rows.push_back(figure("timing.sm_clock", "SM clock", t.smClockMHz, "MHz", from(SourceKind::ReadWhileTiming)));
+    else g.rows.push_back(missingFigure("timing.sm_clock", "SM clock", "MHz", why(MissingKind::ClockNotRead)));
     DetailRow profiled = counterRow("timing.profiled_duration", "Duration under the profiler", kDuration, "µs", 1e-3);
     g.rows.push_back(profiled);
     return g;
@@ -399,7 +409,7 @@ private:
   DetailGroup validation() {
     DetailGroup g{"Validation", {}};
     if (c_.validation.empty()) {
-      g.rows.push_back(missingFigure("validation.trials", "Trials", "trials", "not validated"));
+      g.rows.push_back(missingFigure("validation.trials", "Trials", "trials", why(MissingKind::NotValidated)));
       return g;
     }
     int passed = 0;
@@ -411,18 +421,16 @@ private:
       maxRel = std::max(maxRel, t.maxRelError);
       mismatches += t.mismatches;
     }
-    g.rows.push_back(figure("validation.trials", "Trials", static_cast<double>(c_.validation.size()), "trials", "validation"));
-    g.rows.push_back(figure("validation.passed", "Trials passed", passed, "trials", "validation"));
-    g.rows.push_back(figure("validation.max_abs_error", "Largest absolute error", maxAbs, "", "over the trials"));
-    g.rows.push_back(figure("validation.max_rel_error", "Largest relative error", maxRel, "", "over the trials"));
-    g.rows.push_back(figure("validation.mismatches", "Mismatched elements", static_cast<double>(mismatches), "elements", "summed over the trials"));
+    g.rows.push_back(figure("validation.trials", "Trials", static_cast<double>(c_.validation.size()), "trials", from(SourceKind::Validation)));
+    g.rows.push_back(figure("validation.passed", "Trials passed", passed, "trials", from(SourceKind::Validation)));
+    g.rows.push_back(figure("validation.max_abs_error", "Largest absolute error", maxAbs, "", from(SourceKind::OverTrials)));
+    g.rows.push_back(figure("validation.max_rel_error", "Largest relative error", maxRel, "", from(SourceKind::OverTrials)));
+    g.rows.push_back(figure("validation.mismatches", "Mismatched elements", static_cast<double>(mismatches), "elements", from(SourceKind::SummedOverTrials)));
     for (std::size_t i = 0; i < c_.validation.size(); ++i) {
-      const ValidationTrial& t = c_.validation[i];
-      std::string text = "seed " + std::to_string(t.seed) + ": " + (t.passed ? "passed" : "failed") +
-                         ", max abs error " + number(t.maxAbsError) + ", max rel error " + number(t.maxRelError);
-      if (t.mismatches) text += ", " + std::to_string(t.mismatches) + " mismatched";
-      if (!t.reason.empty()) text += " (" + t.reason + ")";
-      g.rows.push_back(textFigure("validation.trial." + std::to_string(i + 1), "Trial " + std::to_string(i + 1), text, "validation"));
+      DetailRow trial = wordFigure("validation.trial." + std::to_string(i + 1), "Trial " + std::to_string(i + 1),
+                                   TextKind::Trial, from(SourceKind::Validation));
+      trial.trial = c_.validation[i];
+      g.rows.push_back(std::move(trial));
     }
     return g;
   }
@@ -439,7 +447,7 @@ private:
       else if (name.find("inst") != std::string::npos) unit = "instructions";
       else if (name.find("flops") != std::string::npos) unit = "FLOP";
       else if (name.find("ops") != std::string::npos) unit = "operations";
-      g.rows.push_back(figure("counter." + name, name, value, unit, "profile counter"));
+      g.rows.push_back(figure("counter." + name, name, value, unit, from(SourceKind::ProfileCounter)));
     }
     return g;
   }
@@ -448,9 +456,9 @@ private:
   const DetailsContext& ctx_;
   std::optional<double> seconds_;
   std::optional<double> taskFlops_, taskMinBytes_;
-  std::string taskFormulaProblem_;
+  Missing taskFormulaProblem_;
   std::optional<double> threadsPerBlock_;
-  std::string blockProblem_;
+  Missing blockProblem_;
   std::set<std::string> shown_;  // counters a row shows verbatim
 };
 
@@ -460,20 +468,20 @@ DetailsContext detailsContext(const std::string& specJson, const std::vector<Cei
                               const std::string& preferredDevice) {
   DetailsContext ctx;
   if (specJson.empty() || specJson == "{}") {
-    ctx.specProblem = "the task's spec is not stored";
+    ctx.specProblem = why(MissingKind::SpecNotStored);
   } else {
     try {
       ctx.spec = parseTaskSpec(specJson);
     } catch (const std::exception& e) {
-      ctx.specProblem = std::string("the task's spec does not parse: ") + e.what();
+      ctx.specProblem = why(MissingKind::SpecDoesNotParse, {}, {}, e.what());
     }
   }
   std::set<std::string> devices;
   for (const Ceiling& c : ceilings) devices.insert(c.device);
-  if (devices.empty()) ctx.ceilingProblem = "no ceilings measured in this project";
+  if (devices.empty()) ctx.ceilingProblem = why(MissingKind::NoCeilings);
   else if (devices.count(preferredDevice)) ctx.device = preferredDevice;
   else if (devices.size() == 1) ctx.device = *devices.begin();
-  else ctx.ceilingProblem = "ceilings of several GPUs are stored and the GPU this candidate ran on is not";
+  else ctx.ceilingProblem = why(MissingKind::SeveralGpus);
   for (const Ceiling& c : ceilings)
     if (!ctx.device.empty() && c.device == ctx.device) ctx.ceilings.push_back(c);
   return ctx;

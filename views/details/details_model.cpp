@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include "views/details/detail_labels.h"
+#include "views/details/detail_notes.h"
 #include "views/details/figure_text.h"
 
 namespace crucible::views {
@@ -47,10 +48,11 @@ QStandardItem* figureItem(const DetailRow* row, CandidateId id) {
   QStandardItem* item = readOnly(figureText(*row));
   if (row->value) item->setData(*row->value, DetailsModel::ValueRole);
   item->setData(QString::fromStdString(row->unit), DetailsModel::UnitRole);
-  item->setData(QString::fromStdString(row->missing), DetailsModel::MissingRole);
-  item->setData(QString::fromStdString(row->source), DetailsModel::SourceRole);
+  item->setData(DetailNotes::missing(row->missing), DetailsModel::MissingRole);
+  const QString source = DetailNotes::source(row->source);
+  item->setData(source, DetailsModel::SourceRole);
   QString tip = QStringLiteral("#%1 · %2").arg(id).arg(figureText(*row));
-  if (!row->source.empty()) tip += QStringLiteral("\n") + DetailsModel::tr("from %1").arg(QString::fromStdString(row->source));
+  if (!source.isEmpty()) tip += QStringLiteral("\n") + DetailsModel::tr("from %1").arg(source);
   item->setToolTip(tip);
   if (!row->missing.empty()) item->setForeground(QBrush(Qt::gray));
   return item;
@@ -120,13 +122,17 @@ void DetailsModel::setColumns(std::vector<Column> columns, std::optional<Column>
       }
       if (!row.front()->data(KeyRole).isNull()) row.front()->setToolTip(QString::fromStdString(key));
       // Long texts, line by line, under the figure.
+      // A text cut short ends in a line that counts what was left out.
+      auto shownLines = [](const DetailRow* c) { return c ? c->lines.size() + (c->linesNotShown ? 1 : 0) : 0; };
       std::size_t lines = 0;
-      for (const DetailRow* c : cells) lines = std::max(lines, c ? c->lines.size() : 0);
-      if (base) lines = std::max(lines, base->lines.size());
+      for (const DetailRow* c : cells) lines = std::max(lines, shownLines(c));
+      if (base) lines = std::max(lines, shownLines(base));
       for (std::size_t n = 0; n < lines; ++n) {
         QList<QStandardItem*> line{readOnly(QString::number(n + 1))};
         auto lineOf = [n](const DetailRow* c) {
-          return c && n < c->lines.size() ? QString::fromStdString(c->lines[n]) : QString();
+          if (!c) return QString();
+          if (n < c->lines.size()) return QString::fromStdString(c->lines[n]);
+          return n == c->lines.size() && c->linesNotShown ? DetailNotes::linesNotShown(c->linesNotShown) : QString();
         };
         for (const DetailRow* c : cells) line << readOnly(lineOf(c));
         if (baseline_) line << readOnly(lineOf(base)) << readOnly();

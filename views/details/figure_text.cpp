@@ -5,6 +5,7 @@
 #include <cmath>
 #include "views/common/locale_numbers.h"
 #include "views/details/detail_labels.h"
+#include "views/details/detail_notes.h"
 #include "views/diff/candidate_figures.h"
 #include "views/roofline/roofline_math.h"
 
@@ -26,7 +27,8 @@ QString unitText(const std::string& unit) {
       QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "launches"),
       QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "elements"),
       QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "instructions"),
-      QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "samples")};
+      QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "samples"),
+      QT_TRANSLATE_NOOP("crucible::views::DetailsModel", "operations")};
   for (const char* word : kWords)
     if (unit == word) return QCoreApplication::translate("crucible::views::DetailsModel", word);
   return QString::fromStdString(unit);
@@ -46,9 +48,9 @@ QString formatFigure(double value, const std::string& unit) {
 
 QString figureText(const DetailRow& row) {
   if (!row.missing.empty())
-    return QCoreApplication::translate("crucible::views::DetailsModel", "missing: %1").arg(QString::fromStdString(row.missing));
+    return QCoreApplication::translate("crucible::views::DetailsModel", "missing: %1").arg(DetailNotes::missing(row.missing));
   if (row.value) return formatFigure(*row.value, row.unit);
-  return detailText(row.text);
+  return DetailNotes::text(row);
 }
 
 QString differenceText(const FigureDifference& d, const std::string& unit) {

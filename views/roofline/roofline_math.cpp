@@ -72,11 +72,11 @@ std::optional<double> metric(const ProfileMetrics& profile, const char* name) {
 BandwidthOutcome bandwidthPoint(const Candidate& c, double dramRoof, double l2Roof) {
   BandwidthOutcome out;
   if (!c.timing || c.timing->medianUs <= 0) {
-    out.missing = "not timed";
+    out.missing = BandwidthMissing::NotTimed;
     return out;
   }
   if (c.profile.empty()) {
-    out.missing = "not profiled";
+    out.missing = BandwidthMissing::NotProfiled;
     return out;
   }
   BandwidthPoint p;
@@ -94,7 +94,7 @@ BandwidthOutcome bandwidthPoint(const Candidate& c, double dramRoof, double l2Ro
     if (l2Roof > 0) p.l2Percent = 100 * *p.l2PerSecond / l2Roof;
   }
   if (!p.dramBytes && !p.l2Bytes) {
-    out.missing = std::string("profile lacks the DRAM and L2 byte counters (") + kDramBytesRead + ", " + kL2Bytes + ")";
+    out.missing = BandwidthMissing::NoByteCounters;
     return out;
   }
   out.point = p;

@@ -66,9 +66,17 @@ struct BandwidthPoint {
   std::optional<double> l2Percent;       // of the measured L2 roof
 };
 
+// Why a candidate has no bandwidth point; the views phrase it (roofline_labels.h).
+enum class BandwidthMissing {
+  None,
+  NotTimed,
+  NotProfiled,
+  NoByteCounters,  // the profile lacks the DRAM and L2 byte counters (kDramBytesRead, kL2Bytes)
+};
+
 struct BandwidthOutcome {
   std::optional<BandwidthPoint> point;
-  std::string missing;  // why there is no point ("" when there is one)
+  BandwidthMissing missing = BandwidthMissing::None;  // why there is no point (None when there is one)
 };
 
 // A timed, profiled kernel's DRAM and L2 traffic against the roofs (0: that

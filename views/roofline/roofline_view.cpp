@@ -34,6 +34,7 @@
 #include "views/common/lazy_refresh.h"
 #include "views/session/project_session.h"
 
+#include "views/roofline/roofline_labels.h"
 #include "views/roofline/roofline_view_parts.h"
 
 namespace crucible::views {
@@ -239,7 +240,7 @@ void RooflineView::fetch(std::vector<CandidateId> ids) {
             points_.push_back(*o.point);
             missingById_.erase(c.id);
           } else {
-            missingById_[c.id] = o.missing;
+            missingById_[c.id] = RooflineReasons::of(o.missing);
           }
           // Rates only: the shares of the roofs follow the device chosen when drawn.
           const BandwidthOutcome b = bandwidthPoint(c, 0, 0);
@@ -248,7 +249,7 @@ void RooflineView::fetch(std::vector<CandidateId> ids) {
             bandwidthPoints_.push_back(*b.point);
             bwMissingById_.erase(c.id);
           } else {
-            bwMissingById_[c.id] = b.missing;
+            bwMissingById_[c.id] = RooflineReasons::of(b.missing);
           }
         }
         std::sort(points_.begin(), points_.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
@@ -264,10 +265,10 @@ void RooflineView::updateMissing() {
   if (!flopsProblem_.isEmpty()) missing_ << flopsProblem_;
   const auto& byId = mode_ == Mode::Bandwidth ? bwMissingById_ : missingById_;
   if (byId.empty()) return;
-  std::map<std::string, int> reasons;
+  std::map<QString, int> reasons;
   for (const auto& [id, why] : byId) ++reasons[why];
   QStringList parts;
-  for (const auto& [why, n] : reasons) parts << QStringLiteral("%1 %2").arg(n).arg(QString::fromStdString(why));
+  for (const auto& [why, n] : reasons) parts << tr("%1 %2", "a count of candidates, then why they are not plotted").arg(n).arg(why);
   const std::size_t shown = mode_ == Mode::Bandwidth ? bandwidthPoints_.size() : points_.size();
   missing_ << tr("%1 of %2 valid candidates plotted; not plotted: %3.")
                   .arg(shown)

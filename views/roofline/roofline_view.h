@@ -112,8 +112,8 @@ private:
   bool taskKnown_ = false;
   QString flopsProblem_;
   std::set<CandidateId> considered_;
-  std::map<CandidateId, std::string> missingById_;     // the roofline's reasons
-  std::map<CandidateId, std::string> bwMissingById_;   // the bandwidth view's reasons
+  std::map<CandidateId, QString> missingById_;     // the roofline's reasons, as shown
+  std::map<CandidateId, QString> bwMissingById_;   // the bandwidth view's reasons, as shown
   Mode mode_ = Mode::Roofline;
   double yScale_ = 1;  // plotted y = value / yScale_ (SI prefix of the axis)
   std::optional<std::pair<double, double>> xRange_, yRange_;  // zoomed ranges (axes' units)

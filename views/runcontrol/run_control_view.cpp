@@ -28,6 +28,7 @@
 #include "core/task/task_library.h"
 #include "views/diff/candidate_figures.h"
 #include "views/session/project_session.h"
+#include "views/runcontrol/engine_messages.h"
 
 namespace crucible::views {
 
@@ -491,7 +492,9 @@ void RunControlView::appendLog(const std::vector<LogLine>& lines) {
   for (const LogLine& l : lines) {
     if (l.id <= lastLogId_) continue;
     const QString when = QDateTime::fromMSecsSinceEpoch(l.at).toString(QStringLiteral("HH:mm:ss"));
-    QString line = QStringLiteral("%1 %2 %3").arg(when, QString::fromStdString(l.level).leftJustified(7), QString::fromStdString(l.text));
+    // The engine's fixed messages in the user's language; its free-form details as written.
+    QString line = QStringLiteral("%1 %2 %3").arg(when, EngineMessages::level(l.level).leftJustified(7),
+                                                  EngineMessages::text(l.text));
     log_->appendPlainText(line);
     lastLogId_ = l.id;
   }

@@ -52,23 +52,24 @@ TEST(FigureDifference, AbsoluteAndPercentInTheSameUnitOnly) {
   EXPECT_FALSE(figureDifference(a, b)) << "different units do not subtract";
   b.unit = "µs";
   b.value.reset();
-  b.missing = "not timed";
+  b.missing = Missing{MissingKind::NotTimed, {}, {}, {}};
   EXPECT_FALSE(figureDifference(a, b));
 }
 
 TEST(DetailsContext, RoofsOfTheOneDeviceOrMissingWithWhy) {
   std::vector<Ceiling> ceilings{{"GPU A", "dram_bw", 4e12, 0, "B/s", 0}, {"GPU B", "dram_bw", 3e12, 0, "B/s", 0}};
   DetailsContext ctx = detailsContext("", ceilings);
-  EXPECT_EQ(ctx.specProblem, "the task's spec is not stored");
+  EXPECT_EQ(ctx.specProblem.kind, MissingKind::SpecNotStored);
   EXPECT_TRUE(ctx.device.empty());
-  EXPECT_NE(ctx.ceilingProblem.find("several GPUs"), std::string::npos) << ctx.ceilingProblem;
+  EXPECT_EQ(ctx.ceilingProblem.kind, MissingKind::SeveralGpus);
   ctx = detailsContext("", ceilings, "GPU B");
   EXPECT_EQ(ctx.device, "GPU B");
   ASSERT_EQ(ctx.ceilings.size(), 1u);
   EXPECT_DOUBLE_EQ(ctx.ceilings[0].measured, 3e12);
   ctx = detailsContext("{not json", {});
-  EXPECT_NE(ctx.specProblem.find("does not parse"), std::string::npos) << ctx.specProblem;
-  EXPECT_EQ(ctx.ceilingProblem, "no ceilings measured in this project");
+  EXPECT_EQ(ctx.specProblem.kind, MissingKind::SpecDoesNotParse);
+  EXPECT_FALSE(ctx.specProblem.detail.empty()) << "the parser's own error is kept";
+  EXPECT_EQ(ctx.ceilingProblem.kind, MissingKind::NoCeilings);
 }
 
 TEST(CandidateDetails, DerivedFiguresFromStoredOnes) {
@@ -91,7 +92,7 @@ TEST(CandidateDetails, DerivedFiguresFromStoredOnes) {
   auto value = [&](const char* key) {
     const DetailRow* r = findDetail(groups, key);
     EXPECT_TRUE(r) << key;
-    EXPECT_TRUE(r && r->value) << key << ": " << (r ? r->missing : "");
+    EXPECT_TRUE(r && r->value) << key << ": missing kind " << (r ? static_cast<int>(r->missing.kind) : -1);
     return r && r->value ? *r->value : -1.0;
   };
   EXPECT_DOUBLE_EQ(value("throughput.dram_bytes"), 8e6);
@@ -106,14 +107,18 @@ TEST(CandidateDetails, DerivedFiguresFromStoredOnes) {
   EXPECT_DOUBLE_EQ(value("timing.samples"), 3);
   const DetailRow* l2roof = findDetail(groups, "throughput.l2_roof");
   ASSERT_TRUE(l2roof);
-  EXPECT_EQ(l2roof->missing, "no l2_bw ceiling measured on GPU A");
+  EXPECT_EQ(l2roof->missing, (Missing{MissingKind::NoCeilingOnDevice, "l2_bw", "GPU A", {}}));
   const DetailRow* fp32 = findDetail(groups, "compute.fp32_flops");
   ASSERT_TRUE(fp32);
-  EXPECT_EQ(fp32->missing, "the profile lacks the SASS fadd/fmul/ffma counters");
+  EXPECT_EQ(fp32->missing.kind, MissingKind::NoSassFlopCounters);
   const DetailRow* grid = findDetail(groups, "launch.grid");
   ASSERT_TRUE(grid);
+  EXPECT_EQ(grid->textKind, TextKind::Verbatim);
   EXPECT_EQ(grid->text, "4096 × 1 × 1");
-  EXPECT_EQ(grid->source, "launch rule ceil_div(N, 256) × 1 × 1 at N=1048576");
+  EXPECT_EQ(grid->source, (Source{SourceKind::LaunchRuleAtAxes, "ceil_div(N, 256) × 1 × 1", "N=1048576"}));
+  const DetailRow* rate = findDetail(groups, "throughput.dram_bandwidth");
+  ASSERT_TRUE(rate);
+  EXPECT_EQ(rate->source, (Source{SourceKind::PerMedianTime, "throughput.dram_bytes", "DRAM bytes"}));
 }
 
 TEST(CandidateDetails, AHugeLogIsShownInPart) {
@@ -124,7 +129,9 @@ TEST(CandidateDetails, AHugeLogIsShownInPart) {
   const auto groups = candidateDetails(c, DetailsContext{});
   const DetailRow* log = findDetail(groups, "compile.log");
   ASSERT_TRUE(log);
-  EXPECT_EQ(log->text, "5000 line(s)");
-  ASSERT_EQ(log->lines.size(), 2001u);
-  EXPECT_EQ(log->lines.back(), "… 3000 more line(s) not shown");
+  EXPECT_EQ(log->textKind, TextKind::LogLines);
+  EXPECT_EQ(log->counts, std::vector<std::int64_t>{5000});
+  ASSERT_EQ(log->lines.size(), 2000u);
+  EXPECT_EQ(log->lines.back(), "ptxas info    : line 1999");
+  EXPECT_EQ(log->linesNotShown, 3000u);
 }

@@ -291,7 +291,8 @@ TEST(DetailsModel, PassesTheModelTesterAcrossChanges) {
   DetailRow log;
   log.key = "compile.log";
   log.label = "ptxas log";
-  log.text = "2 line(s)";
+  log.textKind = TextKind::LogLines;
+  log.counts = {2};
   log.lines = {"a", "b"};
   DetailRow regs;
   regs.key = "launch.registers";
