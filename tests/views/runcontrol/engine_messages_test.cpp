@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QTranslator>
 #include <gtest/gtest.h>
+#include "core/engine/budget.h"
 #include "view_test_project.h"
 
 using namespace crucible::views;
@@ -79,5 +80,37 @@ TEST(EngineMessages, TheEnginesFixedMessagesAreTranslatedWithTheirParticulars) {
   EXPECT_TRUE(EngineMessages::level("warning").startsWith(QLatin1Char('[')));
   // Free-form lines (the phases' figures, a proposer's words) are shown as written.
   EXPECT_EQ(EngineMessages::text("pipeline: 3 evaluations in 1.0 s wall"), QStringLiteral("pipeline: 3 evaluations in 1.0 s wall"));
+  QCoreApplication::removeTranslator(&marking);
+}
+
+// The budget's finish reasons as core/engine/budget.cpp words them today (not
+// copied text): a rewording there fails here, not silently in English.
+TEST(EngineMessages, EveryBudgetReasonCoreWritesIsKnown) {
+  fixture::app();
+  MarkingTranslator marking;
+  QCoreApplication::installTranslator(&marking);
+  crucible::Budget budget;
+  budget.evaluations = 100;
+  budget.wallSeconds = 600;
+  budget.gpuSeconds = 60;
+  std::vector<std::string> reasons;
+  crucible::Usage used;
+  used.evaluations = 100;
+  reasons.push_back(*crucible::budgetExhausted(budget, used));
+  used = {};
+  used.wallSeconds = 601;
+  reasons.push_back(*crucible::budgetExhausted(budget, used));
+  used = {};
+  used.gpuSeconds = 61;
+  reasons.push_back(*crucible::budgetExhausted(budget, used));
+  used = {};
+  used.model.costUsd = 1.5;
+  reasons.push_back(*crucible::budgetExhausted(budget, used, {1.0, 0}));
+  used = {};
+  used.model.tokens = 2000;
+  reasons.push_back(*crucible::budgetExhausted(budget, used, {0, 1000}));
+  for (const std::string& reason : reasons)
+    EXPECT_TRUE(EngineMessages::finishReason(reason).startsWith(QLatin1Char('[')))
+        << reason << " -> " << EngineMessages::finishReason(reason).toStdString();
   QCoreApplication::removeTranslator(&marking);
 }
