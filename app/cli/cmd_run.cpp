@@ -84,9 +84,10 @@ EventLine lineFor(const EngineEvent& e) {
           [](const Progress&) { return EventLine{false}; },
           [](const RunPaused&) { return EventLine{false}; },
           [](const RunResumed&) { return EventLine{false}; },
-          [](const RunStopped&) { return EventLine{true}; },
-          [](const RunFinished& f) { return EventLine{true, 0, "", f.reason}; },
-          [](const RunFailed& f) { return EventLine{true, 0, "", f.reason}; },
+          // The session's account of where its wall time went, on a line of its own (phase_times.h).
+          [](const RunStopped& s) { return EventLine{true, 0, "", "\n  " + describe(s.phases)}; },
+          [](const RunFinished& f) { return EventLine{true, 0, "", f.reason + "\n  " + describe(f.phases)}; },
+          [](const RunFailed& f) { return EventLine{true, 0, "", f.reason + "\n  " + describe(f.phases)}; },
       },
       e.what);
 }

@@ -130,7 +130,9 @@ std::string encodeEvaluation(const Evaluation& e) {
                {"detail", e.detail},
                {"trials", toJson(e.trials)},
                {"timing", e.timing ? toJson(*e.timing) : json(nullptr)},
-               {"gpuSeconds", e.gpuSeconds}});
+               {"gpuSeconds", e.gpuSeconds},
+               {"validateSeconds", e.validateSeconds},
+               {"timeSeconds", e.timeSeconds}});
 }
 
 Evaluation decodeEvaluation(const std::string& payload) {
@@ -142,6 +144,9 @@ Evaluation decodeEvaluation(const std::string& payload) {
     e.trials = validationTrialsFromJson(requiredMember(j, "trials", w));
     if (const json& t = requiredMember(j, "timing", w); !t.is_null()) e.timing = timingFromJson(t);
     e.gpuSeconds = requiredField<double>(j, "gpuSeconds", w);
+    // Optional: a worker of an older build does not say how its seconds split.
+    if (auto it = j.find("validateSeconds"); it != j.end() && it->is_number()) e.validateSeconds = it->get<double>();
+    if (auto it = j.find("timeSeconds"); it != j.end() && it->is_number()) e.timeSeconds = it->get<double>();
     return e;
   });
 }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <stdexcept>
 #include "core/engine/seal_policy.h"
 
 namespace crucible::engine_detail {
@@ -20,12 +22,20 @@ void recordDevice(Evaluation& e, const Fingerprint& device) {
   if (e.timing && !recorded(e.timing->device)) e.timing->device = device;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
 }  // namespace
 
 BatchPipeline::BatchPipeline(PipelineConfig config, std::vector<PipelineItem> items)
-    : config_(std::move(config)), items_(std::move(items)), results_(items_.size()) {
-  if (items_.empty()) return;
-  int compilers = std::max(1, std::min<int>(config_.compileThreads, static_cast<int>(items_.size())));
+    : config_(std::move(config)),
+      items_(std::make_move_iterator(items.begin()), std::make_move_iterator(items.end())),
+      results_(items_.size()) {
+  closed_ = !config_.acceptsMore;
+  if (items_.empty() && closed_) return;
+  int compilers = std::max(1, config_.compileThreads);
+  if (closed_) compilers = std::min<int>(compilers, static_cast<int>(items_.size()));
   for (int i = 0; i < compilers; ++i) threads_.emplace_back([this] { compileWorker(); });
   for (std::size_t d = 0; d < config_.evaluators.size(); ++d)
     threads_.emplace_back([this, d] { evaluateWorker(config_.evaluators[d], static_cast<int>(d)); });
@@ -36,10 +46,51 @@ BatchPipeline::~BatchPipeline() {
   for (auto& t : threads_) t.join();
 }
 
+std::size_t BatchPipeline::size() const {
+  std::lock_guard lock(mutex_);
+  return items_.size();
+}
+
+const PipelineItem& BatchPipeline::item(std::size_t i) const {
+  std::lock_guard lock(mutex_);
+  return items_.at(i);
+}
+
+std::size_t BatchPipeline::append(std::vector<PipelineItem> items) {
+  std::lock_guard lock(mutex_);
+  if (closed_) throw std::logic_error("BatchPipeline::append: the pipeline takes no more items");
+  const std::size_t first = items_.size();
+  for (PipelineItem& item : items) {
+    items_.push_back(std::move(item));
+    results_.emplace_back();
+    // After a halt the threads may have ended: nothing would ever start it.
+    if (halt_) {
+      results_.back().compiled = true;
+      results_.back().state = PipelineResult::State::Skipped;
+    }
+  }
+  if (halt_) nextCompile_ = nextEvaluate_ = items_.size();
+  changed_.notify_all();
+  return first;
+}
+
+void BatchPipeline::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  changed_.notify_all();
+}
+
 void BatchPipeline::halt() {
   std::lock_guard lock(mutex_);
   halt_ = true;
   changed_.notify_all();
+}
+
+PhaseTimes BatchPipeline::times() const {
+  std::lock_guard lock(mutex_);
+  PhaseTimes t = times_;
+  t.evaluators = static_cast<int>(config_.evaluators.size());
+  return t;
 }
 
 bool BatchPipeline::halted() {
@@ -61,10 +112,13 @@ bool BatchPipeline::halted() {
 void BatchPipeline::compileWorker() {
   for (;;) {
     std::size_t i;
+    const Candidate* candidate = nullptr;
     {
-      std::lock_guard lock(mutex_);
-      if (nextCompile_ >= items_.size()) return;
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return nextCompile_ < items_.size() || closed_ || halt_; });
+      if (nextCompile_ >= items_.size()) return;   // closed or halted, and nothing left
       i = nextCompile_++;
+      candidate = &items_[i].candidate;
     }
     if (halted()) {
       std::lock_guard lock(mutex_);
@@ -73,20 +127,24 @@ void BatchPipeline::compileWorker() {
       changed_.notify_all();
       continue;
     }
-    const Candidate& c = items_[i].candidate;
+    const Candidate& c = *candidate;
     CompileRequest request{c.source, c.launch.entry, config_.compileArch, {}};
     CompileResult compiled;
     std::string failure;
+    const auto start = Clock::now();
     try {
       compiled = config_.compiler->compile(request);
     } catch (const std::exception& e) {
       failure = std::string("the compiler failed (not the candidate): ") + e.what();
     }
+    const double seconds = secondsSince(start);
     if (failure.empty() && config_.onCompiled) config_.onCompiled(c, compiled);
     std::lock_guard lock(mutex_);
+    times_.compileSeconds += seconds;
     PipelineResult& r = results_[i];
     r.compile = std::move(compiled);
     r.compiled = true;
+    r.compileSeconds = seconds;
     if (!failure.empty()) {
       r.state = PipelineResult::State::Failed;
       r.failure = failure;
@@ -111,12 +169,24 @@ SanitizerReport BatchPipeline::sanitize(const KernelBinary& kernel, int device) 
 void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
   for (;;) {
     std::size_t i;
+    const PipelineItem* itemPointer = nullptr;
+    double waitedForCompile = 0;
     {
       std::unique_lock lock(mutex_);
+      // Waiting for any candidate: the GPU is idle while the host proposes or commits.
+      const auto waitStart = Clock::now();
+      changed_.wait(lock, [&] { return nextEvaluate_ < items_.size() || closed_ || halt_; });
+      times_.waitWorkSeconds += secondsSince(waitStart);
       if (nextEvaluate_ >= items_.size()) return;
       i = nextEvaluate_++;
+      // Waiting for this candidate's compile: the GPU is idle while NVRTC works.
+      const auto compileWaitStart = Clock::now();
       changed_.wait(lock, [&] { return results_[i].compiled; });
+      waitedForCompile = secondsSince(compileWaitStart);
+      times_.waitCompileSeconds += waitedForCompile;
+      results_[i].waitCompileSeconds = waitedForCompile;
       if (results_[i].state != PipelineResult::State::Pending) continue;  // failed or skipped at compile
+      itemPointer = &items_[i];
     }
     if (halted()) {
       std::lock_guard lock(mutex_);
@@ -124,12 +194,14 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
       changed_.notify_all();
       continue;
     }
-    const PipelineItem& item = items_[i];
+    const PipelineItem& item = *itemPointer;
     PipelineResult result;
     {
       std::lock_guard lock(mutex_);
       result.compile = std::move(results_[i].compile);
       result.compiled = true;
+      result.compileSeconds = results_[i].compileSeconds;
+      result.waitCompileSeconds = waitedForCompile;
     }
     try {
       result.device = evaluator->device();
@@ -138,7 +210,9 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
       request.candidate = KernelBinary{result.compile.cubin, item.candidate.launch};
       request.reference = config_.reference;
       request.seeds = item.seeds;
+      auto phaseStart = Clock::now();
       result.evaluation = evaluator->evaluate(request);
+      result.evaluateSeconds = secondsSince(phaseStart);
       recordDevice(*result.evaluation, result.device);
       // The GPU that timed it: a cluster's job may run on another node than the one device() named.
       if (result.evaluation->timing) result.device = result.evaluation->timing->device;
@@ -147,8 +221,11 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
       result.fitness = speedup.speedup;
       result.speedupRefusal = speedup.refusal;
       bool valid = result.evaluation->status == CandidateStatus::Valid;
-      if (valid && result.fitness > item.profileAbove)
+      if (valid && result.fitness > item.profileAbove) {
+        phaseStart = Clock::now();
         result.profile = evaluator->profile(*config_.task, request.candidate);
+        result.profileSeconds = secondsSince(phaseStart);
+      }
       double bestBefore = item.bestSealedSpeedup;
       {
         std::lock_guard lock(mutex_);
@@ -157,11 +234,17 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
       if (deservesExtendedValidation(result.evaluation->status, result.fitness, config_.sealMargin, bestBefore)) {
         request.seeds = item.extendedSeeds;
         request.extended = true;
+        phaseStart = Clock::now();
         result.extended = evaluator->evaluate(request);
+        result.extendedSeconds = secondsSince(phaseStart);
         recordDevice(*result.extended, result.device);
         if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
           // Only now: the sanitizers take minutes, and only a seal needs them.
-          if (config_.sanitizer) result.sanitizer = sanitize(request.candidate, device);
+          if (config_.sanitizer) {
+            phaseStart = Clock::now();
+            result.sanitizer = sanitize(request.candidate, device);
+            result.sanitizeSeconds = secondsSince(phaseStart);
+          }
           if (!result.sanitizer || result.sanitizer->clean) {
             std::lock_guard lock(mutex_);
             batchBestExtended_ = std::max(batchBestExtended_, result.fitness);
@@ -175,6 +258,18 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
     }
     result.compile.cubin.clear();  // not stored; free it now
     std::lock_guard lock(mutex_);
+    times_.evaluateSeconds += result.evaluateSeconds;
+    times_.profileSeconds += result.profileSeconds;
+    if (result.profile) ++times_.profiles;
+    times_.extendedSeconds += result.extendedSeconds;
+    times_.sanitizeSeconds += result.sanitizeSeconds;
+    if (result.evaluation) {
+      times_.validateSeconds += result.evaluation->validateSeconds;
+      times_.timeSeconds += result.evaluation->timeSeconds;
+      times_.gpuSeconds += result.evaluation->gpuSeconds;
+    }
+    if (result.extended) times_.gpuSeconds += result.extended->gpuSeconds;
+    if (result.sanitizer) times_.gpuSeconds += result.sanitizer->seconds;
     results_[i] = std::move(result);
     changed_.notify_all();
   }
@@ -182,6 +277,7 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
 
 PipelineResult& BatchPipeline::waitFor(std::size_t i, const std::function<void()>& tick) {
   std::unique_lock lock(mutex_);
+  if (i >= results_.size()) throw std::out_of_range("BatchPipeline::waitFor: no item " + std::to_string(i));
   while (results_[i].state == PipelineResult::State::Pending) {
     changed_.wait_for(lock, std::chrono::milliseconds(50));
     if (results_[i].state != PipelineResult::State::Pending) break;

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Compiles and evaluates one generation's candidates with overlap: a pool of
-// compile threads works ahead while one thread per evaluator takes compiled
-// candidates in proposal order. Results are collected per position so the
-// engine commits them in proposal order (determinism), each as soon as it and
-// all earlier ones are final. Worker threads never touch the store.
+// Compiles and evaluates candidates with overlap: a pool of compile threads
+// works ahead while one thread per evaluator takes compiled candidates in
+// proposal order. Results are collected per position so the engine commits
+// them in proposal order (determinism), each as soon as it and all earlier
+// ones are final. Worker threads never touch the store.
+// A pipeline made with acceptsMore stays open: the run loop appends the next
+// generation while this one is evaluated, so its compiles run ahead and the
+// evaluators go on to it without waiting for proposals (the GPU is not idle
+// while the host proposes and commits). Each thread measures where its time
+// went (phase_times.h).
 // Internal to core/engine.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -17,6 +23,7 @@
 #include "core/engine/comparable_speedup.h"
 #include "core/engine/engine_control.h"
 #include "core/engine/interfaces.h"
+#include "core/engine/phase_times.h"
 
 namespace crucible::engine_detail {
 
@@ -43,6 +50,13 @@ struct PipelineResult {
   std::optional<SanitizerReport> sanitizer;
   Fingerprint device;                        // where it was evaluated: the timing's device when recorded
   std::string failure;                       // State::Failed: the backend's exception
+  // Wall seconds of this item's phases on the pipeline's threads.
+  double compileSeconds = 0;
+  double waitCompileSeconds = 0;             // its evaluator waited for its compile
+  double evaluateSeconds = 0;
+  double profileSeconds = 0;
+  double extendedSeconds = 0;
+  double sanitizeSeconds = 0;
 };
 
 struct PipelineConfig {
@@ -58,6 +72,9 @@ struct PipelineConfig {
   double sealMargin = 0;
   EngineControl* control = nullptr;
   std::function<void(const Candidate&, const CompileResult&)> onCompiled;  // from compile threads
+  // false: the threads end once the constructor's items are done. true: they
+  // wait for append() until close() or halt().
+  bool acceptsMore = false;
 };
 
 class BatchPipeline {
@@ -67,13 +84,22 @@ public:
   BatchPipeline(const BatchPipeline&) = delete;
   BatchPipeline& operator=(const BatchPipeline&) = delete;
 
-  std::size_t size() const { return items_.size(); }
-  const PipelineItem& item(std::size_t i) const { return items_[i]; }
+  std::size_t size() const;
+  const PipelineItem& item(std::size_t i) const;
   // Blocks until item i is final (Done, Skipped or Failed); calls tick about
   // every 50 ms while waiting so the caller can react to pause/verdicts.
   PipelineResult& waitFor(std::size_t i, const std::function<void()>& tick);
+  // More items, after those already given (acceptsMore only; throws
+  // std::logic_error otherwise or after close()). Returns the first one's position.
+  std::size_t append(std::vector<PipelineItem> items);
+  // No more items: the threads end once those given are done.
+  void close();
   // Nothing new starts after this (in-flight work finishes).
   void halt();
+  // Where the pipeline's threads spent their time so far: compile, the
+  // evaluators' waits and calls, the evaluations' own seconds. Wall, propose
+  // and commit are the caller's to add.
+  PhaseTimes times() const;
 
 private:
   void compileWorker();
@@ -83,9 +109,11 @@ private:
   bool halted();
 
   PipelineConfig config_;
-  std::vector<PipelineItem> items_;
-  std::vector<PipelineResult> results_;
-  std::mutex mutex_;
+  // Deques: append() adds at the end while other threads hold references to
+  // earlier elements (taken under mutex_, valid after push_back).
+  std::deque<PipelineItem> items_;
+  std::deque<PipelineResult> results_;
+  mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::size_t nextCompile_ = 0;
   std::size_t nextEvaluate_ = 0;
@@ -95,6 +123,8 @@ private:
   // extended validation (many seeds at full size) would be wasted.
   double batchBestExtended_ = 0;
   bool halt_ = false;
+  bool closed_ = false;
+  PhaseTimes times_;                 // the threads' sums (under mutex_)
   std::vector<std::thread> threads_;
 };
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include "core/engine/phase_times.h"
 #include "core/model/candidate.h"
 #include "core/model/ids.h"
 #include "core/model/knowledge.h"
@@ -130,18 +131,21 @@ struct RunResumed {
 struct RunStopped {
   static constexpr const char* kName = "run-stopped";
   RunCounters counters;
+  PhaseTimes phases;               // where this session's wall time went (phase_times.h)
 };
 
 struct RunFinished {
   static constexpr const char* kName = "run-finished";
   RunCounters counters;
   std::string reason;              // which limit was reached
+  PhaseTimes phases;               // where this session's wall time went (phase_times.h)
 };
 
 struct RunFailed {
   static constexpr const char* kName = "run-failed";
   RunCounters counters;
   std::string reason;
+  PhaseTimes phases;               // where this session's wall time went (phase_times.h)
 };
 
 }  // namespace events

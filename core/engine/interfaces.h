@@ -120,6 +120,10 @@ struct Evaluation {
   std::vector<ValidationTrial> trials;
   std::optional<Timing> timing;
   double gpuSeconds = 0;                  // device time this evaluation used
+  // Of gpuSeconds, as the worker measured them (0 when it does not say): the
+  // validation trials, and the interleaved timing against the reference.
+  double validateSeconds = 0;
+  double timeSeconds = 0;
 };
 
 struct ProfileResult {

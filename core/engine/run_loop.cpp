@@ -2,6 +2,7 @@
 #include "core/engine/run_loop.h"
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include "core/engine/binning.h"
 #include "core/engine/commit_outcome.h"
@@ -51,6 +52,7 @@ RunLoop::RunLoop(ProjectStore& store, Proposer& proposer, Compiler& compiler, Di
       proposer_, [this](CandidateId id) { return store_.candidate(id); },
       TuningLimits{settings_.tuningStrategy, settings_.tuningBudgetPerArchitecture, kTuningCandidatesPerSlot});
   clock_ = RunClock(run_.wallSecondsUsed);
+  wallAtSessionStart_ = run_.wallSecondsUsed;
 }
 
 // ------------------------------------------------------------------ setup
@@ -128,8 +130,10 @@ void RunLoop::finish(const std::string& reason) {
   run_.status = RunStatus::Finished;
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
+  const PhaseTimes spent = phases();
+  log("info", describe(spent));
   log("info", "run finished: " + reason);
-  send(events::RunFinished{counters(), reason});
+  send(events::RunFinished{counters(), reason, spent});
 }
 
 void RunLoop::stopped() {
@@ -137,8 +141,20 @@ void RunLoop::stopped() {
   run_.status = RunStatus::Stopped;
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
+  const PhaseTimes spent = phases();
+  log("info", describe(spent));
   log("info", "run stopped; it can be resumed");
-  send(events::RunStopped{counters()});
+  send(events::RunStopped{counters(), spent});
+}
+
+PhaseTimes RunLoop::phases() const {
+  PhaseTimes t = pipeline_ ? pipeline_->times() : PhaseTimes{};
+  t.evaluators = static_cast<int>(evaluators_.size());
+  t.wallSeconds = clock_.wallUsed() - wallAtSessionStart_;
+  t.evaluations = committedThisSession_;
+  t.proposeSeconds = proposeSeconds_;
+  t.commitSeconds = commitSeconds_;
+  return t;
 }
 
 void RunLoop::fail(const std::string& reason) {
@@ -150,7 +166,7 @@ void RunLoop::fail(const std::string& reason) {
   } catch (const std::exception&) {
     // The store itself may be what failed; the event below still tells the user.
   }
-  send(events::RunFailed{counters(), reason});
+  send(events::RunFailed{counters(), reason, phases()});
 }
 
 // ------------------------------------------------------------------ the loop
@@ -168,20 +184,33 @@ void RunLoop::execute() {
   }
   if (storedPerGeneration_.empty()) proposeSeeds();
 
+  // Look-ahead: generation g+1 is proposed and appended while g is
+  // evaluated, and g is committed after that, so every proposal of g+1 sees
+  // the archive as g-1 left it whatever the timing (a run stays reproducible).
+  const bool lookAhead = settings_.lookAhead && !run_.gated;
   for (;;) {
-    if (!checkpoint()) return stopped();
+    if (!checkpoint()) {
+      drain();   // what was measured is committed; the rest stays Proposed for the resume
+      return stopped();
+    }
     noticeOutsideCandidates();
-    if (auto spent = budgetExhausted(run_.budget, usage(), {settings_.maxModelCostUsd, settings_.maxModelTokens}))
+    if (auto spent = budgetExhausted(run_.budget, usage(), {settings_.maxModelCostUsd, settings_.maxModelTokens})) {
+      drain();
       return finish(*spent);
-    if (settings_.maxGenerations > 0 && lastGeneration_ >= settings_.maxGenerations)
+    }
+    if (settings_.maxGenerations > 0 && lastGeneration_ >= settings_.maxGenerations) {
+      drain();
       return finish("generation limit of " + std::to_string(settings_.maxGenerations) + " reached");
+    }
     if (blockedOnReview_ && released_.empty()) {
+      drain();
       waitForVerdict();
       continue;
     }
     blockedOnReview_ = false;
 
-    std::int64_t left = evaluationsLeft(run_.budget, usage());
+    // Candidates in flight will use evaluations of the budget.
+    std::int64_t left = evaluationsLeft(run_.budget, usage()) - inFlight();
     std::vector<Candidate> batch;
     while (!released_.empty() && static_cast<std::int64_t>(batch.size()) < left) {
       batch.push_back(released_.front());
@@ -192,8 +221,15 @@ void RunLoop::execute() {
       int generation = lastGeneration_ + 1;
       if (settings_.islands > 1 && generation % settings_.migrationInterval == 0) migrate(generation);
       varyStrategy(generation);
+      const auto proposeStart = std::chrono::steady_clock::now();
       auto proposed = proposeGeneration(generation, slots);
+      proposeSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - proposeStart).count();
       batch.insert(batch.end(), proposed.begin(), proposed.end());
+    }
+    if (batch.empty() && inFlight() > 0) {
+      // Nothing new yet: the results in flight may give the proposer new parents (or spend the budget).
+      drain();
+      continue;
     }
     if (batch.empty()) {
       if (gate_.isWaiting()) {
@@ -218,7 +254,13 @@ void RunLoop::execute() {
       continue;
     }
     idleGenerations_ = 0;
-    processBatch(std::move(batch));
+    if (!lookAhead) {
+      processBatch(std::move(batch));
+      continue;
+    }
+    const std::size_t previous = pipeline_ ? pipeline_->size() : 0;
+    startBatch(std::move(batch));
+    commitUpTo(previous);   // the generation before this one; this one is evaluated meanwhile
   }
 }
 
@@ -246,6 +288,7 @@ const Candidate& RunLoop::candidateById(CandidateId id) {
 }
 
 void RunLoop::proposeSeeds() {
+  const auto proposeStart = std::chrono::steady_clock::now();
   const std::uint64_t seed = deriveSeed(run_.seed, 0, 0, SeedPurpose::Seeds);
   // Gated: the seeds' plans are reviewed before their code is written too (plan_first.h).
   PlanFirstProposer* planner = gate_.gated() ? planFirstOf(proposer_) : nullptr;
@@ -272,7 +315,9 @@ void RunLoop::proposeSeeds() {
   }
   if (admittedCount > 0) noSeedReason_.clear();
   if (seeds.empty() && noSeedReason_.empty()) noSeedReason_ = "it gave no starting candidate";
-  processBatch(storeAdmitted());
+  std::vector<Candidate> admitted = storeAdmitted();
+  proposeSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - proposeStart).count();
+  processBatch(std::move(admitted));
 }
 
 std::vector<Candidate> RunLoop::proposeGeneration(int generation, std::int64_t slots) {
@@ -482,14 +527,11 @@ void RunLoop::varyStrategy(int generation) {
 // ------------------------------------------------------------------ evaluating
 
 void RunLoop::processBatch(std::vector<Candidate> batch) {
-  batch = implementPlans(std::move(batch));
-  if (batch.empty()) return;
-  std::vector<PipelineItem> items;
-  for (Candidate& c : batch) {
-    const ArchiveCell* cell = archive_->cell(islandOf(c.id), keyOf(c));
-    items.push_back(pipelineItemFor(std::move(c), cell, settings_, run_.seed, bestSealed_));
-  }
+  startBatch(std::move(batch));
+  drain();
+}
 
+PipelineConfig RunLoop::pipelineConfig() {
   PipelineConfig config;
   config.compiler = &compiler_;
   config.evaluators = evaluators_;
@@ -505,17 +547,44 @@ void RunLoop::processBatch(std::vector<Candidate> batch) {
   config.onCompiled = [this, runId = run_.id](const Candidate& c, const CompileResult& r) {
     emit_(EngineEvent{runId, compiledEvent(c, r)});
   };
+  config.acceptsMore = true;
+  return config;
+}
 
-  BatchPipeline pipeline(std::move(config), std::move(items));
+void RunLoop::startBatch(std::vector<Candidate> batch) {
+  batch = implementPlans(std::move(batch));
+  if (batch.empty()) return;
+  std::vector<PipelineItem> items;
+  for (Candidate& c : batch) {
+    const ArchiveCell* cell = archive_->cell(islandOf(c.id), keyOf(c));
+    items.push_back(pipelineItemFor(std::move(c), cell, settings_, run_.seed, bestSealed_));
+  }
+  if (!pipeline_) pipeline_ = std::make_unique<BatchPipeline>(pipelineConfig(), std::vector<PipelineItem>{});
+  pipeline_->append(std::move(items));
+}
+
+std::int64_t RunLoop::inFlight() const {
+  return pipeline_ ? static_cast<std::int64_t>(pipeline_->size() - committedUpTo_) : 0;
+}
+
+void RunLoop::commitUpTo(std::size_t end) {
+  if (!pipeline_) return;
+  end = std::min(end, pipeline_->size());
   std::string failure;
   auto tick = [this] { applyControlChanges(); };
-  for (std::size_t i = 0; i < pipeline.size(); ++i) {
-    PipelineResult& r = pipeline.waitFor(i, tick);
+  for (; committedUpTo_ < end; ++committedUpTo_) {
+    PipelineResult& r = pipeline_->waitFor(committedUpTo_, tick);
     switch (r.state) {
-      case PipelineResult::State::Done: commit(pipeline.item(i), r); break;
+      case PipelineResult::State::Done: {
+        const auto commitStart = std::chrono::steady_clock::now();
+        commit(pipeline_->item(committedUpTo_), r);
+        commitSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - commitStart).count();
+        ++committedThisSession_;
+        break;
+      }
       case PipelineResult::State::Failed:
         if (failure.empty()) failure = r.failure;
-        pipeline.halt();   // results already measured are still committed below
+        pipeline_->halt();   // results already measured are still committed below
         break;
       case PipelineResult::State::Skipped:
       case PipelineResult::State::Pending: break;   // stays Proposed: evaluated when the run resumes

@@ -99,7 +99,20 @@ private:
   // evaluating
   // Plans without code (plan_first.h) get their code first; those that get none end here (run_loop_plans.cpp).
   std::vector<Candidate> implementPlans(std::vector<Candidate> batch);
+  // Evaluates a batch and commits all results before it returns.
   void processBatch(std::vector<Candidate> batch);
+  // Appends a batch to the run's pipeline (compiles start at once, the
+  // evaluators take it after what is in flight); nothing is committed.
+  void startBatch(std::vector<Candidate> batch);
+  // Commits, in proposal order, the pipeline's results before position
+  // `end` (all when it is beyond them); throws EngineError after committing
+  // what was measured when a backend failed.
+  void commitUpTo(std::size_t end);
+  void drain() { commitUpTo(static_cast<std::size_t>(-1)); }
+  std::int64_t inFlight() const;   // started, not committed
+  PipelineConfig pipelineConfig();
+  // This session's phases: the pipeline's threads, proposing, committing, wall.
+  PhaseTimes phases() const;
   void commit(const PipelineItem& item, const PipelineResult& r);
   // Updates the knowledge (inside the commit's transaction); the event to
   // send once the transaction committed, if an entry changed.
@@ -159,6 +172,18 @@ private:
   bool stopFromOutside_ = false;   // a stop request file was seen (stop_request.h)  // the latest failed proposal's reason: why a run made nothing new
   CandidateId lastSeenCandidate_ = 0;          // noticeOutsideCandidates() looks above it
   ModelSpend modelSpent_;                      // recorded with the run's candidates (budget.h)
+
+  // Where this session's time goes (phase_times.h): proposing and committing
+  // on this thread; the pipeline's threads keep their own sums.
+  double proposeSeconds_ = 0;
+  double commitSeconds_ = 0;
+  std::int64_t committedThisSession_ = 0;
+  double wallAtSessionStart_ = 0;
+  // One pipeline for the session, appended generation by generation; the
+  // position of the first result not committed yet. Last member: destroyed
+  // (its threads joined) before what they use.
+  std::size_t committedUpTo_ = 0;
+  std::unique_ptr<BatchPipeline> pipeline_;
 };
 
 }  // namespace crucible::engine_detail

@@ -72,6 +72,7 @@ std::string toJson(const RunSettings& s) {
       {"validationSeeds", s.validationSeeds},
       {"extendedValidationSeeds", s.extendedValidationSeeds},
       {"compileThreads", s.compileThreads},
+      {"lookAhead", s.lookAhead},
       {"compileArch", s.compileArch},
       {"strategyVariationRate", s.strategyVariationRate},
       {"sealStart", toString(s.sealStart)},
@@ -124,6 +125,7 @@ RunSettings runSettingsFromJson(const std::string& text) {
   read(j, "validationSeeds", s.validationSeeds);
   read(j, "extendedValidationSeeds", s.extendedValidationSeeds);
   read(j, "compileThreads", s.compileThreads);
+  read(j, "lookAhead", s.lookAhead);
   read(j, "compileArch", s.compileArch);
   read(j, "strategyVariationRate", s.strategyVariationRate);
   readEnum(j, "sealStart", s.sealStart, sealStartFromString);

@@ -54,6 +54,12 @@ struct RunSettings {
   int validationSeeds = 3;            // validation trials per candidate
   int extendedValidationSeeds = 16;   // trials in the seal's extended validation
   int compileThreads = 2;
+  // Propose and compile the next generation while this one is evaluated (its
+  // parents are then drawn from the archive as the generation before this one
+  // left it), so the GPU is not idle while the host proposes, compiles and
+  // commits. Results are still committed in proposal order. Gated runs never
+  // look ahead (a verdict must be applied before the next generation).
+  bool lookAhead = true;
   std::string compileArch;            // "" = the first evaluator's device arch
   double strategyVariationRate = 0.1; // chance that a generation varies a good strategy
   SealStart sealStart = SealStart::FromSeal;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/cuda_evaluator.h"
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include "backends/cuda/compile/nvrtc_compiler.h"
@@ -149,7 +150,12 @@ Evaluation CudaEvaluator::evaluate(const EvaluationRequest& request) {
 Evaluation CudaEvaluator::evaluateOnGpu(const EvaluationRequest& request) {
   Evaluation ev;
   TaskRuntime& task = runtimeFor(*request.task);
+  // Wall seconds of validation (everything but the timing: modules, trials)
+  // and of the timing, typed for the engine's phase account (phase_times.h).
+  const auto start = std::chrono::steady_clock::now();
   validateAndTime(request, task, ev);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ev.validateSeconds = std::max(0.0, seconds - ev.timeSeconds);
   return ev;
 }
 
@@ -204,6 +210,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
     const auto timingStart = std::chrono::steady_clock::now();
     TimedChecks checks;
     ev.timing = timeCandidate(request, task, under, plan, checks);
+    ev.timeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - timingStart).count();
     timingNote = ", timing " + secondsSince(timingStart) + " (" + checks.describe() + ")";
   }
   if (lastAfterTiming && !trial(seeds.size() - 1)) {

@@ -125,6 +125,28 @@ TEST(WorkerMessages, EvaluationRoundTrips) {
   EXPECT_FALSE(decodeEvaluation(encodeEvaluation(untimed)).timing.has_value());
 }
 
+// The worker's split of its seconds (validation, timing) travels; a worker of
+// an older build that does not send it decodes as 0 (not said), not as an error.
+TEST(WorkerMessages, AnEvaluationsValidateAndTimeSecondsTravelAndMayBeAbsent) {
+  Evaluation e;
+  e.status = CandidateStatus::Valid;
+  e.gpuSeconds = 0.5;
+  e.validateSeconds = 0.25;
+  e.timeSeconds = 0.2;
+  const Evaluation back = decodeEvaluation(encodeEvaluation(e));
+  EXPECT_EQ(back.validateSeconds, 0.25);
+  EXPECT_EQ(back.timeSeconds, 0.2);
+
+  auto older = nlohmann::json::from_cbor(encodeEvaluation(e));
+  older.erase("validateSeconds");
+  older.erase("timeSeconds");
+  const auto olderBytes = nlohmann::json::to_cbor(older);
+  const Evaluation fromOlder = decodeEvaluation(std::string(olderBytes.begin(), olderBytes.end()));
+  EXPECT_EQ(fromOlder.validateSeconds, 0);
+  EXPECT_EQ(fromOlder.timeSeconds, 0);
+  EXPECT_EQ(fromOlder.gpuSeconds, 0.5);
+}
+
 TEST(WorkerMessages, ProfileRequestAndResultRoundTrip) {
   const ProfileRequest back = decodeProfileRequest(encodeProfileRequest(sampleTask(), sampleKernel(999, "k")));
   expectSame(back.task, sampleTask());

@@ -213,6 +213,9 @@ TEST(SearchRun, HillClimbingBreedsOnlyFromTheBestSoFarAndKeepsItsSearchOnResume)
   RunSettings s = searching(SearchStrategy::HillClimb);
   s.tuningShare = 0.3;
   s.crossoverRate = 0.5;   // ignored by hill climbing
+  // Hill climbing's rule on an archive that holds every earlier generation
+  // (look-ahead breeds generation g from the archive as g-2 left it).
+  s.lookAhead = false;
   RunId run = b.engine.createRun(b.project.task(), "hill", 21, Budget{40, 0, 0}, false, s);
   // Stopped part-way and resumed: the resumed loop reads the search from the stored settings.
   b.observer.setHook([&](const EngineEvent& e) {
