@@ -141,6 +141,46 @@ __device__ __forceinline__ void consumers_sync() {
 )";
 }
 
+std::string wgmmaClusterHelpers() {
+  return R"(// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// The shared::cluster address of this block's shared `address` in cluster block `rank`.
+__device__ __forceinline__ unsigned cluster_address(unsigned address, unsigned rank) {
+  unsigned out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(out) : "r"(address), "r"(rank));
+  return out;
+}
+
+// One arrival on an mbarrier of a block of the cluster. Default semantics (release, CTA
+// scope): what it orders is this warp's wgmma reads of the stage, which wgmma_wait already
+// retired; the peer's producer only refills the stage through the async proxy.
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned cluster_bar) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+}
+
+// Every thread of every block of the cluster arrives, then waits for all the others.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// tma_load_2d into the same shared offset of every block in `mask`, completing on each one's `bar`.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap& map, int column, int row,
+                                                      unsigned bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n"
+      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+)";
+}
+
 std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma) {
   // N = 192 (three swizzle panels) shortens the last partial wave of a 8192-wide GEMM:
   // 2752 tiles of 128 x 192 are 20.8 waves of 132 blocks, 2048 of 128 x 256 are 15.5.
@@ -154,6 +194,7 @@ std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma) {
 }
 
 std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
+  if (isPersistentSchedule(g.genes)) return gemmWgmmaPersistentSmemBytes(g);
   return g.param("STAGES") * stageBytes(g) + kSwizzleAlignment + 2 * g.param("STAGES") * kMbarrierBytes;
 }
 
@@ -193,13 +234,17 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
   if (g.gene("pipeline") == kWarpSpecialized)
     v.divisible(kWarpgroupThreads, "the producer's 128 threads", bn / 8, "BLOCK_N / 8 (B chunks per k-row)");
   v.atMost(gemmWgmmaWarpSpecializedSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
-  // The epilogue stages the bf16 tile (padded rows) in the ring.
-  v.atMost(bm * (bn * kBf16Bytes + kEpiloguePadBytes), "staged C tile bytes", stages * stageBytes(g), "the ring");
+  // The epilogue stages the bf16 tile (padded rows) in the ring; the persistent kernel's has its own buffer.
+  if (!isPersistentSchedule(g.genes))
+    v.atMost(bm * (bn * kBf16Bytes + kEpiloguePadBytes), "staged C tile bytes", stages * stageBytes(g), "the ring");
+  else
+    addWgmmaPersistentViolations(g, p, v);
   v.atMost(bk * N, "BLOCK_K x N", kMaxTileOffset, "the 32-bit tile offset");
   v.atMost(ceilDiv(M, bm) * ceilDiv(N, bn), "blocks (grid.x)", kMaxTileOffset, "the grid.x limit");
 }
 
 EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p) {
+  if (isPersistentSchedule(g.genes)) return emitGemmWgmmaPersistent(g, p);
   const bool fused = p.family == "matmul_bias_relu";
   const bool tma = g.gene("pipeline") == kTma;
   const std::int64_t clusterM = tma ? g.param("CLUSTER_M") : 1;
@@ -273,43 +318,7 @@ __device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
 
 )";
   if (tma) src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
-  const std::string clusterHelpers = !cluster ? "" : R"(// This block's rank in its cluster.
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-
-// The shared::cluster address of this block's shared `address` in cluster block `rank`.
-__device__ __forceinline__ unsigned cluster_address(unsigned address, unsigned rank) {
-  unsigned out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(out) : "r"(address), "r"(rank));
-  return out;
-}
-
-// One arrival on an mbarrier of a block of the cluster. Default semantics (release, CTA
-// scope): what it orders is this warp's wgmma reads of the stage, which wgmma_wait already
-// retired; the peer's producer only refills the stage through the async proxy.
-__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned cluster_bar) {
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
-}
-
-// Every thread of every block of the cluster arrives, then waits for all the others.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-
-// tma_load_2d into the same shared offset of every block in `mask`, completing on each one's `bar`.
-__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap& map, int column, int row,
-                                                      unsigned bar, unsigned short mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n"
-      ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(bar), "h"(mask)
-      : "memory");
-}
-
-)";
+  const std::string clusterHelpers = !cluster ? "" : wgmmaClusterHelpers();
   src += wgmmaDeviceHelpers(!tma);
   src += mbarrierInitArriveHelpers() + copyBarrierHelpers + clusterHelpers + mbarrierWaitHelpers();
   src += wgmmaInstructionWrapper(bn) + "\n";

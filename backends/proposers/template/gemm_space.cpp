@@ -52,6 +52,8 @@ public:
         {"epilogue", {"direct", "smem"}},
         {"vector", {"1", "4", "8"}},
         {"split_k", {"none", "sliced"}},
+        // Added after projects stored genomes: the fallback is the kernels written before it.
+        {kScheduleGene, {kGridSchedule, kPersistentSchedule, kPingpongSchedule}, kGridSchedule},
     };
   }
 
@@ -89,7 +91,8 @@ public:
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
     if (p.batched) {
       Violations v;
-      v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
+      // The persistent kernel walks the batch entries itself (no grid.z).
+      if (!isPersistentSchedule(g.genes)) v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
       if (g.gene("pipeline") == kTma) {
         // The maps stack the batch entries row-wise (emit_gemm_wgmma_ws.cpp): a k-tile of B must
         // not reach into the next entry, and TMA coordinates are 32-bit. The fp32 split's TMA
@@ -106,6 +109,11 @@ public:
 
   std::vector<std::string> entryViolations(const Genome& g, const KernelProblem& p) const {
     Violations v;
+    if (isPersistentSchedule(g.genes) && !(g.gene("tensor_core") == "wgmma" && g.gene("pipeline") == kTma)) {
+      v.add("only the TMA-fed bf16 wgmma kernel (tensor_core=wgmma, pipeline=tma) has the persistent schedules "
+            "(schedule=" + g.gene(kScheduleGene) + ")");
+      return v.take();
+    }
     if (g.gene("tensor_core") == "wgmma") {
       addWgmmaViolations(g, p, v);
       return v.take();
@@ -227,7 +235,15 @@ public:
     return std::max({pipeline, epilogue, slices});
   }
 
+  // A persistent genome has its own cells (the schedule is an architecture choice); every
+  // other keeps the descriptor it had before the gene existed.
   std::map<std::string, std::string> descriptor(const Genome& g) const override {
+    std::map<std::string, std::string> d = baseDescriptor(g);
+    if (isPersistentSchedule(g.genes)) d[kScheduleGene] = g.gene(kScheduleGene);
+    return d;
+  }
+
+  static std::map<std::string, std::string> baseDescriptor(const Genome& g) {
     return {{"tensor_core", g.gene("tensor_core")},
             {"pipeline", g.gene("pipeline")},
             {"stages", std::to_string(stages(g))},
@@ -238,7 +254,7 @@ public:
 
   EmittedKernel emit(const Genome& g, const KernelProblem& p) const override {
     EmittedKernel k = emitEntry(g, p);
-    if (p.batched) batch(k, p);
+    if (p.batched && !isPersistentSchedule(g.genes)) batch(k, p);  // the persistent kernel walks the entries itself
     return k;
   }
 
@@ -307,6 +323,19 @@ public:
       const std::int64_t tmaN = tmaTileWidth(p.extent(p.input("A"), 0), p.extent(p.output("C"), 1));
       out.push_back(genome(tma, {{"BLOCK_M", 128}, {"BLOCK_N", tmaN}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
                                  {"STAGES", tmaN == 256 ? 4 : tmaN == 192 ? 5 : 6}, {"CLUSTER_M", 1}}));
+      // The same kernel with persistent tiles: one block per SM loops over every tile (and
+      // batch entry), its epilogue hidden behind the next tile's loads; plain, then with the
+      // consumer warpgroups taking turns. Tried early because the grid kernel stays behind
+      // cuBLAS on batched GEMMs (0.94x, results/2026-12-02-h200-any-operator.md); where a
+      // shape leaves fewer tiles than SMs they are not legal and are skipped.
+      GeneMap persistent = tma;
+      persistent["schedule"] = "persistent";
+      out.push_back(genome(persistent, {{"BLOCK_M", 128}, {"BLOCK_N", tmaN}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
+                                        {"STAGES", tmaN == 256 ? 4 : 5}, {"CLUSTER_M", 1}}));
+      GeneMap pingpong = tma;
+      pingpong["schedule"] = "pingpong";
+      out.push_back(genome(pingpong, {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
+                                      {"STAGES", 5}, {"CLUSTER_M", 1}}));
       const GeneMap warpSpecialized = {{"tensor_core", "wgmma"}, {"pipeline", "warp_specialized"}, {"epilogue", "smem"},
                                        {"vector", "8"},          {"split_k", "none"}};
       out.push_back(genome(warpSpecialized, {{"BLOCK_M", 128}, {"BLOCK_N", blocks128x256 >= 132 ? 256 : 128},

@@ -37,6 +37,18 @@
 //                              (results/2026-11-29-h200-variants.md): the starting points
 //                              use 1 and the search measures 2 like any other value.
 //
+// gene schedule (added after projects stored genomes; fallback "grid"):
+//   grid        one block per output tile (and batch entry on grid.z): the kernels above.
+//   persistent  (tma only; emit_gemm_wgmma_persistent.cpp) a grid of at most one block per
+//               SM (kPersistentGridSms) whose blocks loop over the output tiles, batch
+//               entries included, in the grouped raster order. The producer thread runs
+//               one continuous stream of k-tiles through the ring, so it fills the next
+//               tile's stages while the consumers run the current tile's epilogue; the
+//               epilogue stages C in its own buffer beside the ring, 64 columns at a time.
+//   pingpong    (tma only; the same emitter) the persistent kernel whose consumer warpgroups
+//               take turns: each owns a whole BLOCK_M x BLOCK_N tile (every other one of the
+//               block's), so one's epilogue runs while the other's wgmmas use the tensor cores.
+//
 // tensor_core "wgmma_bf16x3" (emit_gemm_wgmma_split.cpp): fp32 A, B and C with
 // fp32 accuracy on bf16 tensor cores: a producer warpgroup splits every fp32
 // tile into three bf16 terms (x = x0 + x1 + x2) and the consumers accumulate
@@ -72,7 +84,30 @@ inline constexpr std::int64_t kSwizzleAlignment = 1024;         // the 128-byte 
 inline constexpr std::int64_t kMbarrierBytes = 8;
 inline constexpr std::int64_t kMaxTileOffset = 2147483647;      // 32-bit tile coordinates and grid.x
 inline constexpr std::int64_t kRasterGroupM = 8;                // block rows per raster group (L2 reuse of B panels)
+// The persistent schedule's grid: one block per SM of an H100 SXM / H200 (132 SMs). The
+// proposer knows no GPU (ProposalContext carries no hardware description, and launch-rule
+// expressions name only the task's axes), so the grid is sized for the machine the starting
+// points are sized for. On another GPU the kernel stays correct (its blocks stride over every
+// tile by gridDim.x), only differently balanced: fewer SMs run the surplus blocks as a second
+// wave, more SMs stay partly idle.
+inline constexpr std::int64_t kPersistentGridSms = 132;
 }  // namespace wgmma
+
+// The schedule gene of the GEMM family (see above); "grid" is its fallback.
+inline constexpr const char* kScheduleGene = "schedule";
+inline constexpr const char* kGridSchedule = "grid";
+inline constexpr const char* kPersistentSchedule = "persistent";
+inline constexpr const char* kPingpongSchedule = "pingpong";
+// Whether a genome (stored with or without its fallbacks) has a persistent schedule
+// (persistent or pingpong: emitGemmWgmmaPersistent), and the pingpong one.
+inline bool isPingpongSchedule(const GeneMap& genes) {
+  const auto it = genes.find(kScheduleGene);
+  return it != genes.end() && it->second == kPingpongSchedule;
+}
+inline bool isPersistentSchedule(const GeneMap& genes) {
+  const auto it = genes.find(kScheduleGene);
+  return it != genes.end() && (it->second == kPersistentSchedule || it->second == kPingpongSchedule);
+}
 
 // Registers per thread at launch: the register file split evenly, rounded down to the
 // allocation granule of 8 and capped at 255 per thread.
@@ -89,6 +124,18 @@ inline bool isWarpSpecialized(const std::string& pipeline) { return pipeline == 
 // Either kernel, by the genome's pipeline gene.
 EmittedKernel emitGemmWgmma(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmWgmmaWarpSpecialized(const Genome& g, const KernelProblem& p);
+// The TMA kernel with the persistent schedule (emitGemmWgmmaWarpSpecialized routes to it).
+// Batched problems are handled inside (each tile knows its batch entry): GemmSpace must not
+// add its grid.z batch offsets.
+EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p);
+// Its rules beyond the TMA kernel's, its shared memory (ring, the epilogue's staging buffers,
+// the mbarriers), and its launch grid's tile count (batch included) at the task's shapes.
+void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Violations& v);
+std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g);
+std::int64_t wgmmaPersistentTiles(const Genome& g, const KernelProblem& p);
+// The helpers of the TMA kernels' clusters (cluster rank and addresses, remote arrival,
+// cluster barrier, multicast bulk tensor copy).
+std::string wgmmaClusterHelpers();
 
 // The bf16x3 split kernel (fp32 operands): emitter, parameters, rules, shared memory.
 EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p);

@@ -39,7 +39,7 @@ TEST(GemmStartingPoints, AreLegalAtTheSuiteShapesAndSeedTheRun) {
     const auto points = templates::gemmSpace().startingPoints(p);
     ASSERT_FALSE(points.empty()) << s.family;
     for (const auto& g : points) EXPECT_TRUE(templates::checkGenome(g, p).empty()) << g.toJson();
-    const auto seeds = templates::seedGenomes(p, 7, 8);
+    const auto seeds = templates::seedGenomes(p, 7, static_cast<int>(points.size()) + 2);
     ASSERT_GE(seeds.size(), points.size());
     for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(seeds[i], points[i]) << i;
     // The rest still explore other architectures.

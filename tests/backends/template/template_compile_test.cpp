@@ -5,9 +5,11 @@
 // descriptors (vector width, tensor cores, cp.async, shuffles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include "backends/cuda/compile/compile_all.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/genome_ops.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "tests/backends/template/suite_tasks.h"
@@ -97,6 +99,45 @@ TEST_P(TemplateCompile, RandomLegalGenomesCompileForSm90) {
     expectDescriptorInPtx(samples[i], r);
   }
   EXPECT_EQ(failures, 0) << family;
+}
+
+// The persistent schedules of the TMA wgmma GEMM (gene schedule, added later: persistent and
+// pingpong): random legal genomes of each over the GEMM shape cases where it is legal (more tiles than SMs),
+// through the proposer's own path (candidateFor: stored without fallbacks, GemmSpace::emit).
+TEST(TemplateCompilePersistentGemm, RandomLegalPersistentGenomesCompileForSm90WithoutSpills) {
+  constexpr std::size_t kPerCase = 12;
+  std::vector<Sample> samples;
+  templates::Rng rng(2027);
+  for (const char* family : {"matmul", "matmul_bias_relu"})
+    for (const auto& sc : testing_support::shapeCases(family)) {
+      if (sc.spec.inputs[0].dtype != DType::BF16) continue;
+      const auto p = templates::problemFromSpec(sc.spec);
+      for (const char* schedule : {"persistent", "pingpong"}) {
+        const templates::GeneMap genes = {{"tensor_core", "wgmma"}, {"pipeline", "tma"}, {"epilogue", "smem"},
+                                          {"vector", "8"},          {"split_k", "none"},  {"schedule", schedule}};
+        auto points = templates::legalParameterPoints(p, genes);
+        std::shuffle(points.begin(), points.end(), rng);
+        for (std::size_t i = 0; i < points.size() && i < kPerCase; ++i)
+          samples.push_back({sc.label, TemplateProposer::candidateFor(Genome{p.family, genes, points[i]}, p), DType::BF16});
+      }
+    }
+  // 8192^3 and 4096^3 have enough tiles; 1024^3 and the ragged shapes do not.
+  ASSERT_GE(samples.size(), 4 * kPerCase);
+  std::vector<CompileRequest> requests;
+  for (const auto& s : samples) requests.push_back({s.candidate.source, s.candidate.launch.entry, "sm_90", {}});
+  NvrtcCompiler compiler;
+  const auto results = compileAll(compiler, requests, 2);
+  ASSERT_EQ(results.size(), samples.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const CompileReport& r = results[i].report;
+    const std::string where = samples[i].label + " " + samples[i].candidate.genomeJson;
+    ASSERT_TRUE(r.ok) << where << "\n" << r.log;
+    EXPECT_EQ(r.localBytes, 0) << where;
+    EXPECT_EQ(r.spillStoreBytes, 0) << where;
+    EXPECT_EQ(r.spillLoadBytes, 0) << where;
+    EXPECT_TRUE(samples[i].candidate.descriptor.count("schedule")) << where;
+    expectDescriptorInPtx(samples[i], r);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, TemplateCompile, ::testing::ValuesIn(testing_support::suiteFamilies()),

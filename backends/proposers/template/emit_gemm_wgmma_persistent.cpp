@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Emits the TMA-fed warp-specialized Hopper (sm_90a) bf16 GEMM with the persistent
+// schedule (gene schedule=persistent, pipeline=tma): a grid of at most one block per SM
+// (wgmma::kPersistentGridSms) whose blocks loop over the output tiles.
+//
+// Tiles: the batch entries' tiles one entry after another, each entry's in the grouped
+// raster order of the grid kernel (GROUP_M block rows advance together across the
+// columns); block b takes tiles b, b + gridDim.x, b + 2 gridDim.x, ... so the tiles in
+// flight at any time are neighbours in that order, as in the grid kernel's waves.
+//
+// Ring and handshake: those of emit_gemm_wgmma_ws.cpp (full[s] completes by the TMA bytes
+// after the producer's expect_tx arrival; empty[s] by one arrival per consumer warp), run
+// as ONE stream of k-tiles across all of the block's tiles: the producer thread and the
+// consumers walk the same sequence (tile by tile, k-tile by k-tile) with the same stage
+// counter and phase bit, which never restart. The parity argument of the grid kernel
+// holds for the whole stream: a phase cannot run two ahead of its waiter. The only new
+// arrival is the release of each tile's last stage: the grid kernel never releases it
+// (nobody refills it); here the consumers release it after wgmma_wait<0>, before the
+// epilogue, so the producer (which is already waiting on it) refills the ring with the
+// next tile's first k-tiles while the consumers store the current tile. That overlap is
+// the point of the schedule, besides one launch, one barrier set-up and one set of
+// descriptors per SM instead of per tile.
+//
+// Epilogue: it cannot stage C in the ring (the producer is refilling it), so each consumer
+// warpgroup has its own buffer of its rows x 64 columns beside the ring. Per 64-column step:
+// the warpgroup syncs (its previous step's, or previous tile's, reads are done), writes its
+// fragments there as bf16 (bias and ReLU applied in fp32 for matmul_bias_relu; rows padded
+// by 16 bytes: conflict-free), syncs, and stores the buffer to C in 16-byte chunks,
+// row-contiguous. The warpgroups sync only themselves (named barriers 2 and 3), so one can
+// start its next tile's wgmmas while the other is still storing.
+//
+// Batched GEMMs: the tensor maps stack the entries row-wise (kernel_abi.h: tensorMatrix):
+// entry z's A rows start at z * M, B's (when batched) at z * K; C's entry is offset per tile.
+// Rows past M of a tile read the next entry's A rows (or zeros past the last) into
+// accumulator rows that are never stored; B's k-tiles stay in their entry (K % 64 == 0 is a
+// rule of batched TMA GEMMs, gemm_space.cpp).
+//
+// schedule=pingpong: the consumer warpgroups take turns instead of sharing every tile: each
+// owns whole BLOCK_M x BLOCK_N tiles (SLABS = BLOCK_M / 64 slabs), warpgroup c the block's
+// tiles c, c + CONSUMERS, ... of its sequence. The producer still fills the ring with the
+// block's tiles in order, so a warpgroup skips the other's k-tiles in the stream (its stage
+// and phase jump ahead by k_tiles per skipped tile) and only its 4 warps release a stage.
+// Turns: a warpgroup waits for its turn (turn[c], completed by the 4 warps of the warpgroup
+// before it once they have waited for all of their tile's k-tiles) before its k-loop. The
+// turns are needed for correctness, not only for order: a full barrier's parity names a phase
+// only while that barrier is at most one phase behind, and a warpgroup reaching k-tiles far
+// ahead in the stream could otherwise take an earlier round's completion (the other
+// warpgroup's tile) for its own. After warpgroup c - 1's k-loop every earlier position of the
+// stream has completed. Warpgroup 0's first tile needs no turn; phases of turn[c] cannot run
+// two ahead of c's waits (c - 1 needs its own turn, which needs c's k-loop, first). The
+// k-loops alternate, each warpgroup's epilogue running under the other's wgmmas. Both
+// warpgroups of a cluster pair take the same turns in both blocks.
+//
+// Clusters (CLUSTER_M = 2): the grid is a multiple of 2 and so is every entry's tile count
+// (the block rows pair up, a rule of the TMA kernel), so blocks 2c and 2c + 1 take tiles
+// 2p and 2p + 1 on every round: the same block column (the raster group has an even number
+// of rows) and the same number of rounds; their streams of k-tiles stay in step, as the
+// multicast of B into both rings and the releases to both producers need.
+#include <algorithm>
+#include <string>
+#include "backends/proposers/template/gemm_wgmma.h"
+#include "backends/proposers/template/kernel_source.h"
+#include "core/task/kernel_abi.h"
+
+namespace crucible::templates {
+namespace {
+
+using namespace wgmma;  // kWarpgroupThreads, kSwizzleAlignment, ...
+
+constexpr std::int64_t kEpilogueColumns = 64;   // columns of C staged per epilogue step
+constexpr std::int64_t kEpiloguePadBytes = 16;  // per staged row
+// The consumers' registers besides their accumulators: the grid kernel's 32 (descriptors,
+// barrier state, epilogue addressing) plus the tile loop's (tile index, batch entry, tile
+// origin). ptxas for sm_90a, 128 x 256 tile (128 accumulators): see the compile test.
+constexpr std::int64_t kPersistentConsumerOverhead = 40;
+constexpr std::int64_t kMaxPingpongSlabs = 2;
+constexpr std::int64_t kMaxTmaAccumulators = 128;  // fp32 accumulators per consumer thread, as in the grid kernel
+
+std::int64_t stageBytes(const Genome& g) {
+  return (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
+}
+
+// Each consumer warpgroup's staging buffer holds its rows of the tile (all of them in pingpong).
+std::int64_t epilogueBytes(const Genome& g) {
+  const std::int64_t rows = g.param("BLOCK_M") * (isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : 1);
+  return rows * (kEpilogueColumns * kBf16Bytes + kEpiloguePadBytes);
+}
+
+// The rows of C one consumer warpgroup holds.
+std::int64_t warpgroupRows(const Genome& g) {
+  return isPingpongSchedule(g.genes) ? g.param("BLOCK_M") : g.param("BLOCK_M") / g.param("WARPGROUPS");
+}
+
+// How kernel code names the batch count: the scalar parameter when the axis is passed, else its value.
+std::string batchCode(const KernelProblem& p) {
+  if (!p.batched) return "1";
+  const bool scalar = std::find(p.scalars.begin(), p.scalars.end(), p.batchAxis) != p.scalars.end();
+  return scalar ? p.batchAxis : std::to_string(p.batch) + "LL";
+}
+
+}  // namespace
+
+std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g) {
+  const std::int64_t turns = isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : 0;  // turn[CONSUMERS]
+  return g.param("STAGES") * stageBytes(g) + epilogueBytes(g) + kSwizzleAlignment +
+         (2 * g.param("STAGES") + turns) * kMbarrierBytes;
+}
+
+std::int64_t wgmmaPersistentTiles(const Genome& g, const KernelProblem& p) {
+  const std::int64_t M = p.extent(p.input("A"), 0), N = p.extent(p.output("C"), 1);
+  return ceilDiv(M, g.param("BLOCK_M")) * ceilDiv(N, g.param("BLOCK_N")) * (p.batched ? p.batch : 1);
+}
+
+void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+  v.require(g.gene("pipeline") == kTma, "the persistent schedule is a TMA kernel's (pipeline=tma)");
+  const std::int64_t bn = g.param("BLOCK_N"), consumers = g.param("WARPGROUPS");
+  const std::int64_t accumulators = warpgroupRows(g) / kRowsPerWgmma * bn / 2;
+  // (pingpong: a warpgroup holds a whole tile, twice what the TMA kernel's rules counted)
+  v.atMost(accumulators, "accumulators per consumer thread", kMaxTmaAccumulators, "the register budget");
+  v.atMost(accumulators + kPersistentConsumerOverhead, "estimated persistent consumer registers per thread",
+           entryRegisters(kWarpgroupThreads * (consumers + 1)), "the launch share of registers per thread");
+  // A pingpong warpgroup of four m64 slabs (256 x 64) spilled under ptxas sm_90a (52-60 bytes),
+  // whatever the matrix: two slabs (128 rows) at most.
+  if (isPingpongSchedule(g.genes))
+    v.atMost(warpgroupRows(g) / kRowsPerWgmma, "m64 slabs per pingpong warpgroup (BLOCK_M / 64)", kMaxPingpongSlabs,
+             "what compiled without spills");
+  // Each consumer thread stores the same number of 16-byte chunks per epilogue step.
+  v.divisible(warpgroupRows(g) * (kEpilogueColumns / 8), "a warpgroup's staged chunks", kWarpgroupThreads,
+              "its 128 threads");
+  const std::int64_t tiles = wgmmaPersistentTiles(g, p);
+  v.atMost(tiles, "output tiles (batch included)", kMaxTileOffset, "the 32-bit tile index");
+  // With no more tiles than blocks every block runs one tile: the grid schedule is the same
+  // kernel without the loop (its epilogue stages whole rows).
+  if (tiles <= kPersistentGridSms)
+    v.add("the persistent schedule needs more output tiles (" + std::to_string(tiles) + ") than its grid of " +
+          std::to_string(kPersistentGridSms) + " blocks: schedule=grid runs the same tiles");
+}
+
+EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
+  const bool fused = p.family == "matmul_bias_relu";
+  const std::int64_t clusterM = g.param("CLUSTER_M");
+  const bool cluster = clusterM > 1;
+  const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N");
+  const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
+  const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
+  const bool pingpong = isPingpongSchedule(g.genes);
+  std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
+  vars["BATCH"] = batchCode(p);
+
+  const std::string summary = wgmmaSummaryHead(p, bn) +
+                              "warp-specialized, persistent: one block per SM looping over the tiles" +
+                              (p.batched ? " of every batch entry" : "") +
+                              ", 1 TMA producer thread (bulk tensor copies) running ahead across tiles, " +
+                              (cluster ? "clusters of 2 blocks along M sharing B by multicast, " : "") +
+                              std::to_string(consumers) +
+                              (pingpong ? " consumer warpgroups taking turns (one tile each, ping-pong), "
+                                        : " consumer warpgroups, ") +
+                              std::to_string(stages) +
+                              "-stage mbarrier ring, epilogue staged through its own shared buffer";
+  std::string src = headerComment(g, p, summary);
+  src += includes(p) + "\n";
+  src += constant("BLOCK_M", bm);
+  src += constant("BLOCK_N", bn, "the N of every wgmma");
+  src += constant("BLOCK_K", g.param("BLOCK_K"), "one 128-byte swizzle row of bf16");
+  src += constant("CONSUMERS", consumers, pingpong ? "consumer warpgroups; each owns every CONSUMERS-th tile, all of its rows"
+                                                  : "consumer warpgroups; each owns BLOCK_M / CONSUMERS rows");
+  src += constant("STAGES", stages, "shared-memory ring depth");
+  if (cluster) src += constant("CLUSTER_M", clusterM, "blocks per cluster (along M): they share B, each copying half its k-rows to both");
+  src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
+  src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
+  src += constant("EPI_COLS", kEpilogueColumns, "columns of C staged per epilogue step");
+  src += render(R"(constexpr int PRODUCER_THREADS = 128;
+constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+{{SLABS}}
+)" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
+constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns
+{{SHARE_ROWS}}constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
+constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
+constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
+constexpr int EPI_CHUNKS = EPI_COLS / 8;                // 16-byte chunks per staged row
+constexpr int EPI_STORES = WG_ROWS * EPI_CHUNKS / 128;  // chunks per consumer thread per epilogue step
+static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+              "every tile starts on a swizzle period");
+static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's columns");
+static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
+static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
+
+)",
+                {{"SLABS", pingpong ? "constexpr int SLABS = BLOCK_M / 64;                     // m64 wgmma slabs: a warpgroup owns the whole tile"
+                                    : "constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup"},
+                 {"SHARE_ROWS", cluster ? "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
+                                        : ""}});
+  src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
+  src += wgmmaDeviceHelpers(false);
+  src += mbarrierInitArriveHelpers() + tmaCopyHelpers() + (cluster ? wgmmaClusterHelpers() : "") + mbarrierWaitHelpers();
+  if (pingpong)
+    src += R"(// Moves a consumer's place in the ring's stream of k-tiles `count` k-tiles on (the other
+// warpgroup's tiles): the stage advances modulo STAGES, the phase flips at every wrap.
+__device__ __forceinline__ void skip_k_tiles(int count, int& stage, unsigned& phase) {
+  const int position = stage + count;
+  phase ^= static_cast<unsigned>(position / STAGES) & 1u;
+  stage = position % STAGES;
+}
+
+)";
+  src += R"(// Synchronises the 128 threads of one consumer warpgroup only (named barrier 2 + consumer;
+// 0 is __syncthreads, 1 consumers_sync): the other warpgroup runs on.
+__device__ __forceinline__ void warpgroup_sync(int consumer) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(consumer + 2) : "memory");
+}
+
+// Output tile `tile` of the block's sequence (the batch entries one after another, each in
+// grouped raster order: GROUP_M block rows advance together across the columns): its batch
+// entry and the first row and column of C it covers.
+__device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n, int& entry, long long& block_row,
+                                              long long& block_col) {
+  const int entry_tiles = tiles_m * tiles_n;
+  entry = tile / entry_tiles;
+  const int in_entry = tile - entry * entry_tiles;
+  const int group_blocks = GROUP_M * tiles_n;
+  const int first_m = in_entry / group_blocks * GROUP_M;
+  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = in_entry % group_blocks;
+  block_row = static_cast<long long>(first_m + in_group % group_rows) * BLOCK_M;
+  block_col = static_cast<long long>(in_group / group_rows) * BLOCK_N;
+}
+
+)";
+  src += wgmmaInstructionWrapper(bn) + "\n";
+  std::string signature = p.signature("THREADS, 1", {"A", "B"});
+  if (cluster) signature.replace(signature.find("__global__ void ") + 16, 0, "__cluster_dims__(CLUSTER_M, 1, 1) ");
+  src += signature + " {\n";
+
+  // A's rows of the batch entries stacked; B's too when every entry has its own B.
+  vars["A_ROW"] = p.batched ? "static_cast<int>(entry * {{M}} + block_row)" : "static_cast<int>(block_row)";
+  vars["B_ROW"] = p.batched && p.batchedB ? "k0 + static_cast<int>(entry * {{K}})" : "k0";
+  vars["C_ROW"] = p.batched ? "entry * {{M}} + out_row" : "out_row";
+  for (const char* key : {"A_ROW", "B_ROW", "C_ROW"}) vars[key] = render(vars[key], vars);
+  vars["B_COPIES"] = cluster ? R"(        // This block's share of B's k-rows, into both blocks (same offsets), counted on both full barriers.
+#pragma unroll
+        for (int panel = 0; panel < B_PANELS; ++panel)
+          tma_load_2d_multicast(b_tile + panel * B_PANEL_BYTES + rank * B_SHARE_ROWS * ROW_BYTES, tmap_B,
+                                static_cast<int>(block_col) + panel * 64, b_row + static_cast<int>(rank) * B_SHARE_ROWS,
+                                full, (1u << CLUSTER_M) - 1);
+)"
+                             : R"(#pragma unroll
+        for (int panel = 0; panel < B_PANELS; ++panel)
+          tma_load_2d(b_tile + panel * B_PANEL_BYTES, tmap_B, static_cast<int>(block_col) + panel * 64, b_row, full);
+)";
+  vars["B_COPIES"] = indentLines(vars["B_COPIES"], 2);
+  if (pingpong)
+    vars["EMPTY_ARRIVALS"] = cluster ? "128 / 32 * CLUSTER_M);  // one per warp of the stage's consumer warpgroup, in both blocks"
+                                     : "128 / 32);  // one arrival per warp of the stage's consumer warpgroup";
+  else
+    vars["EMPTY_ARRIVALS"] = cluster ? "CONSUMER_THREADS / 32 * CLUSTER_M);  // one per consumer warp of both blocks"
+                                     : "CONSUMER_THREADS / 32);  // one arrival per consumer warp";
+  // Cooperative: every warpgroup walks every tile, its rows a slice of it. Pingpong: warpgroup c
+  // walks tiles c, c + CONSUMERS, ... of the block's sequence, skipping the others' k-tiles.
+  vars["FIRST_TILE"] = pingpong ? "static_cast<int>(blockIdx.x + consumer * gridDim.x)" : "static_cast<int>(blockIdx.x)";
+  vars["TILE_STEP"] = pingpong ? "static_cast<int>(CONSUMERS * gridDim.x)" : "static_cast<int>(gridDim.x)";
+  vars["SKIP_FIRST"] = pingpong ? "  skip_k_tiles(consumer * k_tiles, stage, phase);  // the tiles before this warpgroup's first\n" : "";
+  vars["SKIP_OTHERS"] = pingpong ? "    skip_k_tiles((CONSUMERS - 1) * k_tiles, stage, phase);  // the other warpgroups' next tiles\n" : "";
+  vars["TURN_DOC"] = pingpong ? ", then turn[CONSUMERS]" : "";
+  vars["TURN_BARS"] = pingpong ? "  const unsigned turn_bars = empty_bars + STAGES * 8;\n" : "";
+  vars["TURN_INIT"] = pingpong ? R"(#pragma unroll
+    for (int c = 0; c < CONSUMERS; ++c) mbarrier_init(turn_bars + c * 8, 128 / 32);  // the warps of warpgroup c - 1
+)"
+                               : "";
+  vars["TURN_WAIT"] = pingpong ? R"(    if (!first_turn) {
+      mbarrier_wait(turn_bars + consumer * 8, turn);  // the warpgroup before has waited for all of its k-tiles
+      turn ^= 1;
+    }
+    first_turn = false;
+)"
+                               : "";
+  vars["TURN_PASS"] = pingpong ? "    if (lane == 0) mbarrier_arrive(turn_bars + (consumer + 1) % CONSUMERS * 8);  // the next warpgroup's turn\n"
+                               : "";
+  vars["SKIP_FIRST"] += pingpong ? "  unsigned turn = 0;                   // parity of this warpgroup's next turn\n"
+                                   "  bool first_turn = consumer == 0;     // warpgroup 0 starts\n"
+                                 : "";
+  vars["ROW_BASE"] = pingpong ? "block_row + row" : "block_row + consumer * WG_ROWS + row";
+  vars["START_SYNC"] = cluster ? "  // Both blocks' barriers exist before any copy or arrival crosses between them.\n  cluster_sync();\n"
+                               : "  __syncthreads();\n";
+  vars["CLUSTER_SETUP"] = cluster ? "  const unsigned rank = cluster_rank(), peer = rank ^ 1;\n" : "";
+  vars["PRODUCER_EXIT"] = cluster ? "    cluster_sync();  // the peer may still arrive on this block's barriers until it leaves too\n    return;\n"
+                                  : "    return;\n";
+  // The stage before `stage` (k-tile t - 1's; after the k-loop, the tile's last).
+  const std::string previous = "const int previous = stage == 0 ? STAGES - 1 : stage - 1;";
+  vars["RELEASE"] = cluster ? "      if (t > 0 && lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +
+                                  previous + R"(
+        mbarrier_arrive(empty_bars + previous * 8);
+        mbarrier_arrive_cluster(cluster_address(empty_bars + previous * 8, peer));
+      }
+)"
+                            : "      if (t > 0 && lane == 0) {\n        " + previous +
+                                  "\n        mbarrier_arrive(empty_bars + previous * 8);\n      }\n";
+  vars["RELEASE_LAST"] = cluster ? "    if (lane == 0) {\n      " + previous + R"(
+      mbarrier_arrive(empty_bars + previous * 8);
+      mbarrier_arrive_cluster(cluster_address(empty_bars + previous * 8, peer));
+    }
+)"
+                                 : "    if (lane == 0) {\n      " + previous + "\n      mbarrier_arrive(empty_bars + previous * 8);\n    }\n";
+  vars["END_SYNC"] = cluster ? "  cluster_sync();  // no block leaves while the other may still arrive on its barriers\n" : "";
+  const DType biasType = fused ? p.input("bias").dtype : DType::F32;
+  vars["BIAS"] = fused ? "          const long long col = block_col + step * EPI_COLS + tile_col;  // N % 8 == 0: col + 1 < N when col < N\n"
+                         "          const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias[col]") +
+                             " : 0.0f, bias1 = col < {{N}} ? " + toFloat(biasType, "bias[col + 1]") + " : 0.0f;\n"
+                       : "";
+  vars["BIAS"] = render(vars["BIAS"], vars);
+  vars["V0"] = fused ? "fmaxf(acc[s][a + half * 2] + bias0, 0.0f)" : "acc[s][a + half * 2]";
+  vars["V1"] = fused ? "fmaxf(acc[s][a + half * 2 + 1] + bias1, 0.0f)" : "acc[s][a + half * 2 + 1]";
+
+  src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
+  // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
+  // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
+  // After the ring: the consumers' epilogue buffers (CONSUMERS x EPI_BYTES), then
+  // full[STAGES], then empty[STAGES]{{TURN_DOC}}.
+  const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
+  const unsigned staging_buffers = ring + RING_BYTES;
+  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_BYTES, empty_bars = full_bars + STAGES * 8;
+{{TURN_BARS}}  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(full_bars + s * 8, 1);                  // the producer's expect_tx arrival; the bytes do the rest
+      mbarrier_init(empty_bars + s * 8, {{EMPTY_ARRIVALS}}
+    }
+{{TURN_INIT}}    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+{{START_SYNC}}{{CLUSTER_SETUP}}  // The tiles: every batch entry's, entry after entry. Block b takes b, b + gridDim.x, ...
+  const int tiles_m = static_cast<int>(({{M}} + BLOCK_M - 1) / BLOCK_M);
+  const int tiles_n = static_cast<int>(({{N}} + BLOCK_N - 1) / BLOCK_N);
+  const int tiles = tiles_m * tiles_n * static_cast<int>({{BATCH}});
+  const int k_tiles = static_cast<int>(({{K}} + BLOCK_K - 1) / BLOCK_K);
+  const int warpgroup = threadIdx.x / 128;  // warp-uniform: wgmma needs whole warpgroups
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    if (threadIdx.x == 0) {
+      // One stream of k-tiles over all of this block's tiles: stage and phase never restart,
+      // exactly as the consumers walk it.
+      int stage = 0;
+      unsigned phase = 0;  // parity of the current round of the ring
+      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+        int entry;
+        long long block_row, block_col;
+        tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
+        for (int t = 0; t < k_tiles; ++t) {
+          mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
+          const int k0 = t * BLOCK_K;
+          const int b_row = {{B_ROW}};
+          const unsigned a_tile = ring + stage * STAGE_BYTES, b_tile = a_tile + A_STAGE_BYTES;
+          const unsigned full = full_bars + stage * 8;
+          mbarrier_arrive_expect_tx(full, STAGE_BYTES);
+          tma_load_2d(a_tile, tmap_A, k0, {{A_ROW}}, full);
+{{B_COPIES}}          if (++stage == STAGES) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+{{PRODUCER_EXIT}}  }
+
+  // ------------------------------------------------------------------ consumers
+  const int consumer = warpgroup - 1;
+)" + wgmmaDescriptors(pingpong ? "0" : "consumer") + R"(  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+  const int consumer_thread = threadIdx.x % 128;
+  __nv_bfloat16* staging =
+      reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_BYTES - smem_address(smem)));
+
+  int stage = 0;
+  unsigned phase = 0;  // continues across tiles with the producer's
+{{SKIP_FIRST}}  float acc[SLABS][BLOCK_N / 2];
+  for (int tile = {{FIRST_TILE}}; tile < tiles; tile += {{TILE_STEP}}) {
+{{TURN_WAIT}}#pragma unroll
+    for (int s = 0; s < SLABS; ++s)
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
+    for (int t = 0; t < k_tiles; ++t) {
+      mbarrier_wait(full_bars + stage * 8, phase);  // k-tile t of this tile has landed
+)" + indentLines(wgmmaIssueTile(), 2) + R"(      wgmma_wait<1>();  // this warp's wgmmas of k-tile t - 1 are done: hand its stage back
+{{RELEASE}}      if (++stage == STAGES) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+)" + "{{TURN_PASS}}" + indentLines(wgmmaDrain(), 2) + R"(    // Every wgmma of this warp is done: hand the tile's last stage back too, so the producer
+    // fills the ring with the next tile's k-tiles during this epilogue.
+{{RELEASE_LAST}}    // Where the tile lies, worked out only now: nothing of it is live during the k-loop.
+    int entry;
+    long long block_row, block_col;
+    tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
+    // Epilogue, EPI_COLS columns per step through this warpgroup's staging buffer. Warp w holds
+    // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
+    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
+#pragma unroll
+    for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
+      warpgroup_sync(consumer);  // the buffer's previous contents (last step or last tile) are stored
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s) {
+        const int row = s * 64 + warp * 16 + lane / 4;
+#pragma unroll
+        for (int j = 0; j < EPI_COLS / 8; ++j) {
+          const int tile_col = j * 8 + lane % 4 * 2;
+          const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
+{{BIAS}}#pragma unroll
+          for (int half = 0; half < 2; ++half)
+            *reinterpret_cast<__nv_bfloat162*>(staging + (row + half * 8) * EPI_STRIDE + tile_col) =
+                __floats2bfloat162_rn({{V0}}, {{V1}});
+        }
+      }
+      warpgroup_sync(consumer);
+      // 16-byte chunks, consecutive threads along a row: coalesced stores. N is a multiple of 8,
+      // so a chunk is all inside or all outside the matrix; rows past M are not stored. Two
+      // chunks at a time: fully unrolled, the loads of all of them stayed live beside the
+      // accumulators of the later steps and a 256 x 128 tile spilled (ptxas sm_90a).
+#pragma unroll 2
+      for (int i = 0; i < EPI_STORES; ++i) {
+        const int chunk = i * 128 + consumer_thread;
+        const int row = chunk / EPI_CHUNKS, col = chunk % EPI_CHUNKS * 8;
+        const long long out_row = {{ROW_BASE}}, out_col = block_col + step * EPI_COLS + col;
+        if (out_row < {{M}} && out_col < {{N}})
+          *reinterpret_cast<uint4*>(C + ({{C_ROW}}) * {{N}} + out_col) =
+              *reinterpret_cast<const uint4*>(staging + row * EPI_STRIDE + col);
+      }
+    }
+{{SKIP_OTHERS}}  }
+{{END_SYNC}}}
+)",
+                vars);
+
+  EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaPersistentSmemBytes(g));
+  // At most one block per SM, and no more blocks than tiles (a multiple of CLUSTER_M both ways:
+  // the SM count is even and so is every entry's tile count when CLUSTER_M = 2).
+  std::string tiles = k.launch.grid[0];
+  if (p.batched) tiles += " * " + p.batchAxis;
+  k.launch.grid[0] = "min(" + tiles + ", " + std::to_string(kPersistentGridSms / clusterM * clusterM) + ")";
+  // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
+  // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
+  k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};
+  return k;
+}
+
+}  // namespace crucible::templates
