@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hardware counters for one kernel launch through the CUPTI range profiler
-// (auto range, kernel replay): duration, DRAM bytes, FP32 instruction counts,
+// (one user range, user replay: the kernel is launched once per pass; kernel
+// replay where the driver refuses that): duration, DRAM bytes, FP32 instruction counts,
 // tensor-core operations (bf16/fp16 mma.sync and wgmma), L2 and L1 bytes, achieved occupancy. Never used
 // while timing: replay and counter collection change the kernel's time.
 #pragma once
@@ -33,6 +34,8 @@ public:
 private:
   // Sets up the host object and config image once; returns "" or why not.
   std::string setUp(bool& permitted);
+  // One profile with the given replay mode; empty metrics and a detail on failure.
+  ProfileResult collect(const std::function<void()>& launchAndWait, bool userReplay);
 
   GpuContext& gpu_;
   bool ready_ = false;
@@ -42,6 +45,8 @@ private:
   std::vector<std::uint8_t> configImage_;
   std::size_t passes_ = 0;
   void* hostObject_ = nullptr;         // CUpti_Profiler_Host_Object*
+  bool userReplay_ = true;             // false once user replay failed on this machine
+  std::string userReplayFailure_;      // why, named in every later profile's detail
 };
 
 }  // namespace crucible::cuda
