@@ -123,6 +123,145 @@ extern "C" __global__ void crucible_count_differences(const unsigned char* a, co
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) c += a[i] != b[i];
   crucible_block_add(c, result);
 }
+// Masking: element i of a masked buffer holds its bits XOR the low bytes of
+// crucible_bits(key, i). The worker keeps the oracle's reference and the
+// outputs of a validated launch on the device masked with keys only the host
+// knows, so a candidate that searches device memory finds no correct result.
+__device__ __forceinline__ u64 crucible_width_mask(int width) { return width >= 8 ? ~0ull : (1ull << (8 * width)) - 1; }
+extern "C" __global__ void crucible_masked_copy(unsigned char* dst, const unsigned char* src, u64 n, int width, u64 key) {
+  const u64 m = crucible_width_mask(width);
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+    crucible_store(dst, i, width, crucible_load(src, i, width) ^ (crucible_bits(key, i) & m));
+}
+// Block-wide reductions into one global word: a warp's lanes combine by
+// shuffles, warp leaders in shared memory, thread 0 once into `out`.
+__device__ __forceinline__ u64 crucible_warp_add(u64 v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+  return v;
+}
+__device__ __forceinline__ u64 crucible_warp_min(u64 v) {
+  for (int o = 16; o > 0; o >>= 1) { const u64 w = __shfl_down_sync(0xFFFFFFFFu, v, o); v = w < v ? w : v; }
+  return v;
+}
+__device__ __forceinline__ u64 crucible_warp_max(u64 v) {
+  for (int o = 16; o > 0; o >>= 1) { const u64 w = __shfl_down_sync(0xFFFFFFFFu, v, o); v = w > v ? w : v; }
+  return v;
+}
+// Element-wise comparison of `a` with `b` (unmasked with `key` when `masked`):
+// result[0] += differing elements, result[1] = min(first differing index).
+extern "C" __global__ void crucible_compare_elements(const unsigned char* a, const unsigned char* b, u64 n, int width,
+                                                     int masked, u64 key, u64* result) {
+  const u64 m = crucible_width_mask(width);
+  u64 count = 0, first = ~0ull;
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+    u64 want = crucible_load(b, i, width);
+    if (masked) want ^= crucible_bits(key, i) & m;
+    if (crucible_load(a, i, width) != want) { ++count; if (first == ~0ull) first = i; }
+  }
+  __shared__ u64 sCount, sFirst;
+  if (threadIdx.x == 0) { sCount = 0; sFirst = ~0ull; }
+  __syncthreads();
+  count = crucible_warp_add(count);
+  first = crucible_warp_min(first);
+  if ((threadIdx.x & 31) == 0) { if (count) atomicAdd(&sCount, count); if (first != ~0ull) atomicMin(&sFirst, first); }
+  __syncthreads();
+  if (threadIdx.x == 0) { if (sCount) atomicAdd(&result[0], sCount); if (sFirst != ~0ull) atomicMin(&result[1], sFirst); }
+}
+// One output element as a double, exactly as HostTensor::valueAt reads it.
+__device__ __forceinline__ double crucible_value(int dtype, u64 bits) {
+  float f;
+  switch (dtype) {
+    case 0: return (double)__uint_as_float((unsigned)bits);
+    case 1: { unsigned short h = (unsigned short)bits; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return (double)f; }
+    case 2: return (double)__uint_as_float((unsigned)bits << 16);
+    case 3: return __longlong_as_double((long long)bits);
+    case 4: return (double)(int)(unsigned)bits;
+    default: return (double)(long long)bits;
+  }
+}
+__device__ __forceinline__ bool crucible_isnan(double x) { return x != x; }
+__device__ __forceinline__ bool crucible_isfinite(double x) { return fabs(x) <= 1.7976931348623157e308; }
+// checkOutput's pass (output_check.cpp) over one output: the same tests in
+// the same order, every floating-point step rounded as the host rounds it
+// (no contraction into FMAs). `ref` is the oracle's fp64 output masked with
+// `key`. The tally is that of crucible::cuda::DeviceTally:
+//   u64 counts[3] (unwritten, non-finite, mismatches), added;
+//   u64 first[3] (the same three), min (~0 for none);
+//   u64 maxAbs, maxRel (bit patterns of non-negative doubles), max;
+//   unsigned flags[4] (out all zero, out constant, ref all zero, ref constant), and.
+struct crucible_tally { u64 counts[3]; u64 first[3]; u64 maxAbs, maxRel; unsigned flags[4]; };
+extern "C" __global__ void crucible_tally_output(const unsigned char* out, const double* ref, u64 n, int width,
+                                                 int dtype, u64 key, u64 poison, double rtol, double atol,
+                                                 crucible_tally* result) {
+  const double out0 = n ? crucible_value(dtype, crucible_load(out, 0, width)) : 0.0;
+  const double ref0 = n ? __longlong_as_double((long long)((u64)__double_as_longlong(ref[0]) ^ crucible_bits(key, 0))) : 0.0;
+  u64 counts[3] = {0, 0, 0}, first[3] = {~0ull, ~0ull, ~0ull};
+  double maxAbs = 0, maxRel = 0;
+  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+    const double want = __longlong_as_double((long long)((u64)__double_as_longlong(ref[i]) ^ crucible_bits(key, i)));
+    refAllZero = refAllZero && want == 0;
+    refConstant = refConstant && want == ref0;
+    const u64 bits = crucible_load(out, i, width);
+    if (bits == poison) {
+      ++counts[0];
+      if (first[0] == ~0ull) first[0] = i;
+      outAllZero = outConstant = false;
+      continue;
+    }
+    const double y = crucible_value(dtype, bits);
+    outAllZero = outAllZero && y == 0;
+    outConstant = outConstant && (y == out0 || (crucible_isnan(y) && crucible_isnan(out0)));
+    if (!crucible_isfinite(y)) {
+      ++counts[1];
+      if (first[1] == ~0ull) first[1] = i;
+      continue;
+    }
+    const double err = fabs(__dsub_rn(y, want));
+    const double scaled = __dmul_rn(rtol, fabs(want));
+    if (maxAbs < err) maxAbs = err;   // std::max(maxAbs, err): a NaN err keeps maxAbs
+    if (want != 0 && scaled >= atol) {
+      const double rel = __ddiv_rn(err, fabs(want));
+      if (maxRel < rel) maxRel = rel;
+    }
+    if (!(err <= __dadd_rn(atol, scaled))) {
+      ++counts[2];
+      if (first[2] == ~0ull) first[2] = i;
+    }
+  }
+  __shared__ crucible_tally s;
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < 3; ++k) { s.counts[k] = 0; s.first[k] = ~0ull; }
+    s.maxAbs = s.maxRel = 0;
+    for (int k = 0; k < 4; ++k) s.flags[k] = 1;
+  }
+  __syncthreads();
+  u64 maxAbsBits = (u64)__double_as_longlong(maxAbs), maxRelBits = (u64)__double_as_longlong(maxRel);
+  for (int k = 0; k < 3; ++k) { counts[k] = crucible_warp_add(counts[k]); first[k] = crucible_warp_min(first[k]); }
+  maxAbsBits = crucible_warp_max(maxAbsBits);
+  maxRelBits = crucible_warp_max(maxRelBits);
+  const bool flags[4] = {__all_sync(0xFFFFFFFFu, outAllZero) != 0, __all_sync(0xFFFFFFFFu, outConstant) != 0,
+                         __all_sync(0xFFFFFFFFu, refAllZero) != 0, __all_sync(0xFFFFFFFFu, refConstant) != 0};
+  if ((threadIdx.x & 31) == 0) {
+    for (int k = 0; k < 3; ++k) {
+      if (counts[k]) atomicAdd(&s.counts[k], counts[k]);
+      if (first[k] != ~0ull) atomicMin(&s.first[k], first[k]);
+    }
+    if (maxAbsBits) atomicMax(&s.maxAbs, maxAbsBits);
+    if (maxRelBits) atomicMax(&s.maxRel, maxRelBits);
+    for (int k = 0; k < 4; ++k) if (!flags[k]) atomicAnd(&s.flags[k], 0u);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < 3; ++k) {
+      if (s.counts[k]) atomicAdd(&result->counts[k], s.counts[k]);
+      if (s.first[k] != ~0ull) atomicMin(&result->first[k], s.first[k]);
+    }
+    if (s.maxAbs) atomicMax(&result->maxAbs, s.maxAbs);
+    if (s.maxRel) atomicMax(&result->maxRel, s.maxRel);
+    for (int k = 0; k < 4; ++k) if (!s.flags[k]) atomicAnd(&result->flags[k], 0u);
+  }
+}
 )";
 
 int dtypeCode(DType d) {
@@ -154,11 +293,22 @@ LaunchGeometry geometryFor(std::int64_t count) {
 
 constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
 
+// crucible_tally_output's result, as the device lays it out.
+struct DeviceTally {
+  std::uint64_t counts[3];   // unwritten, non-finite, mismatches
+  std::uint64_t first[3];    // their first indices, ~0 for none
+  std::uint64_t maxAbs, maxRel;  // bit patterns of non-negative doubles
+  std::uint32_t flags[4];    // out all zero, out constant, ref all zero, ref constant
+};
+static_assert(sizeof(DeviceTally) == 80, "the device's crucible_tally layout");
+
+std::int64_t firstIndex(std::uint64_t v) { return v == ~0ull ? -1 : static_cast<std::int64_t>(v); }
+
 }  // namespace
 
 const char* HarnessKernels::source() { return kSource; }
 
-HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : result_(sizeof(std::uint64_t)) {
+HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : result_(sizeof(DeviceTally)) {
   CompileRequest req;
   req.source = kSource;
   req.entry = "crucible_fill_pattern";
@@ -170,6 +320,9 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : re
   hash_ = std::make_unique<KernelModule>(built.cubin, "crucible_hash");
   differ_ = std::make_unique<KernelModule>(built.cubin, "crucible_count_differences");
   draw_ = std::make_unique<KernelModule>(built.cubin, "crucible_draw");
+  maskedCopy_ = std::make_unique<KernelModule>(built.cubin, "crucible_masked_copy");
+  compare_ = std::make_unique<KernelModule>(built.cubin, "crucible_compare_elements");
+  tally_ = std::make_unique<KernelModule>(built.cubin, "crucible_tally_output");
 }
 
 HarnessKernels::~HarnessKernels() = default;
@@ -234,6 +387,79 @@ std::int64_t HarnessKernels::countDifferences(CUdeviceptr a, CUdeviceptr b, std:
   check(d.cuMemcpyDtoH(&c, result_.get(), sizeof c), "reading a count");
   return static_cast<std::int64_t>(c);
 }
+
+void HarnessKernels::maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std::int64_t count, std::uint64_t key,
+                                CUstream stream) const {
+  if (count <= 0) return;
+  CUdeviceptr d = dst, s = src;
+  unsigned long long n = static_cast<unsigned long long>(count), k = key;
+  void* params[] = {&d, &s, &n, &width, &k};
+  check(maskedCopy_->launch(geometryFor(count), stream, params), "queuing a masked copy");
+}
+
+BitwiseDiff HarnessKernels::compareElements(CUdeviceptr a, CUdeviceptr b, int width, std::int64_t count, bool bMasked,
+                                            std::uint64_t key, CUstream stream) const {
+  BitwiseDiff diff;
+  if (count <= 0) return diff;
+  const DriverApi& d = driver();
+  const std::uint64_t init[2] = {0, ~0ull};
+  check(d.cuStreamSynchronize(stream), "comparing buffers");
+  check(d.cuMemcpyHtoD(result_.get(), init, sizeof init), "clearing a comparison");
+  CUdeviceptr pa = a, pb = b, out = result_.get();
+  unsigned long long n = static_cast<unsigned long long>(count), k = key;
+  int masked = bMasked ? 1 : 0;
+  void* params[] = {&pa, &pb, &n, &width, &masked, &k, &out};
+  check(compare_->launch(geometryFor(count), stream, params), "queuing a comparison");
+  std::uint64_t got[2] = {0, 0};
+  check(d.cuStreamSynchronize(stream), "comparing buffers");
+  check(d.cuMemcpyDtoH(got, result_.get(), sizeof got), "reading a comparison");
+  diff.differing = static_cast<std::int64_t>(got[0]);
+  diff.first = firstIndex(got[1]);
+  return diff;
+}
+
+OutputTally HarnessKernels::tallyOutput(CUdeviceptr output, DType dtype, std::int64_t count,
+                                        CUdeviceptr maskedReference, std::uint64_t key, const Tolerance& tol,
+                                        const std::vector<std::byte>& poison, CUstream stream) const {
+  OutputTally t;
+  t.elements = count;
+  if (count <= 0) return t;
+  const DriverApi& d = driver();
+  DeviceTally init{};
+  for (auto& f : init.first) f = ~0ull;
+  for (auto& f : init.flags) f = 1;
+  check(d.cuStreamSynchronize(stream), "checking outputs");
+  check(d.cuMemcpyHtoD(result_.get(), &init, sizeof init), "clearing an output check");
+  const std::size_t width = sizeOf(dtype);
+  // The bytes checkOutput compares each element with: the pattern's first
+  // `width` bytes, zero-padded.
+  std::uint64_t poisonBits = 0;
+  std::memcpy(&poisonBits, poison.data(), std::min(width, poison.size()));
+  CUdeviceptr out = output, ref = maskedReference, res = result_.get();
+  unsigned long long n = static_cast<unsigned long long>(count), k = key, p = poisonBits;
+  int w = static_cast<int>(width), code = dtypeCode(dtype);
+  double rtol = tol.rtol, atol = tol.atol;
+  void* params[] = {&out, &ref, &n, &w, &code, &k, &p, &rtol, &atol, &res};
+  check(tally_->launch(geometryFor(count), stream, params), "queuing an output check");
+  DeviceTally got{};
+  check(d.cuStreamSynchronize(stream), "checking outputs");
+  check(d.cuMemcpyDtoH(&got, result_.get(), sizeof got), "reading an output check");
+  t.unwritten = static_cast<std::int64_t>(got.counts[0]);
+  t.nonFinite = static_cast<std::int64_t>(got.counts[1]);
+  t.mismatches = static_cast<std::int64_t>(got.counts[2]);
+  t.firstUnwritten = firstIndex(got.first[0]);
+  t.firstNonFinite = firstIndex(got.first[1]);
+  t.firstMismatch = firstIndex(got.first[2]);
+  std::memcpy(&t.maxAbsError, &got.maxAbs, sizeof(double));
+  std::memcpy(&t.maxRelError, &got.maxRel, sizeof(double));
+  t.outAllZero = got.flags[0] != 0;
+  t.outConstant = got.flags[1] != 0;
+  t.refAllZero = got.flags[2] != 0;
+  t.refConstant = got.flags[3] != 0;
+  return t;
+}
+
+std::uint64_t maskBits(std::uint64_t key, std::uint64_t i) { return mix64(key + (i + 1) * kGamma); }
 
 std::uint64_t randomFiniteBits(DType dtype, std::uint64_t seed, std::uint64_t i) {
   const std::uint64_t r = mix64(seed + (i + 1) * kGamma);

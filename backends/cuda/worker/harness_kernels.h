@@ -9,7 +9,12 @@
 //    without downloading them and without keeping a validated result
 //    anywhere a candidate could reach (only the hash is kept, on the host);
 //  - a count of the words in which two buffers differ (inputs against the
-//    validated input set they were copied from).
+//    validated input set they were copied from);
+//  - masked copies, element-wise comparisons (count and first index) and
+//    checkOutput's whole pass over an output against the oracle's fp64
+//    reference, so validation compares on the device and downloads only a
+//    few words (the host compare of a 33.5M-element output read a 268 MB
+//    reference per launch and took as long as timing the candidate).
 // They are compiled once with NVRTC for the GPU at hand; candidate code never
 // shares their module.
 #pragma once
@@ -19,6 +24,7 @@
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
 #include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/output_check.h"
 #include "core/engine/interfaces.h"
 #include "core/task/task_spec.h"
 
@@ -47,12 +53,29 @@ public:
   // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
   std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
+  // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
+  // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a
+  // candidate must not find in device memory is kept this way.
+  void maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std::int64_t count, std::uint64_t key,
+                  CUstream stream) const;
+  // The elements of `width` bytes at which `a` and `b` differ (b unmasked
+  // with `key` first when `bMasked`): how many and the first (waits for the stream).
+  BitwiseDiff compareElements(CUdeviceptr a, CUdeviceptr b, int width, std::int64_t count, bool bMasked,
+                              std::uint64_t key, CUstream stream) const;
+  // checkOutput's pass over `count` elements of `dtype` at `output` against
+  // the reference at `maskedReference` (fp64, masked with `key` by
+  // maskedCopy), with the output's `poison` and `tol`: the tally the host
+  // pass computes from the same bytes, bit for bit (waits for the stream).
+  OutputTally tallyOutput(CUdeviceptr output, DType dtype, std::int64_t count, CUdeviceptr maskedReference,
+                          std::uint64_t key, const Tolerance& tol, const std::vector<std::byte>& poison,
+                          CUstream stream) const;
+
   // The CUDA C++ source of the kernels (compiled by tests without a GPU).
   static const char* source();
 
 private:
-  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_;
-  DeviceBuffer result_;   // one 64-bit result for hash and countDifferences
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_;
+  DeviceBuffer result_;   // the results: a 64-bit word, a pair of them, or a tally
 };
 
 // The bits of element `i` of a RandomFinite fill, exactly as the device
@@ -60,6 +83,9 @@ private:
 // [2^-4, 2^4) with a random sign and mantissa for floating dtypes, any value
 // for integers. Returned in the low sizeOf(dtype) bytes.
 std::uint64_t randomFiniteBits(DType dtype, std::uint64_t seed, std::uint64_t i);
+
+// The mask maskedCopy XORs element i with (its low bytes for narrower elements).
+std::uint64_t maskBits(std::uint64_t key, std::uint64_t i);
 
 // The hash the device computes, on the host (tests): the wrapping sum over
 // elements of mix64(element bits + (i + 1) * golden ratio).

@@ -106,49 +106,65 @@ OutputCheck checkOutput(const std::string& name, const HostTensor& got, const st
       parts[static_cast<std::size_t>(chunk)] = k;
     });
   });
-  std::int64_t firstUnwritten = -1, firstNonFinite = -1, firstMismatch = -1;
-  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
+  OutputTally t;
+  t.elements = got.count;
   auto firstOf = [](std::int64_t sofar, std::int64_t here) { return sofar >= 0 ? sofar : here; };
   for (const PartialCheck& k : parts) {  // chunk order: the earliest chunk's first index wins
-    c.unwritten += k.unwritten;
-    c.nonFinite += k.nonFinite;
-    c.mismatches += k.mismatches;
-    firstUnwritten = firstOf(firstUnwritten, k.firstUnwritten);
-    firstNonFinite = firstOf(firstNonFinite, k.firstNonFinite);
-    firstMismatch = firstOf(firstMismatch, k.firstMismatch);
-    c.maxAbsError = std::max(c.maxAbsError, k.maxAbsError);
-    c.maxRelError = std::max(c.maxRelError, k.maxRelError);
-    outAllZero = outAllZero && k.outAllZero;
-    outConstant = outConstant && k.outConstant;
-    refAllZero = refAllZero && k.refAllZero;
-    refConstant = refConstant && k.refConstant;
+    t.unwritten += k.unwritten;
+    t.nonFinite += k.nonFinite;
+    t.mismatches += k.mismatches;
+    t.firstUnwritten = firstOf(t.firstUnwritten, k.firstUnwritten);
+    t.firstNonFinite = firstOf(t.firstNonFinite, k.firstNonFinite);
+    t.firstMismatch = firstOf(t.firstMismatch, k.firstMismatch);
+    t.maxAbsError = std::max(t.maxAbsError, k.maxAbsError);
+    t.maxRelError = std::max(t.maxRelError, k.maxRelError);
+    t.outAllZero = t.outAllZero && k.outAllZero;
+    t.outConstant = t.outConstant && k.outConstant;
+    t.refAllZero = t.refAllZero && k.refAllZero;
+    t.refConstant = t.refConstant && k.refConstant;
   }
-  c.allZero = got.count > 0 && outAllZero && !refAllZero;
-  c.constant = got.count > 1 && outConstant && !refConstant;
+  return describeOutputCheck(
+      name, t, tol, [&](std::int64_t i) { return got.valueAt(i); },
+      [&](std::int64_t i) { return reference[static_cast<std::size_t>(i)]; });
+}
+
+OutputCheck describeOutputCheck(const std::string& name, const OutputTally& t, const Tolerance& tol,
+                                const std::function<double(std::int64_t)>& gotAt,
+                                const std::function<double(std::int64_t)>& wantAt) {
+  OutputCheck c;
+  c.elements = t.elements;
+  c.unwritten = t.unwritten;
+  c.nonFinite = t.nonFinite;
+  c.mismatches = t.mismatches;
+  c.maxAbsError = t.maxAbsError;
+  c.maxRelError = t.maxRelError;
+  c.allZero = t.elements > 0 && t.outAllZero && !t.refAllZero;
+  c.constant = t.elements > 1 && t.outConstant && !t.refConstant;
 
   auto firstAt = [&](std::int64_t i) {
     c.firstBad = i;
-    c.firstWant = reference[static_cast<std::size_t>(i)];
-    c.firstGot = got.valueAt(i);
+    c.firstWant = wantAt(i);
+    c.firstGot = gotAt(i);
   };
   if (c.unwritten > 0) {
-    firstAt(firstUnwritten);
-    c.reason = where(name, c.unwritten, got.count) + " never written (still hold the poison pattern), first at index " +
-               std::to_string(firstUnwritten);
+    firstAt(t.firstUnwritten);
+    c.reason = where(name, c.unwritten, t.elements) + " never written (still hold the poison pattern), first at index " +
+               std::to_string(t.firstUnwritten);
   } else if (c.nonFinite > 0) {
-    firstAt(firstNonFinite);
-    c.reason = where(name, c.nonFinite, got.count) + " are NaN or Inf where the reference is finite, first at index " +
-               std::to_string(firstNonFinite) + " (an out-of-bounds read of the NaN guard around inputs shows this way)";
+    firstAt(t.firstNonFinite);
+    c.reason = where(name, c.nonFinite, t.elements) + " are NaN or Inf where the reference is finite, first at index " +
+               std::to_string(t.firstNonFinite) +
+               " (an out-of-bounds read of the NaN guard around inputs shows this way)";
   } else if (c.allZero) {
     firstAt(0);
     c.reason = "output '" + name + "' is all zeros; the reference is not";
   } else if (c.constant) {
     firstAt(0);
-    c.reason = "output '" + name + "' holds one value (" + fmt(out0) + ") in every element; the reference does not";
+    c.reason = "output '" + name + "' holds one value (" + fmt(c.firstGot) + ") in every element; the reference does not";
   } else if (c.mismatches > 0) {
-    firstAt(firstMismatch);
-    c.reason = where(name, c.mismatches, got.count) + " outside tolerance (|y-ref| <= " + fmt(tol.atol) + " + " +
-               fmt(tol.rtol) + "*|ref|); first at index " + std::to_string(firstMismatch) + ": got " +
+    firstAt(t.firstMismatch);
+    c.reason = where(name, c.mismatches, t.elements) + " outside tolerance (|y-ref| <= " + fmt(tol.atol) + " + " +
+               fmt(tol.rtol) + "*|ref|); first at index " + std::to_string(t.firstMismatch) + ": got " +
                fmt(c.firstGot) + ", want " + fmt(c.firstWant) + "; max abs error " + fmt(c.maxAbsError) +
                ", max rel error " + fmt(c.maxRelError);
   }

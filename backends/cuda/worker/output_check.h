@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Compares one kernel output with the oracle's double-precision output, every
 // element, and names the first thing wrong in words. Pure host code: no GPU.
+// The worker runs the same pass on the device (HarnessKernels::tallyOutput)
+// and puts its tally in words with describeOutputCheck; checkOutput is the
+// specification the device pass is tested against.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 #include "backends/cuda/worker/host_tensor.h"
@@ -27,6 +31,24 @@ struct OutputCheck {
   std::string reason;             // empty when the output passes
   bool passed() const { return reason.empty(); }
 };
+
+// What one pass over an output finds, before it is put in words. The first
+// indices are -1 where no element qualifies; the four flags hold over every
+// element (an unwritten element is neither zero nor the constant).
+struct OutputTally {
+  std::int64_t elements = 0;
+  std::int64_t unwritten = 0, nonFinite = 0, mismatches = 0;
+  std::int64_t firstUnwritten = -1, firstNonFinite = -1, firstMismatch = -1;
+  double maxAbsError = 0, maxRelError = 0;
+  bool outAllZero = true, outConstant = true, refAllZero = true, refConstant = true;
+};
+
+// The OutputCheck a tally earns: `gotAt(i)` reads output element i as a
+// double (HostTensor::valueAt), `wantAt(i)` the reference's; each is called
+// for at most two elements (element 0 and the first failing one).
+OutputCheck describeOutputCheck(const std::string& name, const OutputTally& tally, const Tolerance& tol,
+                                const std::function<double(std::int64_t)>& gotAt,
+                                const std::function<double(std::int64_t)>& wantAt);
 
 // `poison` is the pattern the output was filled with before the launch.
 OutputCheck checkOutput(const std::string& name, const HostTensor& got, const std::vector<double>& reference,

@@ -13,18 +13,22 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
-    inputReadback_.emplace_back(t.dtype, elementCount(spec_, t));
+    drawnInputs_.emplace_back(inputs_.back()->dataBytes());
   }
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
     outputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     referenceOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
-    for (auto& slot : outputSlots_) slot.emplace_back(t.dtype, n);
+    outputSlots_[0].emplace_back(t.dtype, n);  // slot 1 is sized on first use
     reference_.emplace_back(static_cast<std::size_t>(n));
+    maskedReference_.emplace_back(static_cast<std::size_t>(n) * sizeof(double));
+    keptOutputs_.emplace_back(outputs_.back()->dataBytes());
   }
-  // Every host buffer a trial copies through, at its final size: see host_pinning.h.
-  for (auto* group : {&hostInputs_, &inputReadback_, &outputSlots_[0], &outputSlots_[1]})
+  // Every host buffer a trial copies through, at its final size: see
+  // host_pinning.h. Validation compares outputs on the device; only the
+  // timed checks' failure path downloads them, into slot 0.
+  for (auto* group : {&hostInputs_, &outputSlots_[0]})
     for (HostTensor& t : *group) pinning_.pin(t.bytes.data(), t.byteSize());
   for (auto& r : reference_) pinning_.pin(r.data(), r.size() * sizeof(double));
   for (const std::string& s : spec_.scalars) scalars_.push_back(evalExpression(s, spec_.axes));
@@ -67,6 +71,13 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed) {
                                   "': the distribution produced only zeros, which would hide unwritten outputs");
     inputs_[i]->writeGuards();
   }
+  // The copy inputDamage compares with, masked: a kernel that wrote an input
+  // cannot make the copy agree without the key.
+  drawnKey_ = keys_();
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
+    harness_.maskedCopy(drawnInputs_[i].get(), inputs_[i]->data(), static_cast<int>(sizeOf(inputs_[i]->dtype())),
+                        inputs_[i]->count(), drawnKey_, gpu_.stream());
+  check(driver().cuStreamSynchronize(gpu_.stream()), "keeping a copy of the inputs");
   liveSet_ = -1;
 }
 
@@ -81,6 +92,12 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
                             : CandidateStatus::Invalid,
                         std::string(e.what()) + " (a task bug, not the candidate's)");
   }
+  // The device copy checkOutput compares with, masked with a fresh key.
+  referenceKey_ = keys_();
+  for (std::size_t i = 0; i < oracleOutputs_.size(); ++i)
+    harness_.maskedCopy(maskedReference_[i].get(), oracleOutputs_[i]->data(), sizeof(double), oracleOutputs_[i]->count(),
+                        referenceKey_, gpu_.stream());
+  check(driver().cuStreamSynchronize(gpu_.stream()), "keeping the reference");
   reference_.resize(oracleOutputs_.size());
   for (std::size_t i = 0; i < oracleOutputs_.size(); ++i) {
     // The oracle writes doubles: straight into the reference, no staging copy.
@@ -187,6 +204,37 @@ std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore, bool in
   return {};
 }
 
+OutputCheck TaskRuntime::checkOutput(std::size_t output, const Tolerance& tol, int poison) const {
+  const GuardedBuffer& b = *outputs_[output];
+  const std::vector<double>& want = reference_[output];
+  const OutputTally tally = harness_.tallyOutput(b.data(), b.dtype(), b.count(), maskedReference_[output].get(),
+                                                 referenceKey_, tol, poisonPattern(b.dtype(), poison), gpu_.stream());
+  // The elements the verdict names, one at a time from the device.
+  auto gotAt = [&](std::int64_t i) {
+    HostTensor one(b.dtype(), 1);
+    check(driver().cuMemcpyDtoH(one.bytes.data(), b.data() + static_cast<std::size_t>(i) * one.byteSize(),
+                                one.byteSize()),
+          "reading an output element");
+    return one.valueAt(0);
+  };
+  auto wantAt = [&](std::int64_t i) { return want[static_cast<std::size_t>(i)]; };
+  return describeOutputCheck(spec_.outputs[output].name, tally, tol, gotAt, wantAt);
+}
+
+void TaskRuntime::keepOutputs() {
+  keptKey_ = keys_();
+  for (std::size_t i = 0; i < outputs_.size(); ++i)
+    harness_.maskedCopy(keptOutputs_[i].get(), outputs_[i]->data(), static_cast<int>(sizeOf(outputs_[i]->dtype())),
+                        outputs_[i]->count(), keptKey_, gpu_.stream());
+  check(driver().cuStreamSynchronize(gpu_.stream()), "keeping outputs");
+}
+
+BitwiseDiff TaskRuntime::compareWithKeptOutputs(std::size_t output) const {
+  const GuardedBuffer& b = *outputs_[output];
+  return harness_.compareElements(b.data(), keptOutputs_[output].get(), static_cast<int>(sizeOf(b.dtype())), b.count(),
+                                  /*bMasked=*/true, keptKey_, gpu_.stream());
+}
+
 std::vector<HostTensor> TaskRuntime::downloadOutputs() const {
   std::vector<HostTensor> out(outputs_.size());
   for (std::size_t i = 0; i < outputs_.size(); ++i) outputs_[i]->download(out[i]);
@@ -202,12 +250,12 @@ const std::vector<HostTensor>& TaskRuntime::downloadOutputs(int slot) {
 
 std::string TaskRuntime::inputDamage() const {
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
-    HostTensor& now = inputReadback_[i];
-    inputs_[i]->download(now);
-    const BitwiseDiff d = compareBitwise(now, hostInputs_[i]);
+    const GuardedBuffer& now = *inputs_[i];
+    const BitwiseDiff d = harness_.compareElements(now.data(), drawnInputs_[i].get(), static_cast<int>(sizeOf(now.dtype())),
+                                                   now.count(), /*bMasked=*/true, drawnKey_, gpu_.stream());
     if (d.differing > 0)
       return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(d.differing) + " of " +
-             std::to_string(now.count) + " elements changed, first at index " + std::to_string(d.first) +
+             std::to_string(now.count()) + " elements changed, first at index " + std::to_string(d.first) +
              " (inputs are read-only)";
     if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
   }

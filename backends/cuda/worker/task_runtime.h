@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One task made concrete on the GPU: guarded device buffers for its inputs and
-// outputs, the oracle's double-precision outputs, host copies of the inputs
-// (to prove a kernel left them alone), and launches that wait with a deadline
-// and turn every failure into a KernelFailure with a precise reason.
+// outputs, the oracle's double-precision outputs (on the host, and masked on
+// the device), masked device copies of the inputs (to prove a kernel left
+// them alone), the device checks of a launch's outputs, and launches that
+// wait with a deadline and turn every failure into a KernelFailure with a
+// precise reason.
 //
 // What a candidate can reach is kept apart from what judges it: the oracle's
-// device outputs are overwritten as soon as they are downloaded, and the
+// device outputs are overwritten as soon as they are copied, and the
 // reference kernel timed beside the candidate writes its own output buffers,
-// so no launch of the candidate ever finds a correct result in memory.
+// so no launch of the candidate ever finds a correct result in memory. The
+// copies validation compares with on the device (the reference, a validated
+// launch's outputs) are masked: every element XORed with a stream of bits
+// from a key only the host holds, drawn afresh for every copy.
 // Input sets that validation checked are kept on the device (for in-place
 // swaps during timing) with the hash of the outputs the candidate produced
 // for them (on the host), so timed launches can be checked too; no validated
-// result is kept on the device.
+// result is kept on the device unmasked.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
@@ -23,6 +29,7 @@
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/output_check.h"
 #include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"
 
@@ -46,14 +53,15 @@ public:
   CUstream stream() const { return gpu_.stream(); }
 
   // Draws every input from its distribution with `seed` on the device
-  // (HarnessKernels::draw) and keeps a host copy, into the same device
+  // (HarnessKernels::draw) and keeps a host copy (the all-zero check) and a
+  // masked device copy (inputDamage), into the same device
   // buffers each time (a kernel cannot tell new inputs by their address).
   // Guards are rewritten too. Throws std::invalid_argument when an input
   // cannot be drawn or came out all zeros.
   void randomizeInputs(std::uint64_t seed);
-  // Runs the oracle on the current inputs and downloads its outputs, then
-  // overwrites the oracle's device outputs (no candidate launch may find
-  // them); throws KernelFailure (Invalid) naming the task when the oracle
+  // Runs the oracle on the current inputs, keeps its outputs on the host and,
+  // masked, on the device (checkOutput), then overwrites the oracle's device
+  // outputs (no candidate launch may find them); throws KernelFailure (Invalid) naming the task when the oracle
   // fails or leaves non-finite values.
   void computeReference(double timeoutSeconds);
   const std::vector<std::vector<double>>& reference() const { return reference_; }
@@ -85,6 +93,18 @@ public:
   // the inputs are compared with the set in full as well); else what
   // differs, in words.
   std::string checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo);
+  // checkOutput (output_check.h) of candidate output `output` as the device
+  // holds it now against the current reference, with `tol` and poison
+  // pattern `poison` (0 or 1): the same pass run on the device, the same
+  // OutputCheck; only the tally and at most two elements are downloaded.
+  OutputCheck checkOutput(std::size_t output, const Tolerance& tol, int poison) const;
+  // Keeps a masked device copy of every candidate output as it is now, for
+  // compareWithKeptOutputs (the second launch of a validation trial).
+  void keepOutputs();
+  // compareBitwise (output_check.h) of candidate output `output` now with
+  // its copy kept by keepOutputs.
+  BitwiseDiff compareWithKeptOutputs(std::size_t output) const;
+
   std::vector<HostTensor> downloadOutputs() const;
   // The outputs downloaded into host buffers this object keeps (slot 0 or 1),
   // reused from call to call: no allocation or page faulting of hundreds of
@@ -92,7 +112,8 @@ public:
   const std::vector<HostTensor>& downloadOutputs(int slot);
 
   // Empty when the inputs (and their guards) still hold exactly what was
-  // uploaded; else which input changed and how many bytes.
+  // drawn (compared on the device with a copy taken after the draw); else
+  // which input changed and how many elements.
   std::string inputDamage() const;
   // Empty when no output guard changed; else which output was overrun.
   std::string outputGuardDamage() const;
@@ -147,9 +168,13 @@ private:
   int setsUsed_ = 0;
   int liveSet_ = -1;   // the kept set the input buffers hold, -1 for inputs drawn since
   std::vector<HostTensor> hostInputs_;
-  // Reused host buffers: what the device holds for each input (inputDamage)
-  // and two sets of downloaded outputs (downloadOutputs(slot)).
-  mutable std::vector<HostTensor> inputReadback_;
+  // Device copies validation compares with, each masked with its own key:
+  // the inputs as drawn (inputDamage), the reference (checkOutput) and a
+  // launch's outputs (compareWithKeptOutputs).
+  std::vector<DeviceBuffer> drawnInputs_, maskedReference_, keptOutputs_;
+  std::uint64_t drawnKey_ = 0, referenceKey_ = 0, keptKey_ = 0;
+  std::mt19937_64 keys_{std::random_device{}()};
+  // Reused host buffers: two sets of downloaded outputs (downloadOutputs(slot)).
   std::vector<HostTensor> outputSlots_[2];
   std::vector<std::vector<double>> reference_;
   // Kernel arguments: device pointers then scalars, and the arrays of their

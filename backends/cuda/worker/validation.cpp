@@ -11,18 +11,19 @@ namespace {
 // engine is likely to use (small integers), and a function of the trial's.
 constexpr std::uint64_t kRerandomise = 0x5EEDF00D5EEDF00Dull;
 
-// Checks one launch's outputs against the current reference; returns the
-// first failure's reason (empty if none) and accumulates error figures.
-std::string checkLaunch(TaskRuntime& task, const std::vector<HostTensor>& outputs, int poison, ValidationTrial& trial) {
+// Checks one launch's outputs against the current reference, on the device
+// (TaskRuntime::checkOutput runs checkOutput's pass there); returns the first
+// failure's reason (empty if none) and accumulates error figures.
+std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial) {
   if (std::string damage = task.inputDamage(); !damage.empty()) return damage;
   if (std::string damage = task.outputGuardDamage(); !damage.empty()) return damage;
   const TaskSpec& spec = task.spec();
   std::string reason;
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
     const std::string& name = spec.outputs[i].name;
     auto tol = spec.tolerances.find(name);
     const Tolerance t = tol == spec.tolerances.end() ? Tolerance{} : tol->second;
-    OutputCheck c = checkOutput(name, outputs[i], task.reference()[i], t, poisonPattern(outputs[i].dtype, poison));
+    OutputCheck c = task.checkOutput(i, t, poison);
     trial.maxAbsError = std::max(trial.maxAbsError, c.maxAbsError);
     trial.maxRelError = std::max(trial.maxRelError, c.maxRelError);
     trial.mismatches += c.unwritten + c.nonFinite + c.mismatches;
@@ -63,20 +64,19 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
     timed(costs.inputs, [&] { task.randomizeInputs(inputSeed); });
     timed(costs.oracle, [&] { task.computeReference(timeout); });
   };
-  // Outputs filled as `fill` says, one launch, its outputs downloaded into `slot`.
-  auto launch = [&](const FillChoice& fill, int slot) -> const std::vector<HostTensor>& {
+  // Outputs filled as `fill` says, one launch; its outputs stay on the device.
+  auto launch = [&](const FillChoice& fill) {
     timed(costs.candidate, [&] {
       candidate.globals.restore(task.stream());
       task.fillOutputs(fill, /*rewriteGuards=*/true);
       task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
     });
-    return timed(costs.checks, [&]() -> const std::vector<HostTensor>& { return task.downloadOutputs(slot); });
   };
 
   drawInputs(seed);
   const FillChoice firstFill = plan.nextFill(/*mustBePoison=*/true);
-  const std::vector<HostTensor>& first = launch(firstFill, 0);
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, first, firstFill.poisonIndex(), trial); });
+  launch(firstFill);
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, firstFill.poisonIndex(), trial); });
       !why.empty()) {
     trial.reason = followsTrial ? why + "; the inputs were re-randomised in place since the previous trial passed "
                                         "(a kernel that caches results between launches fails this way, as does one "
@@ -85,15 +85,18 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
     return trial;
   }
 
-  timed(costs.checks, [&] { task.keepValidatedSet(); });
+  timed(costs.checks, [&] {
+    task.keepValidatedSet();
+    task.keepOutputs();  // masked on the device, for the comparison with the second launch
+  });
   const FillChoice secondFill = plan.nextFill();
-  const std::vector<HostTensor>& second = launch(secondFill, 1);
-  for (std::size_t i = 0; i < first.size(); ++i) {
-    const BitwiseDiff d = timed(costs.checks, [&] { return compareBitwise(first[i], second[i]); });
+  launch(secondFill);
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+    const BitwiseDiff d = timed(costs.checks, [&] { return task.compareWithKeptOutputs(i); });
     if (d.differing > 0) {
       trial.mismatches += d.differing;
       trial.reason = "nondeterministic: output '" + spec.outputs[i].name + "' differs in " +
-                     std::to_string(d.differing) + " of " + std::to_string(first[i].count) +
+                     std::to_string(d.differing) + " of " + std::to_string(elementCount(spec, spec.outputs[i])) +
                      " elements between two launches on the same inputs, first at index " + std::to_string(d.first) +
                      " (outputs filled with " + firstFill.describe() + " before the first, " + secondFill.describe() +
                      " before the second: a race, an element written only sometimes, unordered atomics, or a kernel "
@@ -107,11 +110,10 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
     return trial;
   }
   drawInputs(seed ^ kRerandomise);
-  // Slot 1 again: the second launch's outputs are no longer needed.
   const FillChoice thirdFill = plan.nextFill(/*mustBePoison=*/true);
-  const std::vector<HostTensor>& third = launch(thirdFill, 1);
+  launch(thirdFill);
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, third, thirdFill.poisonIndex(), ignored); });
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, thirdFill.poisonIndex(), ignored); });
       !why.empty()) {
     trial.mismatches += ignored.mismatches;
     trial.reason = "after the inputs were re-randomised in place (same buffers): " + why +

@@ -36,7 +36,7 @@ struct ValidationCosts {
   double inputs = 0;     // drawing inputs on the host and uploading them
   double oracle = 0;     // the oracle's launch and its download
   double candidate = 0;  // the candidate's launches
-  double checks = 0;     // downloads and element-by-element comparisons
+  double checks = 0;     // the element-by-element comparisons (on the device) and their small downloads
   std::string describe() const;
 };
 

@@ -145,5 +145,21 @@ TEST(HarnessKernels, CompileWithNvrtc) {
   EXPECT_FALSE(r.cubin.empty());
 }
 
+// Every kernel the worker loads from the module is defined in it (the
+// compiler checks the PTX for the entry), the device output check included.
+TEST(HarnessKernels, DefineEveryEntryTheWorkerLoads) {
+  NvrtcCompiler compiler;
+  for (const char* entry : {"crucible_fill_pattern", "crucible_fill_random", "crucible_hash",
+                            "crucible_count_differences", "crucible_draw", "crucible_masked_copy",
+                            "crucible_compare_elements", "crucible_tally_output"}) {
+    CompileRequest req;
+    req.source = HarnessKernels::source();
+    req.entry = entry;
+    req.arch = "sm_90";
+    const CompileResult r = compiler.compile(req);
+    EXPECT_TRUE(r.report.ok) << entry << ": " << r.report.log;
+  }
+}
+
 }  // namespace
 }  // namespace crucible::cuda
