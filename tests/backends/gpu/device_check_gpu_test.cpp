@@ -237,8 +237,12 @@ TEST_F(DeviceCheck, ElementComparisonsAreCompareBitwise) {
     EXPECT_EQ(got.differing, want.differing);
     EXPECT_EQ(got.first, want.first);
     EXPECT_GT(harness_->compareElements(b.get(), masked.get(), width, n, false, 0, gpu_->stream()).differing, n * 9 / 10);
-    EXPECT_EQ(harness_->compareElements(b.get(), masked.get(), width, n, true, 0xABCDEFull ^ 1, gpu_->stream()).differing,
-              n)
+    // Another key unmasks nothing, but for chance: a 2-byte element's mask
+    // equals the right one's with probability 2^-16 (16 of 2^20 elements seen
+    // on the H200); 4- and 8-byte elements practically never.
+    const std::int64_t chance = width >= 4 ? 0 : n >> 10;
+    EXPECT_GE(harness_->compareElements(b.get(), masked.get(), width, n, true, 0xABCDEFull ^ 1, gpu_->stream()).differing,
+              n - chance)
         << "another key unmasks nothing";
     HostTensor seen(dtype, n);
     ASSERT_EQ(d.cuMemcpyDtoH(seen.bytes.data(), masked.get(), seen.byteSize()), CUDA_SUCCESS);
