@@ -571,7 +571,14 @@ void RunLoop::commitUpTo(std::size_t end) {
   if (!pipeline_) return;
   end = std::min(end, pipeline_->size());
   std::string failure;
-  auto tick = [this] { applyControlChanges(); };
+  auto tick = [this] {
+    applyControlChanges();
+    // A time budget that runs out inside a generation: nothing new starts
+    // (those candidates stay Proposed for a resume), what runs finishes. Else
+    // a run of slow evaluations (seconds each at 8192^3) overshoots its wall
+    // budget by up to two generations, the look-ahead's and this one.
+    if (timeBudgetSpent()) pipeline_->halt();
+  };
   for (; committedUpTo_ < end; ++committedUpTo_) {
     PipelineResult& r = pipeline_->waitFor(committedUpTo_, tick);
     switch (r.state) {
@@ -591,6 +598,12 @@ void RunLoop::commitUpTo(std::size_t end) {
     }
   }
   if (!failure.empty()) throw EngineError(failure);
+}
+
+bool RunLoop::timeBudgetSpent() {
+  const Usage used = usage();
+  return (run_.budget.wallSeconds > 0 && used.wallSeconds >= run_.budget.wallSeconds) ||
+         (run_.budget.gpuSeconds > 0 && used.gpuSeconds >= run_.budget.gpuSeconds);
 }
 
 void RunLoop::commit(const PipelineItem& item, const PipelineResult& r) {

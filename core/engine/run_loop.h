@@ -107,6 +107,8 @@ private:
   // Commits, in proposal order, the pipeline's results before position
   // `end` (all when it is beyond them); throws EngineError after committing
   // what was measured when a backend failed.
+  // The wall-time or GPU-time budget is used up (evaluations are counted apart).
+  bool timeBudgetSpent();
   void commitUpTo(std::size_t end);
   void drain() { commitUpTo(static_cast<std::size_t>(-1)); }
   std::int64_t inFlight() const;   // started, not committed

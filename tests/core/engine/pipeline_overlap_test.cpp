@@ -100,7 +100,7 @@ TEST(PipelineOverlap, AnOpenPipelineCompilesTheNextGenerationDuringThisOne) {
   FakeCompiler compiler;
   compiler.delayMicroseconds = 50 * kMs;
   FakeEvaluator evaluator;
-  evaluator.delayMicroseconds = 150 * kMs;
+  evaluator.delayMicroseconds = 300 * kMs;
   BatchPipeline pipeline(configFor(compiler, evaluator, task, /*acceptsMore=*/true), {});
   EXPECT_EQ(pipeline.append(itemsOf(4)), 0u);
   EXPECT_EQ(pipeline.waitFor(0, nullptr).state, PipelineResult::State::Done);
@@ -241,6 +241,27 @@ TEST(PhaseTimes, SharesAndRatesFollowFromTheSums) {
             std::string::npos)
       << describe(t);
   EXPECT_NE(describe(t).find("GPU idle 45.0%"), std::string::npos) << describe(t);
+}
+
+// A wall-time budget that runs out inside a generation stops what has not
+// started (it stays Proposed, for a resume) instead of evaluating the rest of
+// that generation: with 300 ms evaluations and a 1 s budget, the seeds (two,
+// and one extended validation) end at 0.9 s and nothing after them is
+// evaluated; without the halt a third evaluation ran (1.5 s of wall). A slower
+// machine reaches the budget earlier in the work, so the bound holds there too.
+TEST(PipelineOverlap, AWallBudgetSpentInsideAGenerationStartsNothingNew) {
+  Bench b;
+  b.dispatcher.evaluator(0).delayMicroseconds = 300 * kMs;
+  RunSettings s = testing::smallSettings();   // 4 candidates per generation
+  RunId run = b.engine.createRun(b.project.task(), "wall", 5, Budget{100, 1.0, 0}, false, s);
+  b.engine.run(run);
+  auto store = b.project.open();
+  EXPECT_EQ(store->run(run)->status, RunStatus::Finished);
+  const auto finished = b.observer.all<events::RunFinished>();
+  ASSERT_EQ(finished.size(), 1u);
+  EXPECT_NE(finished.front().reason.find("wall-time budget"), std::string::npos) << finished.front().reason;
+  EXPECT_LE(finished.front().phases.evaluations, 2) << describe(finished.front().phases);
+  EXPECT_GE(finished.front().phases.evaluations, 1);
 }
 
 }  // namespace
