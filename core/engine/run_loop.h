@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One run() of the engine on one run: restores the run's state from the
-// store, then loops generation by generation (propose a batch, compile and
-// evaluate it, commit results in proposal order) until the budget is spent,
+// store, then loops generation by generation (propose a batch and hand it to
+// the session's pipeline, which compiles and evaluates it while the next one
+// is proposed; commit results in proposal order: run_loop_evaluate.cpp)
+// until the budget is spent,
 // a stop is requested, or the search is exhausted. It orchestrates units
 // that each do one thing: session restore (run_restore.h), wall time
 // (run_clock.h), admission of a generation's proposals
