@@ -74,12 +74,7 @@ const KnowledgeEntry* RunKnowledge::observe(const Candidate& child, const Candid
   o.effect = child.fitness / parentFitness;
   o.child = child.id;
   const KnowledgeEntry& entry = book_.observe(o);
-  KnowledgeEntry stored = entry;
-  stored.updatedAt = unixSeconds();
-  if (entry.id == 0)
-    book_.setId(entry, store_.addKnowledge(stored));
-  else
-    store_.updateKnowledge(stored);
+  persist(entry);
   return &entry;
 }
 
@@ -90,15 +85,16 @@ void RunKnowledge::supply(ProposalContext& ctx, const std::string& deviceArch) c
 }
 
 void RunKnowledge::record(const std::vector<KnowledgeEntry>& entries) {
-  for (const KnowledgeEntry& e : entries) {
-    const KnowledgeEntry& kept = book_.put(e);
-    KnowledgeEntry stored = kept;
-    stored.updatedAt = unixSeconds();
-    if (kept.id == 0)
-      book_.setId(kept, store_.addKnowledge(stored));
-    else
-      store_.updateKnowledge(stored);
-  }
+  for (const KnowledgeEntry& e : entries) persist(book_.put(e));
+}
+
+void RunKnowledge::persist(const KnowledgeEntry& entry) {
+  KnowledgeEntry stored = entry;
+  stored.updatedAt = unixSeconds();
+  if (entry.id == 0)
+    book_.setId(entry, store_.addKnowledge(stored));
+  else
+    store_.updateKnowledge(stored);
 }
 
 }  // namespace crucible::engine_detail

@@ -49,6 +49,9 @@ public:
   const std::string& shapeClass() const { return shapeClass_; }
 
 private:
+  // Writes a book entry to the store (added, and its id kept, when new), stamped now.
+  void persist(const KnowledgeEntry& entry);
+
   ProjectStore& store_;
   std::string family_;
   std::string shapeClass_;

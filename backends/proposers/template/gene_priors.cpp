@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/proposers/template/gene_priors.h"
+#include "backends/proposers/template/genome_ops.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace crucible::templates {
 namespace {
-
-int geneDistance(const GeneMap& a, const GeneMap& b) {
-  int d = 0;
-  for (const auto& [k, v] : a) {
-    auto it = b.find(k);
-    if (it == b.end() || it->second != v) ++d;
-  }
-  return d;
-}
 
 bool allOne(const std::vector<double>& factors) {
   return std::all_of(factors.begin(), factors.end(), [](double f) { return f == 1.0; });

@@ -15,15 +15,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
 }
 
-int geneDistance(const GeneMap& a, const GeneMap& b) {
-  int d = 0;
-  for (const auto& [k, v] : a) {
-    auto it = b.find(k);
-    if (it == b.end() || it->second != v) ++d;
-  }
-  return d;
-}
-
 // Picks uniformly among the indices whose score equals the minimum.
 template <class Score>
 std::size_t argminRandom(std::size_t n, Score score, Rng& rng) {
@@ -57,6 +48,16 @@ double paramDistance(const ParamMap& a, const ParamMap& wanted) {
 }
 
 }  // namespace
+
+int geneDistance(const GeneMap& a, const GeneMap& b) {
+  int d = 0;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it == b.end() || it->second != v) ++d;
+  }
+  return d;
+}
+
 
 std::optional<GenePreference> parseDecision(const std::string& decision) {
   std::string gene, value;

@@ -11,6 +11,9 @@
 
 namespace crucible::templates {
 
+// How many genes of `a` are missing from `b` or differ there.
+int geneDistance(const GeneMap& a, const GeneMap& b);
+
 using Rng = std::mt19937_64;
 
 // A gene value that validated knowledge favours ("vector: 1 -> 4" => vector=4).
