@@ -6,7 +6,9 @@
 #    crucible-cli run --project $OUT/suite.crucible --task FILE --budget BUDGET --minutes MINUTES_PER_TASK
 # 2. exports the best valid kernel of every task (crucible-cli best --export $OUT/best)
 # 3. benchmarks them against PyTorch eager, torch.compile and cuBLAS (tests/bench/suite_bench.py),
-#    writing $OUT/suite-table.md.
+#    writing $OUT/suite-table.md; then profiles ours, torch.compile and (GEMMs) cuBLAS of every task
+#    with ncu (tests/bench/suite_profile.py) for the table's "Hardware profile" and "What limits the
+#    missed targets" sections, keeping ncu's CSV in $OUT/suite-table-ncu/.
 # A task that fails is reported and the others go on; every log is kept in $OUT.
 #
 # Device time: the whole script must fit in about 9 minutes (one device command may run 10).
@@ -15,10 +17,20 @@
 # task (never skipped for time: max-autotune takes seconds per row operator, minutes per GEMM;
 # split the suite over calls with SKIP_BENCH / KEEP_PROJECT when it does not fit). NO_COMPILE=1
 # leaves torch.compile out (the table then lacks that column and issue 20's targets).
+# Hardware profiles (PROFILE=1, the default; PROFILE=0 leaves them out): after all the timing, one ncu
+# call per task (NCU, default /usr/local/cuda/bin/ncu; without it the table says "not run: no ncu").
+# Each call starts a child that imports torch, compiles our kernel and takes torch.compile's kernels
+# from inductor's cache (warm from the timed run), then ncu replays one launch per contender (at most 8
+# kernels each) for 8 metrics: expect ~10-20 s per task, ~2-3 min for the 10 suite tasks (estimated,
+# not yet measured: the table's header prints the time it took). A call is ended after PROFILE_TIMEOUT
+# seconds (default 120; a GEMM whose max-autotune result is not in the cache may need longer), all of
+# them together after PROFILE_BUDGET seconds (default 180; the tasks furthest behind torch.compile go
+# first), and the table says which profile is missing and why.
 # Environment: TASKS="name1 name2" restricts the suite; MINUTES_FOR="task=minutes ..." gives
 # some tasks a different evolution time (large GEMMs: each evaluation times the slow baseline
 # too); COMPILE_MODE (default max-autotune-no-cudagraphs); NO_COMPILE=1 skips torch.compile; SAMPLES (default 50);
-# SANITIZE_TIMEOUT seconds per sanitizer tool before a seal (default 30).
+# SANITIZE_TIMEOUT seconds per sanitizer tool before a seal (default 30); PROFILE, NCU, PROFILE_TIMEOUT,
+# PROFILE_BUDGET as above.
 # Tasks outside resources/tasks (issue 16): SPECS="path/a.json path/b.json" evolves those spec files
 # instead of the suite; TUNE_FOR="task=path/K ..." adds `--kernel path/K.cu --tune path/K.tune.json`
 # to that task's run (a tunable user kernel); COMPILE_TARGET=0.9 adds the check "ours reaches 90%
@@ -152,6 +164,12 @@ BENCH_ARGS=(--kernels "$EXPORT_DIR" --out "$OUT/suite-table.md" --samples "$SAMP
             --expect "$EXPECTED" --compile-mode "$COMPILE_MODE" --project "$PROJECT")
 [[ "${NO_COMPILE:-0}" == 1 ]] && BENCH_ARGS+=(--no-compile)
 [[ -n "${COMPILE_TARGET:-}" ]] && BENCH_ARGS+=(--compile-target "$COMPILE_TARGET")
+if [[ "${PROFILE:-1}" == 1 ]]; then
+  NCU=${NCU:-/usr/local/cuda/bin/ncu}
+  BENCH_ARGS+=(--profile --ncu "$NCU" --profile-timeout "${PROFILE_TIMEOUT:-120}"
+               --profile-budget "${PROFILE_BUDGET:-180}")
+  [[ -x "$NCU" ]] || note "warning: no ncu at $NCU: the table will say the hardware profiles were not run"
+fi
 started=$SECONDS
 python3 tests/bench/suite_bench.py "${BENCH_ARGS[@]}" > "$OUT/logs/bench.log" 2> "$OUT/logs/bench.err"
 rc=$?

@@ -11,7 +11,11 @@ or for the spec baselines of a task folder (--tasks-dir, to test this script on 
     our kernel, PyTorch eager, torch.compile of the eager function, and the library (cuBLAS) where
     one exists;
   - measures the device-to-device copy bandwidth in the same run;
-and prints (and writes with --out) one markdown table plus the acceptance lines of issue 5.
+  - with --profile, after the timing, profiles ours, torch.compile and (GEMMs) the library of every
+    task with Nsight Compute, one ncu call per task (suite_profile.py says how), and reads from it
+    which roof bounds each;
+and prints (and writes with --out) one markdown table plus the acceptance lines of issue 5, issue 20's
+targets and, for every target missed, what limits it.
 
 --dry-run needs neither torch nor a GPU: it evaluates the launch expressions, the tensor maps and the
 input plans.
@@ -26,6 +30,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,6 +44,7 @@ except ImportError:
     F = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite_profile  # noqa: E402  (ncu profiles and what bounds a kernel; needs no torch)
 import suite_targets  # noqa: E402  (issue 20's targets; needs no torch)
 
 CUDA_HOME = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
@@ -961,6 +967,11 @@ class TaskResult:
     error: str = ""                             # the task could not be measured at all
     fp64_errors: dict = None                    # fp32 GEMMs: contender -> (max, RMS) error against fp64
     same_copy_us: float = None                  # memory-bound: a torch copy_ moving the task's minBytes
+    profiles: dict = field(default_factory=dict)   # --profile: contender -> suite_profile.Profile
+    profile_note: str = ""                      # what the profile lacks, and why
+    min_bytes: float = None                     # the task's formulas at its shape (attach_figures)
+    flops: float = None
+    compute_peak: tuple = None                  # GEMMs: (label, the device's peak FLOP/s or None)
 
 
 class CompileState:
@@ -1083,13 +1094,18 @@ def same_size_copy(case):
     return lambda: dst.copy_(src)
 
 
-def bench_all(cases, args):
-    """Every task, one after another; a task that fails is reported and the others go on."""
+def configure_torch():
+    """The same settings in the bench and in its profile children (torch.compile's cache keys on them)."""
     torch.backends.cuda.matmul.allow_tf32 = False   # fp32 matmul is full fp32 (cuBLAS sgemm), also for compile
     torch.backends.cudnn.allow_tf32 = False
     torch.set_float32_matmul_precision("highest")
     torch.cuda.init()
     torch.zeros(1, device="cuda")                    # makes torch's primary context current for the driver API
+
+
+def bench_all(cases, args):
+    """Every task, one after another; a task that fails is reported and the others go on."""
+    configure_torch()
     driver, nvrtc = Driver(), Nvrtc()
     flush = L2Flush()
     compile_state = CompileState(None if args.no_compile else args.compile_mode)
@@ -1112,6 +1128,111 @@ def bench_all(cases, args):
         if r.window:
             r.sm_mhz = sampler.sm_median_during(r.window)
     return results, (copy_gbs, copy_us), sampler, nvrtc.version()
+
+
+# ----------------------------------------------------------------------------------------------
+# Hardware profiles (--profile): one ncu call per task, after all the timing (suite_profile.py)
+
+def profiled_contenders(case, has_compile):
+    """Ours, torch.compile when it was timed, and the library for GEMMs (cuBLAS / cuBLASLt)."""
+    return ["ours"] + (["compile"] if has_compile else []) + (["library"] if case.family in MATMUL_FAMILIES else [])
+
+
+def profile_child(case, args):
+    """The child ncu runs (--profile-child TASK): the task's contenders built as in the bench, each
+    warmed up twice, then launched once inside its NVTX range; ncu profiles only those launches."""
+    configure_torch()
+    driver, nvrtc = Driver(), Nvrtc()
+    generator = torch.Generator(device="cuda").manual_seed(1234)
+    inputs = [make_input(p, generator) for p in input_plans(case.spec)]
+    outputs = [make_output(p) for p in output_plans(case.spec)]
+    ref = reference_for(case)
+    contenders = {}
+    for name in profiled_contenders(case, not args.no_compile):
+        if name == "ours":
+            contenders[name] = OurKernel(driver, nvrtc, case, inputs, outputs)
+        elif name == "compile":
+            notes = TaskResult(case)
+            compiled = CompileState(args.compile_mode).compiled(ref.eager, inputs, notes)
+            print(f"[profile-child] {case.name}: " + "; ".join(notes.notes), file=sys.stderr, flush=True)
+            if compiled is not None:
+                contenders[name] = lambda: compiled(*inputs)
+        elif ref.library is not None:
+            contenders[name] = lambda: ref.library(*inputs)
+    for launch in contenders.values():
+        launch()
+        launch()
+    torch.cuda.synchronize()
+    for name, launch in contenders.items():
+        torch.cuda.nvtx.range_push(suite_profile.PROFILE_RANGE)
+        torch.cuda.nvtx.range_push(suite_profile.CONTENDER_RANGE + name)
+        launch()
+        torch.cuda.synchronize()
+        torch.cuda.nvtx.range_pop()
+        torch.cuda.nvtx.range_pop()
+    return 0
+
+
+def profile_dir(args):
+    """Where ncu's CSV of each task is kept: beside --out (TABLE-ncu/), else a temporary folder."""
+    if args.out:
+        folder = Path(args.out).with_name(Path(args.out).stem + "-ncu")
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    return Path(tempfile.mkdtemp(prefix="suite-ncu-"))
+
+
+def profile_results(results, args):
+    """Fills each measured result's profiles (and profile_note); returns the line the report gives it."""
+    if not args.profile:
+        return "not run (suite_bench.py without --profile)"
+    ncu = suite_profile.find_ncu(args.ncu, CUDA_HOME)
+    if ncu is None:
+        where = args.ncu or f"not on PATH nor at {CUDA_HOME / 'bin' / 'ncu'}"
+        return f"not run: no ncu ({where})"
+    folder = profile_dir(args)
+    source = ["--kernels", str(Path(args.kernels).resolve())] if args.kernels else \
+        ["--tasks-dir", str(Path(args.tasks_dir).resolve())]
+    spent, count, skipped = 0.0, 0, 0
+    for r in profile_order(results):
+        left = args.profile_budget - spent
+        if left < 10:
+            r.profile_note = f"not profiled: the {args.profile_budget} s for all profiles were spent"
+            skipped += 1
+            continue
+        contenders = profiled_contenders(r.case, r.compile_us is not None)
+        child = [sys.executable, str(Path(__file__).resolve()), *source, "--profile-child", r.case.name]
+        child += ["--compile-mode", args.compile_mode] if r.compile_us is not None else ["--no-compile"]
+        print(f"[profile] {r.case.name}: ncu over {', '.join(contenders)}", file=sys.stderr, flush=True)
+        log = folder / (re.sub(r"[^\w.-]", "_", r.case.name) + ".csv")
+        run = suite_profile.profile_task(ncu, child, contenders, log, int(min(args.profile_timeout, left)))
+        r.profiles, r.profile_note = run.profiles, run.note
+        r.notes.append(f"ncu profile: {run.seconds:.0f} s" + (f", {run.note}" if run.note else ""))
+        spent += run.seconds
+        count += 1
+    return (f"ncu {suite_profile.ncu_version(ncu)}, one call per task ({count} tasks, {spent:.0f} s in all, at most "
+            f"{args.profile_timeout} s each and {args.profile_budget} s in all"
+            + (f"; {skipped} task(s) left unprofiled for that" if skipped else "")
+            + f"), each contender launched once in its NVTX range; CSV in {folder}")
+
+
+def profile_order(results):
+    """The measured tasks, furthest behind torch.compile first: should the time for profiles run out,
+    the tasks it leaves are those most likely to meet their targets. Tasks without compile come last."""
+    measured = [r for r in results if not r.error and r.ours_us is not None]
+    return sorted(measured, key=lambda r: r.compile_us / r.ours_us if r.compile_us else math.inf)
+
+
+def attach_figures(results, peaks):
+    """The task's minBytes and flops, and for GEMMs the device's peak it is measured against
+    (the project's datasheet ceilings: bf16 tensor cores, or fp32 FMA with TF32 off)."""
+    for r in results:
+        r.min_bytes = eval_expression(r.case.spec["minBytes"], r.case.axes) if "minBytes" in r.case.spec else None
+        r.flops = eval_expression(r.case.spec["flops"], r.case.axes) if "flops" in r.case.spec else None
+        if r.case.family in MATMUL_FAMILIES:
+            f32 = dtype_of_first_input(r.case) == "f32"
+            r.compute_peak = ("fp32 FMA", peaks.get("fp32_fma")) if f32 else \
+                ("bf16 tensor-core", peaks.get("bf16_tensor"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1206,7 +1327,7 @@ def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
     return checks
 
 
-def header_lines(args, copy, sampler, nvrtc_version, compile_mode):
+def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_status):
     identity = nvidia_smi("name,driver_version,clocks.max.sm,clocks.max.mem") or ["?", "?", "?", "?"]
     sm = [s[1] for s in sampler.samples]
     mem = [s[2] for s in sampler.samples]
@@ -1228,6 +1349,7 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode):
         f"- torch.compile: {'not run (--no-compile)' if compile_mode is None else 'mode=' + compile_mode}",
         f"- kernels: {args.kernels or args.tasks_dir} "
         f"({'best candidates exported by crucible-cli best' if args.kernels else 'spec baselines'})",
+        f"- hardware profiles: {profile_status}",
         "",
         "× eager / × compile / × library: that time divided by ours (> 1: ours is faster). GB/s: the task's "
         "minBytes / our time. % same-size copy: a torch copy_ moving the task's minBytes, timed with the "
@@ -1251,9 +1373,14 @@ def notes_lines(results):
     return lines
 
 
-def render_report(results, copy, sampler, nvrtc_version, args, expected_names):
+def render_report(results, copy, sampler, nvrtc_version, args, expected_names, profile_status=None, peaks=None):
+    """The markdown report and whether issue 5's checks all pass. profile_status: the hardware profiles'
+    line (None: not asked for); peaks: the device's datasheet ceilings from the project."""
     compile_mode = None if args.no_compile else args.compile_mode
-    lines = header_lines(args, copy, sampler, nvrtc_version, compile_mode)
+    peaks = peaks or {}
+    profile_status = profile_status or "not run (suite_bench.py without --profile)"
+    attach_figures(results, peaks)
+    lines = header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_status)
     lines.append(TABLE_HEADER)
     lines += [table_row(r, copy[0]) for r in results]
     lines += suite_targets.geomean_lines(results)
@@ -1261,6 +1388,7 @@ def render_report(results, copy, sampler, nvrtc_version, args, expected_names):
                   if getattr(args, "project", None) else {})
     lines += suite_targets.throughput_lines(throughput)
     lines += notes_lines(results)
+    lines += suite_profile.profile_table_lines(results, copy[0], peaks.get("dram_bw"))
     checks = acceptance_lines(results, copy[0], expected_names, args.compile_target)
     passed = sum(ok for ok, _ in checks)
     lines += ["", "## Acceptance (issue 5), measured above", ""]
@@ -1268,8 +1396,10 @@ def render_report(results, copy, sampler, nvrtc_version, args, expected_names):
     verdict = "PASS" if checks and passed == len(checks) else "FAIL"
     lines += ["", f"**{verdict}: {passed} of {len(checks)} checks pass.**", ""]
     if compile_mode is not None:  # issue 20's targets need torch.compile beside ours
-        lines += suite_targets.target_lines(
-            suite_targets.target_checks(results, copy[0], throughput, is_memory_bound, achieved_gbs))
+        targets = suite_targets.target_checks(results, copy[0], throughput, is_memory_bound, achieved_gbs)
+        lines += suite_targets.target_lines(targets)
+        lines += suite_targets.limit_lines(targets, results, copy[0], throughput, is_memory_bound, profile_status,
+                                           peaks.get("dram_bw"))
     return "\n".join(lines), verdict == "PASS"
 
 
@@ -1343,6 +1473,17 @@ def parse_args(argv):
                                      "GPU-minute per task and issue 20's throughput target")
     p.add_argument("--compile-target", type=float, default=None,
                    help="also check that ours reaches this fraction of torch.compile's speed (issue 16: 0.9)")
+    p.add_argument("--profile", action="store_true",
+                   help="after the timing, profile ours, torch.compile and (GEMMs) the library of every task with ncu "
+                        "(one call per task) and say which roof bounds each, and what limits each missed target")
+    p.add_argument("--ncu", help="the ncu executable (default: on PATH, else CUDA_HOME/bin/ncu)")
+    p.add_argument("--profile-timeout", type=int, default=suite_profile.DEFAULT_TIMEOUT_S,
+                   help="seconds one task's ncu call may take (default %(default)s)")
+    p.add_argument("--profile-budget", type=int, default=300,
+                   help="seconds all the ncu calls together may take; the tasks left are reported unprofiled "
+                        "(default %(default)s)")
+    p.add_argument("--profile-child", metavar="TASK",
+                   help="internal: the process ncu profiles; launches TASK's contenders in NVTX ranges")
     p.add_argument("--dry-run", action="store_true", help="evaluate launches and input plans only; no torch, no GPU")
     args = p.parse_args(argv)
     if args.samples < 30:
@@ -1363,8 +1504,17 @@ def main(argv=None):
     if torch is None or not torch.cuda.is_available():
         print("suite_bench: needs PyTorch with a CUDA GPU (use --dry-run to check specs without one)", file=sys.stderr)
         return 2
+    if args.profile_child:
+        chosen = [c for c in cases if c.name == args.profile_child]
+        if not chosen:
+            print(f"suite_bench: --profile-child: no kernel for task '{args.profile_child}'", file=sys.stderr)
+            return 2
+        return profile_child(chosen[0], args)
     results, copy, sampler, nvrtc_version = bench_all(cases, args)
-    report, passed = render_report(results, copy, sampler, nvrtc_version, args, names(args.expect))
+    profile_status = profile_results(results, args)
+    peaks = suite_targets.device_peaks(args.project, torch.cuda.get_device_name()) if args.project else {}
+    report, passed = render_report(results, copy, sampler, nvrtc_version, args, names(args.expect), profile_status,
+                                   peaks)
     print(report)
     if args.out:
         Path(args.out).write_text(report)

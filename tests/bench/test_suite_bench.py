@@ -15,6 +15,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import suite_bench as sb  # noqa: E402
+from test_suite_profile import NCU_LOG  # noqa: E402  (a recorded ncu CSV of ours and torch.compile)
+
+# A stand-in for ncu: prints a version, or records its command line and writes the recorded CSV to --log-file.
+FAKE_NCU = """#!{python}
+import sys
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("NVIDIA (R) Nsight Compute Command Line Profiler\\nVersion 2025.3.1.0 (build 36398880)")
+    sys.exit(0)
+open({calls!r}, "a").write(" ".join(args) + "\\n")
+open(args[args.index("--log-file") + 1], "w").write(open({fixture!r}).read())
+"""
 
 TASKS_DIR = HERE.parent.parent / "resources" / "tasks"
 
@@ -345,6 +357,77 @@ class DryRunTest(unittest.TestCase):
     def test_fewer_than_30_samples_is_refused(self):
         with self.assertRaises(SystemExit):
             sb.parse_args(["--tasks-dir", str(TASKS_DIR), "--samples", "10"])
+
+
+class ProfileStepTest(unittest.TestCase):
+    """--profile: which contenders are profiled, the child ncu runs, and the step's report line."""
+
+    def case(self, name):
+        (case,) = sb.select_cases(sb.load_baselines(TASKS_DIR), [name])
+        return case
+
+    def test_contenders_ours_compile_and_the_library_for_gemms(self):
+        self.assertEqual(sb.profiled_contenders(self.case("softmax_f32_8192x4096"), True), ["ours", "compile"])
+        self.assertEqual(sb.profiled_contenders(self.case("softmax_f32_8192x4096"), False), ["ours"])
+        self.assertEqual(sb.profiled_contenders(self.case("matmul_bf16_8192x8192x8192"), True),
+                         ["ours", "compile", "library"])
+
+    def test_figures_and_the_compute_peak_of_a_gemm(self):
+        gemm = sb.TaskResult(self.case("matmul_bf16_8192x8192x8192"))
+        fp32 = sb.TaskResult(self.case("matmul_f32_4096x4096x4096"))
+        row = sb.TaskResult(self.case("softmax_f32_8192x4096"))
+        sb.attach_figures([gemm, fp32, row], {"bf16_tensor": 989e12, "dram_bw": 4.8e12})
+        self.assertEqual(gemm.flops, 2 * 8192 ** 3)
+        self.assertEqual(gemm.compute_peak, ("bf16 tensor-core", 989e12))
+        self.assertEqual(fp32.compute_peak, ("fp32 FMA", None))            # no fp32 ceiling in the project
+        self.assertIsNone(row.compute_peak)
+        self.assertEqual(row.min_bytes, 2 * 4 * 8192 * 4096)
+
+    def args(self, *extra):
+        return sb.parse_args(["--tasks-dir", str(TASKS_DIR), *extra])
+
+    def test_not_asked_or_no_ncu_is_said(self):
+        self.assertIn("not run", sb.profile_results([], self.args()))
+        self.assertEqual(sb.profile_results([], self.args("--profile", "--ncu", "/nonexistent/ncu")),
+                         "not run: no ncu (/nonexistent/ncu)")
+
+    def test_each_measured_task_gets_one_ncu_call_over_its_child(self):
+        with tempfile.TemporaryDirectory() as d:
+            fixture = Path(d) / "fixture.csv"
+            fixture.write_text(NCU_LOG)
+            calls = Path(d) / "calls.txt"
+            ncu = Path(d) / "ncu"
+            ncu.write_text(FAKE_NCU.format(python=sys.executable, fixture=str(fixture), calls=str(calls)))
+            ncu.chmod(0o755)
+            measured = sb.TaskResult(self.case("layernorm_f32_8192x4096"), ours_us=71.2, compile_us=68.5, correct=True)
+            failed = sb.TaskResult(self.case("softmax_f32_8192x4096"), error="RuntimeError: boom")
+            out = Path(d) / "table.md"
+            status = sb.profile_results([measured, failed],
+                                        self.args("--profile", "--ncu", str(ncu), "--out", str(out)))
+            self.assertEqual(sorted(measured.profiles), ["compile", "ours"])
+            self.assertEqual(failed.profiles, {})
+            (call,) = calls.read_text().splitlines()
+            self.assertIn("--nvtx-include crucible_profile/", call)
+            self.assertIn(f"--log-file {Path(d) / 'table-ncu' / 'layernorm_f32_8192x4096.csv'}", call)
+            self.assertIn(f"suite_bench.py --tasks-dir {TASKS_DIR.resolve()} --profile-child layernorm_f32_8192x4096 "
+                          "--compile-mode max-autotune-no-cudagraphs", call)
+            self.assertIn("ncu 2025.3.1.0, one call per task (1 tasks", status)
+            self.assertIn("ncu profile:", measured.notes[-1])
+
+    def test_the_time_for_all_profiles_is_bounded_and_what_it_leaves_is_said(self):
+        r = sb.TaskResult(self.case("layernorm_f32_8192x4096"), ours_us=71.2, compile_us=68.5, correct=True)
+        status = sb.profile_results([r], self.args("--profile", "--ncu", sys.executable, "--profile-budget", "5"))
+        self.assertEqual(r.profile_note, "not profiled: the 5 s for all profiles were spent")
+        self.assertIn("1 task(s) left unprofiled for that", status)
+
+    def test_tasks_furthest_behind_compile_are_profiled_first(self):
+        def timed(name, ours, compile_):
+            return sb.TaskResult(self.case(name), ours_us=ours, compile_us=compile_)
+        level = timed("layernorm_f32_8192x4096", 70.0, 70.0)
+        behind = timed("softmax_f32_8192x4096", 90.0, 70.0)
+        uncompiled = timed("rowsum_f32_8192x8192", 50.0, None)
+        failed = sb.TaskResult(self.case("gelu_f32_67108864"), error="boom")
+        self.assertEqual(sb.profile_order([uncompiled, level, failed, behind]), [behind, level, uncompiled])
 
 
 if __name__ == "__main__":
