@@ -64,7 +64,8 @@ BASE_UNITS = {"byte", "second", "cycle", "hz", "inst", "warp"}
 
 def unit_part_scale(text):
     """'Mbyte' -> 1e6, 'nsecond' -> 1e-9, 'Ghz' -> 1e9; None for a unit this reader does not know."""
-    for base in BASE_UNITS:
+    # Longest base first: ncu writes times as "ns"/"usecond"/"msecond" and rates as "byte/s".
+    for base in sorted(BASE_UNITS | {"s"}, key=len, reverse=True):
         if text.lower().endswith(base):
             prefix = text[:len(text) - len(base)]
             return SCALES.get(prefix)

@@ -63,6 +63,9 @@ class UnitTest(unittest.TestCase):
         self.assertEqual(sp.unit_scale("Mbyte"), 1e6)
         self.assertEqual(sp.unit_scale("Gbyte"), 1e9)
         self.assertEqual(sp.unit_scale("nsecond"), 1e-9)
+        self.assertEqual(sp.unit_scale("ns"), 1e-9)   # gpu__time_duration.sum as ncu 2025 prints it
+        self.assertEqual(sp.unit_scale("usecond"), 1e-6)
+        self.assertEqual(sp.unit_scale("byte/s"), 1.0)
         self.assertEqual(sp.unit_scale("usecond"), 1e-6)
         self.assertEqual(sp.unit_scale("msecond"), 1e-3)
         self.assertEqual(sp.unit_scale("%"), 1.0)
