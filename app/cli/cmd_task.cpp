@@ -10,6 +10,7 @@
 #include "app/cli/options.h"
 #include "core/store/project_store.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
 
@@ -32,9 +33,14 @@ std::string humanCount(std::int64_t v, const char* unit) {
   return s.str();
 }
 
+// A launch value at the task's axes; one that names sm_count stays an expression: no GPU is known here.
+std::string launchValue(const std::string& e, const TaskSpec& spec) {
+  return usesSmCount(e) ? "(" + e + ")" : std::to_string(evalExpression(e, spec.axes));
+}
+
 std::string dims(const std::string (&d)[3], const TaskSpec& spec) {
   std::string s;
-  for (int i = 0; i < 3; ++i) s += (i ? " x " : "") + std::to_string(evalExpression(d[i], spec.axes));
+  for (int i = 0; i < 3; ++i) s += (i ? " x " : "") + launchValue(d[i], spec);
   return s;
 }
 
@@ -78,8 +84,9 @@ int list() {
 
 void printKernel(const char* role, const SpecKernel& k, const TaskSpec& spec) {
   std::cout << role << ": " << k.launch.entry << "  grid " << dims(k.launch.grid, spec) << "  block "
-            << dims(k.launch.block, spec) << "  dynamic smem " << evalExpression(k.launch.dynamicSmemBytes, spec.axes)
-            << " B\n";
+            << dims(k.launch.block, spec) << "  dynamic smem " << launchValue(k.launch.dynamicSmemBytes, spec) << " B";
+  if (usesSmCount(k.launch)) std::cout << "  (sm_count: the SM count of the GPU it launches on)";
+  std::cout << "\n";
 }
 
 int show(const Options& opts) {

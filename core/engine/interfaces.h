@@ -64,6 +64,11 @@ public:
   // A stop or pause does not interrupt a call: no new one starts, and the
   // engine waits for those in flight to return.
   virtual int concurrentProposals() const { return 1; }
+  // The GPU the run evaluates on (its first evaluator's), told before the run's first
+  // seeds() or propose(). A proposer whose designs are judged by the hardware keeps what it
+  // needs (the template proposer: the SM count, for its persistent grids); launch rules
+  // never depend on it: they name sm_count, resolved where they launch.
+  virtual void setDevice(const Fingerprint& device) { (void)device; }
   // The mutation strategies / meta-prompts this proposer starts with.
   virtual std::vector<MetaPrompt> initialStrategies() const = 0;
   // A variant of a strategy (meta-prompt evolution); may return it unchanged.

@@ -126,7 +126,7 @@ void RunKnowledge::learnFromReference(Candidate& reference, const std::string& c
     return;
   }
   const ReferenceAnalysis analysis =
-      analyseReference({&reference, &spec, task.family, device.arch, device.gpu, store_.ceilings(device.gpu)});
+      analyseReference({&reference, &spec, task.family, device.arch, device.gpu, store_.ceilings(device.gpu), device.smCount});
   store_.transaction([&] { record(analysis.claims); });
   std::string left;
   for (const std::string& m : analysis.missing) left += (left.empty() ? "" : "; ") + m;

@@ -60,6 +60,7 @@ void RunLoop::setupEvaluators() {
   if (evaluators_.empty())
     throw EngineError("dispatcher '" + dispatcher_.name() + "' offers no evaluator (no GPU available?)");
   device_ = evaluators_.front()->device();
+  proposer_.setDevice(device_);
   compileArch_ = settings_.compileArch.empty() ? device_.arch : settings_.compileArch;
   if (compileArch_.empty())
     throw EngineError("no compile architecture: the evaluator reports no device arch and the run settings name none");

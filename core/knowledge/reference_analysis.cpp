@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include "core/knowledge/claim_scope.h"
 #include "core/model/roofline_point.h"
+#include "core/task/launch_variables.h"
 
 namespace crucible {
 namespace {
@@ -32,9 +33,10 @@ const Ceiling* ceiling(const std::vector<Ceiling>& all, const std::string& gpu, 
   return nullptr;
 }
 
-std::optional<std::int64_t> evaluated(const std::string& expr, const TaskSpec& spec) {
+// At the task's axes and, for a rule that names sm_count, the device's SM count.
+std::optional<std::int64_t> evaluated(const std::string& expr, const TaskSpec& spec, int smCount) {
   try {
-    return evalExpression(expr, spec.axes);
+    return evalExpression(expr, launchNames(spec.axes, std::max(smCount, 0)));
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -190,12 +192,14 @@ ReferenceAnalysis analyseReference(const ReferenceAnalysisInput& in) {
   const auto sm = smLimitsOf(in.arch);
   std::optional<std::int64_t> threads = 1;
   for (const std::string& dim : c.launch.block) {
-    const auto v = evaluated(dim, spec);
+    const auto v = evaluated(dim, spec, in.smCount);
     threads = v && threads ? std::optional<std::int64_t>(*threads * *v) : std::nullopt;
   }
-  const auto dynamicSmem = evaluated(c.launch.dynamicSmemBytes, spec);
+  const auto dynamicSmem = evaluated(c.launch.dynamicSmemBytes, spec, in.smCount);
   if (!sm) theoreticalWhy = "this build does not know the per-SM limits of " + in.arch;
   else if (!c.compile) theoreticalWhy = "no compile report";
+  else if ((!threads || !dynamicSmem) && in.smCount <= 0 && usesSmCount(c.launch))
+    theoreticalWhy = "its launch rule uses sm_count and the SM count of " + in.gpu + " is not recorded";
   else if (!threads || !dynamicSmem) theoreticalWhy = "its launch rule does not evaluate at the task's axes";
   else {
     theoretical = theoreticalOccupancy(*sm, static_cast<int>(*threads), c.compile->registers,

@@ -55,6 +55,7 @@ struct ReferenceAnalysisInput {
   std::string arch;                       // the device's
   std::string gpu;                        // the device's name (ceilings are per device)
   std::vector<Ceiling> ceilings;
+  int smCount = 0;                        // the device's (a launch rule may name sm_count); 0: not recorded
 };
 
 struct ReferenceAnalysis {

@@ -6,7 +6,10 @@
 //
 // The launcher is fixed to the shape the kernel was validated at (the task's
 // axes): a kernel evolved for one shape may be wrong at another, and nothing
-// here pretends otherwise. It sits under `#if !defined(__CUDACC_RTC__)`, so
+// here pretends otherwise. A rule that uses sm_count (launch_variables.h) is
+// computed at each launch with the current device's SM count
+// (cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)); a value outside
+// CUDA's limits then returns cudaErrorInvalidConfiguration unlaunched. It sits under `#if !defined(__CUDACC_RTC__)`, so
 // the same file still compiles with NVRTC as the kernel alone.
 // Pure: nothing here reads or writes files.
 #pragma once
@@ -32,7 +35,8 @@ struct HostLauncherParameter {
 std::vector<HostLauncherParameter> hostLauncherParameters(const TaskSpec& spec, const LaunchRule& rule);
 
 // The launcher's source, guarded against NVRTC. Throws std::invalid_argument
-// when the launch rule does not evaluate at the task's axes.
+// when the launch rule does not evaluate at the task's axes (a rule that uses
+// sm_count: at each of kSmCountsCheckedWithoutGpu).
 std::string hostLauncherSource(const TaskSpec& spec, const LaunchRule& rule);
 
 }  // namespace crucible

@@ -7,6 +7,7 @@
 #include "core/model/host_launcher.h"
 #include "core/model/model_json.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_spec.h"
 
 namespace crucible {
@@ -71,6 +72,9 @@ std::string launchSnippet(const LaunchRule& rule, const TaskSpec* spec) {
     }
   }
   out << "):\n";
+  if (usesSmCount(rule))
+    out << "// sm_count is the SM count of the device it launches on (cudaDeviceGetAttribute with\n"
+        << "// cudaDevAttrMultiProcessorCount); '/' and '%' truncate as in C, ceil_div rounds up.\n";
   out << "//   dim3 grid(" << rule.grid[0] << ", " << rule.grid[1] << ", " << rule.grid[2] << ");\n";
   out << "//   dim3 block(" << rule.block[0] << ", " << rule.block[1] << ", " << rule.block[2] << ");\n";
   std::string args = "/* inputs..., outputs..., scalars (long long) */";

@@ -127,6 +127,9 @@ private:
       return (!exact && ((a < 0) == (b < 0))) ? q + 1 : q;
     }
     auto it = axes_.find(name);
+    if (it == axes_.end() && name == kSmCountName)
+      throw ExpressionError("'" + name + "' (the GPU's SM count) is known only in a launch rule evaluated for a GPU, "
+                            "in expression '" + text_ + "'");
     if (it == axes_.end()) throw ExpressionError("unknown name '" + name + "' in expression '" + text_ + "'");
     return it->second;
   }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Integer expressions over a task's named axes ("ceil_div(M, 128)", "2*M*N*K"):
 // used for shapes, launch rules, flops and minBytes. A small recursive-descent
-// evaluator; every error says what is wrong and where in the text.
+// evaluator; every error says what is wrong and where in the text. Launch rules
+// may also name sm_count, the SM count of the GPU they launch on
+// (core/task/launch_variables.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,5 +35,12 @@ std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std:
 
 // True for the function names above: they cannot be axis names.
 bool isExpressionFunction(const std::string& name);
+
+// The one name a launch rule may use besides the task's axes (and a tunable
+// kernel's parameters): the SM count of the GPU the kernel is launched on. No
+// axis or parameter may take it. An expression evaluated over names that lack
+// it (a shape, flops, a restriction, or a launch rule where no GPU is known)
+// refuses it with a message that says where it is known.
+inline constexpr const char* kSmCountName = "sm_count";
 
 }  // namespace crucible

@@ -21,6 +21,7 @@
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/launch_limits.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_spec.h"
 #include "core/task/task_spec_operator.h"
 
@@ -134,6 +135,8 @@ std::map<std::string, std::int64_t> parseAxes(const Fields& root) {
     const std::string path = child("axes", it.key());
     codeName(it.key(), path);  // axes can be scalars: kernel parameters
     if (isExpressionFunction(it.key())) throw TaskSpecError(path, "'" + it.key() + "' is an expression function");
+    if (it.key() == kSmCountName)
+      throw TaskSpecError(path, "'" + it.key() + "' is the GPU's SM count in launch rules, not a name an axis can take");
     if (!it->is_number_integer() || asInteger(*it, path) <= 0) throw TaskSpecError(path, "must be a positive integer");
     axes[it.key()] = it->get<std::int64_t>();
   }
@@ -272,20 +275,40 @@ std::map<std::string, Tolerance> parseTolerances(const Fields& root, const std::
   return tolerances;
 }
 
-void parseDims(const Fields& launch, const char* key, std::string (&dims)[3], const std::int64_t (&limits)[3],
-               const std::map<std::string, std::int64_t>& axes, std::int64_t* product) {
+// Reads 1 to 3 dimension expressions; missing ones are "1".
+void readDims(const Fields& launch, const char* key, std::string (&dims)[3]) {
   const std::string path = launch.path(key);
   const json& list = asArray(launch.required(key), path);
   if (list.empty() || list.size() > 3) throw TaskSpecError(path, "must list 1 to 3 expressions (x, y, z)");
-  *product = 1;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const std::string dimPath = index(path, i);
-    dims[i] = i < list.size() ? asExpressionText(list[i], dimPath) : "1";
-    const std::int64_t v = evaluateAt(dims[i], axes, dimPath);
-    if (v <= 0) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + ", must be positive");
-    if (v > limits[i]) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + ", above the CUDA limit " + std::to_string(limits[i]));
-    if (__builtin_mul_overflow(*product, v, product)) *product = INT64_MAX;
+  for (std::size_t i = 0; i < 3; ++i) dims[i] = i < list.size() ? asExpressionText(list[i], index(path, i)) : "1";
+}
+
+// Evaluates a launch expression over `names` (the axes, and sm_count when the
+// rule uses it); the error names the field and the SM count it was evaluated at.
+std::int64_t evaluateLaunchAt(const std::string& expr, const std::map<std::string, std::int64_t>& names,
+                              const std::string& path, const std::string& smCountNote) {
+  try {
+    return evaluateAxisExpression(expr, names);
+  } catch (const ExpressionError& e) {
+    throw TaskSpecError(path, e.what() + smCountNote);
   }
+}
+
+// Checks each dimension against CUDA's limits; returns their product.
+std::int64_t checkDims(const Fields& launch, const char* key, const std::string (&dims)[3],
+                       const std::int64_t (&limits)[3], const std::map<std::string, std::int64_t>& names,
+                       const std::string& note) {
+  std::int64_t product = 1;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string dimPath = index(launch.path(key), i);
+    const std::int64_t v = evaluateLaunchAt(dims[i], names, dimPath, note);
+    if (v <= 0) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + note + ", must be positive");
+    if (v > limits[i])
+      throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + note + ", above the CUDA limit " +
+                                       std::to_string(limits[i]));
+    if (__builtin_mul_overflow(product, v, &product)) product = INT64_MAX;
+  }
+  return product;
 }
 
 // launch.tensorMaps: [{"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"}, ...]
@@ -333,17 +356,25 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
   const Fields launch(f.required("launch"), f.path("launch"));
   launch.rejectUnknown({"entry", "grid", "block", "dynamicSmemBytes", "tensorMaps"});
   k.launch.entry = codeName(launch.required("entry"), launch.path("entry"));
-  std::int64_t blocks = 0, threads = 0;
-  parseDims(launch, "grid", k.launch.grid, kMaxGridDim, axes, &blocks);
-  parseDims(launch, "block", k.launch.block, kMaxBlockDim, axes, &threads);
-  if (threads > kMaxThreadsPerBlock)
-    throw TaskSpecError(launch.path("block"), std::to_string(threads) + " threads per block, above the CUDA limit 1024");
-  if (const json* smem = launch.optional("dynamicSmemBytes")) {
+  readDims(launch, "grid", k.launch.grid);
+  readDims(launch, "block", k.launch.block);
+  if (const json* smem = launch.optional("dynamicSmemBytes"))
+    k.launch.dynamicSmemBytes = asExpressionText(*smem, launch.path("dynamicSmemBytes"));
+  // No GPU is known while a task is read: a rule that uses sm_count is checked at each SM count
+  // it could meet (launch_variables.h); the worker checks it again with its GPU's.
+  for (const std::int64_t smCount : smCountsCheckedWithoutGpu(k.launch)) {
+    const std::map<std::string, std::int64_t> names = launchNames(axes, smCount);
+    const std::string note = smCountNote(smCount);
+    checkDims(launch, "grid", k.launch.grid, kMaxGridDim, names, note);
+    const std::int64_t threads = checkDims(launch, "block", k.launch.block, kMaxBlockDim, names, note);
+    if (threads > kMaxThreadsPerBlock)
+      throw TaskSpecError(launch.path("block"),
+                          std::to_string(threads) + " threads per block" + note + ", above the CUDA limit 1024");
     const std::string path = launch.path("dynamicSmemBytes");
-    k.launch.dynamicSmemBytes = asExpressionText(*smem, path);
-    const std::int64_t bytes = evaluateAt(k.launch.dynamicSmemBytes, axes, path);
+    const std::int64_t bytes = evaluateLaunchAt(k.launch.dynamicSmemBytes, names, path, note);
     if (bytes < 0 || bytes > kMaxDynamicSmemBytes)
-      throw TaskSpecError(path, "evaluates to " + std::to_string(bytes) + ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
+      throw TaskSpecError(path, "evaluates to " + std::to_string(bytes) + note + ", must be in [0, " +
+                                    std::to_string(kMaxDynamicSmemBytes) + "]");
   }
   if (const json* maps = launch.optional("tensorMaps")) k.launch.tensorMaps = parseTensorMaps(*maps, launch.path("tensorMaps"));
   // A cheap guard against a launch rule that names a kernel the source lacks.

@@ -16,6 +16,7 @@
 #include "core/task/json_fields.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/launch_limits.h"
+#include "core/task/launch_variables.h"
 
 namespace crucible {
 
@@ -54,6 +55,8 @@ std::string parameterName(const std::string& key, const std::string& path) {
   if (auto problem = reservedNameProblem(key)) throw TaskSpecError(path, *problem);
   if (isExpressionFunction(key))
     throw TaskSpecError(path, "'" + key + "' is a function of the expression language, not a parameter name");
+  if (key == kSmCountName)
+    throw TaskSpecError(path, "'" + key + "' is the GPU's SM count in launch rules, not a name a parameter can take");
   return key;
 }
 
@@ -324,8 +327,16 @@ TunableKernel::TunableKernel(std::string name, std::string source, TuneSpec tune
         throw TaskSpecError(path, "unknown name '" + n + "' (not a parameter of the tune document nor an axis of task '" +
                                       task.name + "')");
   };
-  for (std::size_t i = 0; i < tune_.restrictions.size(); ++i)
+  for (std::size_t i = 0; i < tune_.restrictions.size(); ++i) {
+    // Restrictions decide which points exist before any GPU is known (the starting point is
+    // found here, when the kernel is read): the SM count is not known to them.
+    if (usesSmCount(tune_.restrictions[i]))
+      throw TaskSpecError(index("restrictions", i),
+                          std::string("uses '") + kSmCountName + "', the GPU's SM count, which only the launch rule may "
+                          "use: restrictions are checked before any GPU is known");
     checkNames(tune_.restrictions[i], index("restrictions", i));
+  }
+  known.insert(kSmCountName);  // the launch rule may size its grid to the GPU
   for (int d = 0; d < 3; ++d) {
     checkNames(tune_.launch.grid[d], index("launch.grid", d));
     checkNames(tune_.launch.block[d], index("launch.block", d));
@@ -371,6 +382,15 @@ std::optional<std::string> TunableKernel::problem(const ParameterPoint& p) const
     names[t.name] = it->second;
   }
   if (auto why = restrictionProblem(names)) return why;
+  // No GPU is known when a point is judged: a rule that uses sm_count must hold at each SM
+  // count it could meet (launch_variables.h); the worker checks it again with its GPU's.
+  for (const std::int64_t smCount : smCountsCheckedWithoutGpu(tune_.launch))
+    if (auto why = launchProblem(launchNames(names, smCount), smCountNote(smCount))) return why;
+  return std::nullopt;
+}
+
+std::optional<std::string> TunableKernel::launchProblem(const std::map<std::string, std::int64_t>& names,
+                                                        const std::string& note) const {
   try {
     std::int64_t threads = 1;
     for (int d = 0; d < 3; ++d) {
@@ -378,17 +398,20 @@ std::optional<std::string> TunableKernel::problem(const ParameterPoint& p) const
       const std::int64_t g = evaluateAxisExpression(tune_.launch.grid[d], names);
       const std::int64_t b = evaluateAxisExpression(tune_.launch.block[d], names);
       if (g <= 0 || g > kMaxGridDim[d])
-        return std::string("grid ") + axis + " = " + std::to_string(g) + ", outside 1.." + std::to_string(kMaxGridDim[d]);
+        return std::string("grid ") + axis + " = " + std::to_string(g) + note + ", outside 1.." +
+               std::to_string(kMaxGridDim[d]);
       if (b <= 0 || b > kMaxBlockDim[d])
-        return std::string("block ") + axis + " = " + std::to_string(b) + ", outside 1.." + std::to_string(kMaxBlockDim[d]);
+        return std::string("block ") + axis + " = " + std::to_string(b) + note + ", outside 1.." +
+               std::to_string(kMaxBlockDim[d]);
       threads *= b;
     }
-    if (threads > kMaxThreadsPerBlock) return std::to_string(threads) + " threads per block, above CUDA's 1024";
+    if (threads > kMaxThreadsPerBlock) return std::to_string(threads) + " threads per block" + note + ", above CUDA's 1024";
     const std::int64_t smem = evaluateAxisExpression(tune_.launch.dynamicSmemBytes, names);
     if (smem < 0 || smem > kMaxDynamicSmemBytes)
-      return "dynamic shared memory " + std::to_string(smem) + " bytes, outside 0.." + std::to_string(kMaxDynamicSmemBytes);
+      return "dynamic shared memory " + std::to_string(smem) + " bytes" + note + ", outside 0.." +
+             std::to_string(kMaxDynamicSmemBytes);
   } catch (const ExpressionError& e) {
-    return std::string("launch rule: ") + e.what();
+    return std::string("launch rule: ") + e.what() + note;
   }
   return std::nullopt;
 }

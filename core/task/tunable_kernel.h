@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tunable kernels, in the manner of Kernel Tuner: a user's CUDA kernel with a
 // table of tunable integer parameters, restrictions over the parameters and
-// the task's axes, and a launch rule written as expressions over both. The
+// the task's axes, and a launch rule written as expressions over both (and
+// sm_count, the GPU's SM count; restrictions may not use it). The
 // format (a `K.tune.json` file beside `K.cu`, or the same JSON in a
 // `/* crucible-tune ... */` comment of the source) is documented in
 // resources/tasks/README.md, "Tunable kernels".
@@ -110,6 +111,9 @@ public:
 
 private:
   std::optional<std::string> restrictionProblem(const std::map<std::string, std::int64_t>& names) const;
+  // Why the launch rule does not fit CUDA's limits over `names` (axes, parameters and, when
+  // the rule uses it, sm_count); `note` says which SM count was assumed.
+  std::optional<std::string> launchProblem(const std::map<std::string, std::int64_t>& names, const std::string& note) const;
   ParameterPoint firstLegalPoint() const;
 
   std::string name_;

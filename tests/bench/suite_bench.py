@@ -57,11 +57,13 @@ CUBLAS_TARGET = 0.85       # fp32 matmul must reach this fraction of cuBLAS
 L2_FLUSH_BYTES = 256 << 20
 COPY_BYTES = 2 << 30
 DRY_RUN_CAPABILITY = (9, 0)   # the H200's; a dry run has no GPU to ask
+DRY_RUN_SM_COUNT = 132        # the H200's; a dry run says so where a launch rule uses it
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 # ----------------------------------------------------------------------------------------------
-# Launch expressions: integers, axis names, + - * / % ( ), unary -, ceil_div/min/max(a, b).
+# Launch expressions: integers, axis names, + - * / % ( ), unary -, ceil_div/min/max(a, b), and in
+# launch rules sm_count, the SM count of the GPU the kernel launches on (as Crucible's worker has it).
 # Division truncates toward zero as in C (the engine's core/task evaluator does the same).
 
 class ExpressionError(ValueError):
@@ -70,6 +72,7 @@ class ExpressionError(ValueError):
 
 TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_]\w*)|(.))")
 FUNCTIONS = {"ceil_div", "min", "max"}
+SM_COUNT = "sm_count"
 
 
 def tokenize(text):
@@ -173,17 +176,38 @@ class ExpressionParser:
             self.take(")")
             return self.checked({"ceil_div": ceil_div, "min": min, "max": max}[value](a, b))
         if kind == "name":
+            if value not in self.axes and value == SM_COUNT:
+                raise ExpressionError(f"'{SM_COUNT}' (the GPU's SM count) is known only in a launch rule evaluated "
+                                      f"for a GPU, in expression '{self.text}'")
             if value not in self.axes:
                 raise ExpressionError(f"unknown name '{value}' in expression '{self.text}'")
             return self.axes[value]
         raise ExpressionError(f"unexpected '{value}' in expression '{self.text}'")
 
 
-def eval_expression(expr, axes):
-    """An expression (a JSON string or integer) evaluated over the task's axes."""
+def eval_expression(expr, axes, sm_count=None):
+    """An expression (a JSON string or integer) evaluated over the task's axes and, for a launch rule on a
+    GPU, sm_count (that GPU's SM count; None: not known, and an expression naming it is an error)."""
     if isinstance(expr, bool) or not isinstance(expr, (int, str)):
         raise ExpressionError(f"expression must be a string or an integer, not {expr!r}")
-    return ExpressionParser(str(expr), axes).parse()
+    names = axes
+    if sm_count is not None:
+        if SM_COUNT in axes:
+            raise ExpressionError(f"'{SM_COUNT}' is the GPU's SM count, not an axis")
+        if isinstance(sm_count, bool) or not isinstance(sm_count, int) or sm_count < 1:
+            raise ExpressionError(f"an SM count of {sm_count!r} is not a GPU's")
+        names = {**axes, SM_COUNT: sm_count}
+    return ExpressionParser(str(expr), names).parse()
+
+
+def uses_sm_count(expr):
+    """Whether a launch expression names sm_count (a whole name)."""
+    return not isinstance(expr, (int, bool)) and ("name", SM_COUNT) in tokenize(str(expr))
+
+
+def device_sm_count():
+    """The SM count of torch's current CUDA device: what sm_count is where our kernels launch."""
+    return torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,11 +282,16 @@ def scalar_values(spec):
     return [spec["axes"][name] for name in spec.get("scalars", [])]
 
 
-def launch_dims(case):
-    """(grid, block, dynamic smem bytes) as integers."""
-    grid = [eval_expression(e, case.axes) for e in case.grid]
-    block = [eval_expression(e, case.axes) for e in case.block]
-    smem = eval_expression(case.smem, case.axes)
+def case_uses_sm_count(case):
+    return any(uses_sm_count(e) for e in list(case.grid) + list(case.block) + [case.smem])
+
+
+def launch_dims(case, sm_count=None):
+    """(grid, block, dynamic smem bytes) as integers, on a GPU with `sm_count` SMs (None: a rule that
+    names sm_count is an error)."""
+    grid = [eval_expression(e, case.axes, sm_count) for e in case.grid]
+    block = [eval_expression(e, case.axes, sm_count) for e in case.block]
+    smem = eval_expression(case.smem, case.axes, sm_count)
     grid += [1] * (3 - len(grid))
     block += [1] * (3 - len(block))
     if any(d <= 0 for d in grid + block) or smem < 0:
@@ -759,7 +788,7 @@ class OurKernel:
 
     def __init__(self, driver, nvrtc, case, inputs, outputs):
         self.driver, self.case = driver, case
-        self.grid, self.block, self.smem = launch_dims(case)
+        self.grid, self.block, self.smem = launch_dims(case, device_sm_count())
         self.arch = target_arch(case.source, torch.cuda.get_device_capability())
         cubin = nvrtc.compile_cubin(case.source, case.name, self.arch)
         self.function = driver.load(cubin, case.entry, self.smem)
@@ -1407,9 +1436,10 @@ def render_report(results, copy, sampler, nvrtc_version, args, expected_names, p
 # Dry run: everything that needs no GPU
 
 def describe_case(case):
-    grid, block, smem = launch_dims(case)
+    grid, block, smem = launch_dims(case, DRY_RUN_SM_COUNT)
+    assumed = f" (sm_count = {DRY_RUN_SM_COUNT} assumed: a dry run has no GPU)" if case_uses_sm_count(case) else ""
     lines = [f"{case.name}  [{case.family}, {case.origin}]",
-             f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B; scalars "
+             f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B{assumed}; scalars "
              f"{dict(zip(case.spec.get('scalars', []), scalar_values(case.spec)))}",
              f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}; nvJitLink: "
              f"{' '.join(nvjitlink_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"]

@@ -69,6 +69,52 @@ class ExpressionTest(unittest.TestCase):
                 self.assertIn(message, str(caught.exception))
 
 
+class SmCountTest(unittest.TestCase):
+    """sm_count in launch rules (issue 20): the GPU's SM count, with the C++ evaluator's integer semantics
+    (tests/core/task/launch_variables_test.cpp evaluates the same expressions)."""
+    AXES = {"M": 8192, "N": 8192}
+    PERSISTENT_GRID = "min(ceil_div(N, 256) * ceil_div(M, 128), sm_count)"
+
+    def test_evaluates_with_the_sm_count_of_the_gpu(self):
+        self.assertEqual(sb.eval_expression(self.PERSISTENT_GRID, self.AXES, 132), 132)
+        self.assertEqual(sb.eval_expression(self.PERSISTENT_GRID, self.AXES, 16), 16)
+        self.assertEqual(sb.eval_expression(self.PERSISTENT_GRID, {"M": 1000, "N": 1000}, 132), 8 * 4)
+        self.assertEqual(sb.eval_expression("sm_count / 2 * 2", self.AXES, 133), 132)
+        self.assertEqual(sb.eval_expression("(0 - sm_count) / 2", self.AXES, 133), -66)   # truncates like C
+        self.assertEqual(sb.eval_expression("ceil_div(M, sm_count)", self.AXES, 132), 63)
+        self.assertEqual(sb.eval_expression("ceil_div(0 - sm_count, 0 - 5)", self.AXES, 132), 27)
+        self.assertEqual(sb.eval_expression("max(1, -(-(sm_count % 7)) - 3)", self.AXES, 132), 3)
+
+    def test_is_refused_where_no_gpu_is_known_or_as_an_axis(self):
+        with self.assertRaisesRegex(sb.ExpressionError, "known only in a launch rule evaluated for a GPU"):
+            sb.eval_expression(self.PERSISTENT_GRID, self.AXES)
+        with self.assertRaisesRegex(sb.ExpressionError, "not an axis"):
+            sb.eval_expression("sm_count", {"sm_count": 4}, 132)
+        with self.assertRaisesRegex(sb.ExpressionError, "not a GPU's"):
+            sb.eval_expression("sm_count", {}, 0)
+
+    def test_is_found_as_a_whole_name_only(self):
+        self.assertTrue(sb.uses_sm_count("2*sm_count"))
+        self.assertFalse(sb.uses_sm_count("my_sm_count + sm_counts"))
+        self.assertFalse(sb.uses_sm_count(256))
+
+    def test_an_exported_persistent_kernel_launches_with_the_gpus_count(self):
+        spec = spec_named("matmul_bf16_8192x8192x8192")
+        with tempfile.TemporaryDirectory() as d:
+            meta = {"task": spec["name"], "spec": spec, "entry": "matmul_kernel",
+                    "grid": [self.PERSISTENT_GRID, "1", "1"], "block": ["384", "1", "1"], "smem": "216128"}
+            (Path(d) / f"{spec['name']}.json").write_text(json.dumps(meta))
+            (Path(d) / f"{spec['name']}.cu").write_text("extern \"C\" __global__ void matmul_kernel() {}")
+            (case,) = sb.load_exported(d)
+        self.assertTrue(sb.case_uses_sm_count(case))
+        self.assertEqual(sb.launch_dims(case, 148), ([148, 1, 1], [384, 1, 1], 216128))
+        with self.assertRaises(sb.ExpressionError):
+            sb.launch_dims(case)
+        # A dry run has no GPU: it says which SM count it assumed.
+        self.assertIn(f"grid [{sb.DRY_RUN_SM_COUNT}, 1, 1], block [384, 1, 1], dynamic smem 216128 B "
+                      f"(sm_count = {sb.DRY_RUN_SM_COUNT} assumed: a dry run has no GPU)", sb.describe_case(case))
+
+
 def spec_named(name):
     return json.loads((TASKS_DIR / f"{name}.json").read_text())
 

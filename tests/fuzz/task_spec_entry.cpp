@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_library.h"
 #include "core/task/task_spec.h"
 #include "tests/fuzz/fuzz_entries.h"
@@ -17,11 +18,16 @@ void useSpec(const TaskSpec& spec) {
   evalExpression(spec.flops, spec.axes);
   evalExpression(spec.minBytes, spec.axes);
   for (const SpecKernel* k : {&spec.baseline, &spec.oracle}) {
-    for (int i = 0; i < 3; ++i) {
-      evalExpression(k->launch.grid[i], spec.axes);
-      evalExpression(k->launch.block[i], spec.axes);
+    // A parsed rule evaluates at every SM count it was checked at (and over the axes alone
+    // when it does not name sm_count).
+    for (const std::int64_t smCount : smCountsCheckedWithoutGpu(k->launch)) {
+      const auto names = launchNames(spec.axes, smCount);
+      for (int i = 0; i < 3; ++i) {
+        evalExpression(k->launch.grid[i], names);
+        evalExpression(k->launch.block[i], names);
+      }
+      evalExpression(k->launch.dynamicSmemBytes, names);
     }
-    evalExpression(k->launch.dynamicSmemBytes, spec.axes);
   }
   kernelSignature(spec, KernelRole::Candidate, spec.entry, spec.baseline.launch.tensorMaps);
   kernelSignature(spec, KernelRole::Oracle, spec.oracle.launch.entry);

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include "core/model/roofline_point.h"
+#include "core/task/launch_variables.h"
 
 namespace crucible::views {
 
@@ -246,6 +247,13 @@ private:
     return g;
   }
 
+  // What launch expressions are evaluated over: the task's axes and, when the candidate was
+  // timed on a GPU whose SM count is recorded, sm_count; a rule naming it otherwise does not evaluate.
+  std::map<std::string, std::int64_t> launchAxes() const {
+    const int sms = c_.timing ? c_.timing->device.smCount : 0;
+    return launchNames(ctx_.spec->axes, sms > 0 ? sms : 0);
+  }
+
   bool evaluateBlock() {
     if (!ctx_.spec) {
       blockProblem_ = ctx_.specProblem;
@@ -253,7 +261,8 @@ private:
     }
     try {
       double threads = 1;
-      for (const std::string& e : c_.launch.block) threads *= static_cast<double>(evalExpression(e, ctx_.spec->axes));
+      const auto axes = launchAxes();
+      for (const std::string& e : c_.launch.block) threads *= static_cast<double>(evalExpression(e, axes));
       threadsPerBlock_ = threads;
       return true;
     } catch (const std::exception& e) {
@@ -274,12 +283,13 @@ private:
     }
     try {
       std::int64_t v[3];
-      for (int i = 0; i < 3; ++i) v[i] = evalExpression(e[i], ctx_.spec->axes);
+      const auto axes = launchAxes();
+      for (int i = 0; i < 3; ++i) v[i] = evalExpression(e[i], axes);
       const std::string values = std::to_string(v[0]) + " × " + std::to_string(v[1]) + " × " + std::to_string(v[2]);
       total = static_cast<double>(v[0]) * static_cast<double>(v[1]) * static_cast<double>(v[2]);
       return textFigure(std::move(key), std::move(label), values,
                         values == rule ? from(SourceKind::LaunchRule)
-                                       : from(SourceKind::LaunchRuleAtAxes, rule, describeAxes(ctx_.spec->axes)));
+                                       : from(SourceKind::LaunchRuleAtAxes, rule, describeAxes(axes)));
     } catch (const std::exception& ex) {
       problem = why(MissingKind::DimsDoNotEvaluate, {}, {}, ex.what());
       return textFigure(std::move(key), std::move(label), rule, from(SourceKind::LaunchRuleProblem, rule, ex.what()));
@@ -307,7 +317,7 @@ private:
     else {
       try {
         g.rows.push_back(figure("launch.dynamic_smem", "Dynamic shared memory",
-                                static_cast<double>(evalExpression(smem, ctx_.spec->axes)), "B",
+                                static_cast<double>(evalExpression(smem, launchAxes())), "B",
                                 smem == "0" ? from(SourceKind::LaunchRule) : from(SourceKind::LaunchRuleExpression, smem)));
       } catch (const std::exception& e) {
         g.rows.push_back(missingFigure("launch.dynamic_smem", "Dynamic shared memory", "B",

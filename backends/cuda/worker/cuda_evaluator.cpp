@@ -163,7 +163,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const TaskSpec& spec = task.spec();
   const LaunchRule rule = withEntry(request.candidate.launch, spec);
   KernelModule candidate(request.candidate.cubin, rule.entry);
-  const LaunchGeometry geometry = resolveGeometry(rule, spec.axes);
+  const LaunchGeometry geometry = resolveGeometry(rule, spec.axes, gpu_.info().smCount);
   candidate.prepare(geometry, gpu_.info());
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
@@ -238,7 +238,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     const LaunchRule refRule = withEntry(request.reference.launch, spec);
     try {
       reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
-      refGeometry = resolveGeometry(refRule, spec.axes);
+      refGeometry = resolveGeometry(refRule, spec.axes, gpu_.info().smCount);
       reference->prepare(refGeometry, gpu_.info());
       referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
     } catch (const KernelFailure& e) {
@@ -311,7 +311,7 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     TaskRuntime& rt = runtimeFor(task);
     const LaunchRule rule = withEntry(kernel.launch, rt.spec());
     KernelModule module(kernel.cubin, rule.entry);
-    const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes);
+    const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes, gpu_.info().smCount);
     module.prepare(g, gpu_.info());
     const TensorMaps maps = rt.tensorMaps(rule.tensorMaps, "the profiled kernel");
     rt.randomizeInputs(1);

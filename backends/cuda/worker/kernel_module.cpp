@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/kernel_module.h"
+#include <algorithm>
 #include <limits>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
+#include "core/task/expression.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_spec.h"
 
 namespace crucible::cuda {
 namespace {
-unsigned dimension(const std::string& what, const std::string& expr, const std::map<std::string, std::int64_t>& axes,
+unsigned dimension(const std::string& what, const std::string& expr, const std::map<std::string, std::int64_t>& names,
                    std::int64_t lo, std::int64_t hi) {
+  // A value that depends on the GPU says on which SM count it was computed.
+  const auto atSmCount = [&] {
+    return usesSmCount(expr) ? " (sm_count = " + std::to_string(names.at(kSmCountName)) + ")" : std::string();
+  };
   std::int64_t v = 0;
   try {
-    v = evalExpression(expr, axes);
+    v = evalExpression(expr, names);
   } catch (const std::exception& e) {
     throw KernelFailure(CandidateStatus::ResourceError, "launch rule " + what + " '" + expr + "': " + e.what());
   }
   if (v < lo || v > hi)
     throw KernelFailure(CandidateStatus::ResourceError, "launch rule " + what + " '" + expr + "' = " +
-                                                            std::to_string(v) + ", outside [" + std::to_string(lo) +
-                                                            ", " + std::to_string(hi) + "]");
+                                                            std::to_string(v) + atSmCount() + ", outside [" +
+                                                            std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return static_cast<unsigned>(v);
 }
 }  // namespace
@@ -30,17 +37,27 @@ std::string LaunchGeometry::describe() const {
   return "grid " + triple(grid) + " block " + triple(block) + " smem " + std::to_string(dynamicSmemBytes) + " B";
 }
 
-LaunchGeometry resolveGeometry(const LaunchRule& rule, const std::map<std::string, std::int64_t>& axes) {
+LaunchGeometry resolveGeometry(const LaunchRule& rule, const std::map<std::string, std::int64_t>& axes, int smCount) {
+  // A GPU always has SMs: a count below 1 means the device's attributes were not read.
+  if (smCount < 1 && usesSmCount(rule))
+    throw KernelFailure(CandidateStatus::ResourceError, "launch rule uses sm_count, but the GPU's SM count (" +
+                                                            std::to_string(smCount) + ") is not known");
+  std::map<std::string, std::int64_t> names;
+  try {
+    names = launchNames(axes, std::max(smCount, 0));
+  } catch (const std::invalid_argument& e) {
+    throw KernelFailure(CandidateStatus::ResourceError, std::string("launch rule: ") + e.what());
+  }
   LaunchGeometry g;
-  const char* names[3] = {"x", "y", "z"};
+  const char* dims[3] = {"x", "y", "z"};
   const std::int64_t gridMax[3] = {std::numeric_limits<std::int32_t>::max(), 65535, 65535};
   const std::int64_t blockMax[3] = {1024, 1024, 64};
   for (int i = 0; i < 3; ++i) {
-    g.grid[i] = dimension(std::string("grid.") + names[i], rule.grid[i], axes, 1, gridMax[i]);
-    g.block[i] = dimension(std::string("block.") + names[i], rule.block[i], axes, 1, blockMax[i]);
+    g.grid[i] = dimension(std::string("grid.") + dims[i], rule.grid[i], names, 1, gridMax[i]);
+    g.block[i] = dimension(std::string("block.") + dims[i], rule.block[i], names, 1, blockMax[i]);
   }
   g.dynamicSmemBytes = dimension("dynamic shared memory", rule.dynamicSmemBytes.empty() ? "0" : rule.dynamicSmemBytes,
-                                 axes, 0, std::numeric_limits<std::int32_t>::max());
+                                 names, 0, std::numeric_limits<std::int32_t>::max());
   if (g.threadsPerBlock() > 1024)
     throw KernelFailure(CandidateStatus::ResourceError,
                         "launch rule asks for " + std::to_string(g.threadsPerBlock()) + " threads per block (max 1024)");

@@ -21,10 +21,11 @@ struct LaunchGeometry {
   std::string describe() const;  // "grid (128,1,1) block (256,1,1) smem 0 B"
 };
 
-// Evaluates the rule's expressions over the axes. Throws KernelFailure
+// Evaluates the rule's expressions over the axes and sm_count = `smCount`, the
+// SM count of the GPU it launches on (DeviceInfo::smCount). Throws KernelFailure
 // (ResourceError) naming the expression that fails or gives a value the
-// hardware cannot take.
-LaunchGeometry resolveGeometry(const LaunchRule& rule, const std::map<std::string, std::int64_t>& axes);
+// hardware cannot take, with the SM count when the rule uses it.
+LaunchGeometry resolveGeometry(const LaunchRule& rule, const std::map<std::string, std::int64_t>& axes, int smCount);
 
 class KernelModule {
 public:

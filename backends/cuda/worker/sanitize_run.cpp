@@ -65,7 +65,7 @@ int sanitizeRun(const std::string& jobDir, std::ostream& out, std::ostream& err)
     GpuContext gpu(0);   // CUDA_VISIBLE_DEVICES shows this process only its GPU
     gpu.makeCurrent();
     KernelModule kernel(job.cubin, job.launch.entry);
-    const LaunchGeometry geometry = resolveGeometry(job.launch, spec.axes);
+    const LaunchGeometry geometry = resolveGeometry(job.launch, spec.axes, gpu.info().smCount);
     kernel.prepare(geometry, gpu.info());
 
     const ExactTensors tensors = allocate(spec);

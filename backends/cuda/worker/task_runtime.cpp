@@ -49,7 +49,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
 
   try {
     oracle_ = std::make_unique<KernelModule>(oracleCubin, spec_.oracle.launch.entry);
-    oracleGeometry_ = resolveGeometry(spec_.oracle.launch, spec_.axes);
+    oracleGeometry_ = resolveGeometry(spec_.oracle.launch, spec_.axes, gpu_.info().smCount);
     oracle_->prepare(oracleGeometry_, gpu_.info());
   } catch (const KernelFailure& e) {
     throw KernelFailure(CandidateStatus::Invalid, std::string("the task's oracle cannot run: ") + e.what());

@@ -24,6 +24,10 @@ int CombinedProposer::concurrentProposals() const {
   return most;
 }
 
+void CombinedProposer::setDevice(const Fingerprint& device) {
+  for (const Member& m : members_) m.proposer->setDevice(device);
+}
+
 std::unique_lock<std::mutex> CombinedProposer::serialise(const Proposer& p) const {
   for (std::size_t i = 0; i < members_.size(); ++i)
     if (members_[i].proposer == &p && locks_[i]) return std::unique_lock<std::mutex>(*locks_[i]);

@@ -45,6 +45,7 @@ public:
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
   Proposal propose(const ProposalContext& ctx) override;
   int concurrentProposals() const override;
+  void setDevice(const Fingerprint& device) override;  // every member is told
   Proposal planFirst(const ProposalContext& ctx) override;
   std::vector<Proposal> seedPlans(const Task& task, std::uint64_t seed) override;
   bool isPlan(const Candidate& c) const override;

@@ -9,6 +9,7 @@
 // that does not is its propose(), seedPlans() its seeds(), and nothing is a
 // plan, which the engine treats as a proposer that does not plan first.
 #pragma once
+#include <optional>
 #include "core/engine/interfaces.h"
 #include "core/engine/plan_first.h"
 
@@ -17,14 +18,22 @@ namespace crucible {
 class ProposerSlot final : public Proposer, public PlanFirstProposer {
 public:
   explicit ProposerSlot(Proposer& initial) : current_(&initial) {}
-  // `p` must outlive its use (until the next set(), or the engine's end).
-  void set(Proposer& p) { current_ = &p; }
+  // `p` must outlive its use (until the next set(), or the engine's end). It is told the
+  // device the slot was told, if any.
+  void set(Proposer& p) {
+    current_ = &p;
+    if (device_) current_->setDevice(*device_);
+  }
   Proposer& current() const { return *current_; }
 
   std::string name() const override { return current_->name(); }
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override { return current_->seeds(task, seed); }
   Proposal propose(const ProposalContext& ctx) override { return current_->propose(ctx); }
   int concurrentProposals() const override { return current_->concurrentProposals(); }
+  void setDevice(const Fingerprint& device) override {
+    device_ = device;
+    current_->setDevice(device);
+  }
   std::vector<MetaPrompt> initialStrategies() const override { return current_->initialStrategies(); }
   MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const override {
     return current_->varyStrategy(s, seed);
@@ -42,6 +51,7 @@ public:
 
 private:
   Proposer* current_;
+  std::optional<Fingerprint> device_;
 };
 
 }  // namespace crucible

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 
 namespace crucible::llm {
 namespace {
@@ -32,23 +33,26 @@ std::string expressionText(const json& j, const std::string& field) {
   throw Problem(field + ": must be an expression string or an integer, not " + std::string(j.type_name()));
 }
 
-std::int64_t evaluated(const std::string& expr, const TaskSpec& spec, const std::string& field) {
+// `names`: the task's axes, and sm_count when the rule uses it; `note` says which SM count.
+std::int64_t evaluated(const std::string& expr, const std::map<std::string, std::int64_t>& names, const TaskSpec& spec,
+                       const std::string& field, const std::string& note) {
   try {
-    return evaluateAxisExpression(expr, spec.axes);
+    return evaluateAxisExpression(expr, names);
   } catch (const ExpressionError& e) {
-    throw Problem(field + ": '" + expr + "': " + e.what() + " (axes: " + describeAxes(spec.axes) + ")");
+    throw Problem(field + ": '" + expr + "': " + e.what() + note + " (axes: " + describeAxes(spec.axes) + ")");
   }
 }
 
-void checkDims(const std::string (&dims)[3], const std::int64_t (&limits)[3], const TaskSpec& spec,
-               const std::string& name, std::int64_t* product) {
+void checkDims(const std::string (&dims)[3], const std::int64_t (&limits)[3], const std::map<std::string, std::int64_t>& names,
+               const TaskSpec& spec, const std::string& name, const std::string& note, std::int64_t* product) {
   *product = 1;
   for (int i = 0; i < 3; ++i) {
     const std::string field = name + "[" + std::to_string(i) + "]";
-    const std::int64_t v = evaluated(dims[i], spec, field);
-    if (v <= 0) throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + ", must be positive");
+    const std::int64_t v = evaluated(dims[i], names, spec, field, note);
+    if (v <= 0)
+      throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + note + ", must be positive");
     if (v > limits[i])
-      throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + ", above the CUDA limit " +
+      throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + note + ", above the CUDA limit " +
                     std::to_string(limits[i]));
     if (__builtin_mul_overflow(*product, v, product)) *product = INT64_MAX;
   }
@@ -78,15 +82,21 @@ bool isIdentifier(const std::string& s) {
 std::string launchRuleProblem(const LaunchRule& rule, const TaskSpec& spec) {
   try {
     if (!isIdentifier(rule.entry)) throw Problem("entry: '" + rule.entry + "' is not a C identifier");
-    std::int64_t blocks = 0, threads = 0;
-    checkDims(rule.grid, kMaxGridDim, spec, "grid", &blocks);
-    checkDims(rule.block, kMaxBlockDim, spec, "block", &threads);
-    if (threads > kMaxThreadsPerBlock)
-      throw Problem("block: " + std::to_string(threads) + " threads per block, above the CUDA limit 1024");
-    const std::int64_t smem = evaluated(rule.dynamicSmemBytes, spec, "dynamicSmemBytes");
-    if (smem < 0 || smem > kMaxDynamicSmemBytes)
-      throw Problem("dynamicSmemBytes: '" + rule.dynamicSmemBytes + "' evaluates to " + std::to_string(smem) +
-                    ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
+    // The proposer knows no GPU: a rule that uses sm_count is checked at each SM count it could
+    // meet (core/task/launch_variables.h), and the worker checks it again with its GPU's.
+    for (const std::int64_t smCount : smCountsCheckedWithoutGpu(rule)) {
+      const std::map<std::string, std::int64_t> names = launchNames(spec.axes, smCount);
+      const std::string note = smCountNote(smCount);
+      std::int64_t blocks = 0, threads = 0;
+      checkDims(rule.grid, kMaxGridDim, names, spec, "grid", note, &blocks);
+      checkDims(rule.block, kMaxBlockDim, names, spec, "block", note, &threads);
+      if (threads > kMaxThreadsPerBlock)
+        throw Problem("block: " + std::to_string(threads) + " threads per block" + note + ", above the CUDA limit 1024");
+      const std::int64_t smem = evaluated(rule.dynamicSmemBytes, names, spec, "dynamicSmemBytes", note);
+      if (smem < 0 || smem > kMaxDynamicSmemBytes)
+        throw Problem("dynamicSmemBytes: '" + rule.dynamicSmemBytes + "' evaluates to " + std::to_string(smem) + note +
+                      ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
+    }
     if (const auto problems = tensorMapProblems(spec, rule.tensorMaps); !problems.empty())
       throw Problem(problems.front());
   } catch (const Problem& p) {

@@ -144,7 +144,9 @@ std::string wholeKernelFormat(const TaskSpec& spec) {
          kernelSignature(spec, KernelRole::Candidate, spec.entry) +
          "\n) and one ```json block with the launch rule, for example:\n```json\n"
          "{\"entry\": \"" + spec.entry + "\", \"grid\": [\"ceil_div(M, 4)\", \"1\", \"1\"], \"block\": [\"128\", \"1\", \"1\"], "
-         "\"dynamicSmemBytes\": \"0\"}\n```\n";
+         "\"dynamicSmemBytes\": \"0\"}\n```\n"
+         "Launch expressions are integers over the task's axes with + - * / % (truncating), ceil_div, min and max; "
+         "they may also use sm_count, the SM count of the GPU it runs on (\"min(ceil_div(M, 4), 2 * sm_count)\").\n";
 }
 
 std::string editFormat(const Candidate& parent) {

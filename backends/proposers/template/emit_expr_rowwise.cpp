@@ -46,6 +46,7 @@
 #include "backends/proposers/template/row_packs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
+#include "core/task/expression.h"
 
 namespace crucible::templates {
 namespace {
@@ -110,8 +111,9 @@ public:
     for (int d = 0; d + 1 < static_cast<int>(x_.shape.size()); ++d) rows += (rows.empty() ? "" : " * ") + p_.extentExpr(x_, d);
     if (rows.empty()) rows = "1";
     k.launch.grid[0] = rowsPerBlock_ == 1 ? rows : "ceil_div(" + rows + ", " + std::to_string(rowsPerBlock_) + ")";
-    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of an H100/H200, all resident at once
-      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM") * kRowGridSms) + ")";
+    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of the GPU it launches on, all resident at once
+      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM")) + " * " +
+                         kSmCountName + ")";
     k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
     return k;
   }

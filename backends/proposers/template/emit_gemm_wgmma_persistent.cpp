@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Emits the TMA-fed warp-specialized Hopper (sm_90a) bf16 GEMM with the persistent
-// schedule (gene schedule=persistent, pipeline=tma): a grid of at most one block per SM
-// (wgmma::kPersistentGridSms) whose blocks loop over the output tiles.
+// schedule (gene schedule=persistent, pipeline=tma): a grid of at most one block per SM of
+// the GPU it launches on (launch rule "min(tiles, sm_count)") whose blocks loop over the
+// output tiles.
 //
 // Tiles: the batch entries' tiles one entry after another, each entry's in the grouped
 // raster order of the grid kernel (GROUP_M block rows advance together across the
@@ -60,6 +61,7 @@
 #include <string>
 #include "backends/proposers/template/gemm_wgmma.h"
 #include "backends/proposers/template/kernel_source.h"
+#include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
 
 namespace crucible::templates {
@@ -130,10 +132,15 @@ void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Viola
   const std::int64_t tiles = wgmmaPersistentTiles(g, p);
   v.atMost(tiles, "output tiles (batch included)", kMaxTileOffset, "the 32-bit tile index");
   // With no more tiles than blocks every block runs one tile: the grid schedule is the same
-  // kernel without the loop (its epilogue stages whole rows).
-  if (tiles <= kPersistentGridSms)
+  // kernel without the loop (its epilogue stages whole rows). The grid has a block per SM of
+  // the GPU the engine evaluates on; with none known, kSmCountAssumedWithoutGpu, said so.
+  const std::int64_t sms = p.smCount > 0 ? p.smCount : kSmCountAssumedWithoutGpu;
+  if (tiles <= sms)
     v.add("the persistent schedule needs more output tiles (" + std::to_string(tiles) + ") than its grid of " +
-          std::to_string(kPersistentGridSms) + " blocks: schedule=grid runs the same tiles");
+          std::to_string(sms) + " blocks (one per SM" +
+          (p.smCount > 0 ? std::string(" of the GPU)")
+                         : ", " + std::to_string(sms) + " SMs assumed: no GPU is known to the proposer)") +
+          ": schedule=grid runs the same tiles");
 }
 
 EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
@@ -431,11 +438,15 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                 vars);
 
   EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaPersistentSmemBytes(g));
-  // At most one block per SM, and no more blocks than tiles (a multiple of CLUSTER_M both ways:
-  // the SM count is even and so is every entry's tile count when CLUSTER_M = 2).
+  // At most one block per SM of the GPU it launches on (sm_count: the worker's GPU, or the
+  // device an exported launcher runs on), and no more blocks than tiles; a multiple of
+  // CLUSTER_M both ways: sm_count rounded down to it, and every entry's tile count is even
+  // when CLUSTER_M = 2. Any grid is correct: the blocks stride over the tiles by gridDim.x.
   std::string tiles = k.launch.grid[0];
   if (p.batched) tiles += " * " + p.batchAxis;
-  k.launch.grid[0] = "min(" + tiles + ", " + std::to_string(kPersistentGridSms / clusterM * clusterM) + ")";
+  const std::string sms = kSmCountName;
+  k.launch.grid[0] = "min(" + tiles + ", " +
+                     (cluster ? sms + " / " + std::to_string(clusterM) + " * " + std::to_string(clusterM) : sms) + ")";
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
   k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};

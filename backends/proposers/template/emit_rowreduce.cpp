@@ -23,6 +23,7 @@
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
+#include "core/task/expression.h"
 
 namespace crucible::templates {
 namespace {
@@ -87,8 +88,9 @@ public:
     k.launch.entry = p_.entry;
     k.launch.grid[0] = rowsPerBlock_ == 1 ? p_.extentExpr(x_, 0)
                                           : "ceil_div(" + p_.extentExpr(x_, 0) + ", " + std::to_string(rowsPerBlock_) + ")";
-    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of an H100/H200, all resident at once
-      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM") * kRowGridSms) + ")";
+    if (persistent_)  // at most BLOCKS_PER_SM blocks per SM of the GPU it launches on, all resident at once
+      k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM")) + " * " +
+                         kSmCountName + ")";
     k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
     if (memory_ == "smem")
       k.launch.dynamicSmemBytes =

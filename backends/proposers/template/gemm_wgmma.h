@@ -40,7 +40,7 @@
 // gene schedule (added after projects stored genomes; fallback "grid"):
 //   grid        one block per output tile (and batch entry on grid.z): the kernels above.
 //   persistent  (tma only; emit_gemm_wgmma_persistent.cpp) a grid of at most one block per
-//               SM (kPersistentGridSms) whose blocks loop over the output tiles, batch
+//               SM (launch rule: min(tiles, sm_count)) whose blocks loop over the output tiles, batch
 //               entries included, in the grouped raster order. The producer thread runs
 //               one continuous stream of k-tiles through the ring, so it fills the next
 //               tile's stages while the consumers run the current tile's epilogue; the
@@ -84,13 +84,13 @@ inline constexpr std::int64_t kSwizzleAlignment = 1024;         // the 128-byte 
 inline constexpr std::int64_t kMbarrierBytes = 8;
 inline constexpr std::int64_t kMaxTileOffset = 2147483647;      // 32-bit tile coordinates and grid.x
 inline constexpr std::int64_t kRasterGroupM = 8;                // block rows per raster group (L2 reuse of B panels)
-// The persistent schedule's grid: one block per SM of an H100 SXM / H200 (132 SMs). The
-// proposer knows no GPU (ProposalContext carries no hardware description, and launch-rule
-// expressions name only the task's axes), so the grid is sized for the machine the starting
-// points are sized for. On another GPU the kernel stays correct (its blocks stride over every
-// tile by gridDim.x), only differently balanced: fewer SMs run the surplus blocks as a second
-// wave, more SMs stay partly idle.
-inline constexpr std::int64_t kPersistentGridSms = 132;
+// The persistent schedule's grid is one block per SM of the GPU it launches on (its launch
+// rule names sm_count; the worker, or an exported launcher, supplies the GPU's). Only its
+// legality rule (more tiles than blocks, else schedule=grid runs the same tiles) needs the
+// count at proposal time: it takes KernelProblem::smCount, the SM count of the GPU the
+// engine evaluates on. A proposal made with no GPU known (smCount 0: the CLI's starting
+// points, tests) judges by this count, an H100 SXM's or H200's, and a refusal says so.
+inline constexpr std::int64_t kSmCountAssumedWithoutGpu = 132;
 }  // namespace wgmma
 
 // The schedule gene of the GEMM family (see above); "grid" is its fallback.

@@ -42,6 +42,10 @@ struct KernelProblem {
   std::vector<ProblemTensor> inputs;
   std::vector<ProblemTensor> outputs;
   std::vector<std::string> scalars; // axis names passed as `long long`, in order
+  // The SM count of the GPU the engine evaluates on (Proposer::setDevice), for the rules
+  // that judge a design by it (the persistent GEMM's tile count); 0: no GPU is known.
+  // Launch rules never take it from here: they name sm_count, resolved where they launch.
+  int smCount = 0;
 
   const ProblemTensor& input(const std::string& role) const;
   const ProblemTensor& output(const std::string& role) const;

@@ -21,8 +21,9 @@
 
 namespace crucible::templates {
 
-// The persistent grid is sized for an H100/H200 (132 SMs); on another GPU it is
-// still correct (the blocks loop over every group), only differently balanced.
+// The persistent grid has BLOCKS_PER_SM blocks per SM of the GPU it launches on
+// (launch rule "BLOCKS_PER_SM * sm_count"). Whether a task has enough row groups
+// to fill it is judged at an H100/H200's 132 SMs: the design check has no GPU.
 inline constexpr std::int64_t kRowGridSms = 132;
 inline constexpr std::int64_t kMaxResidentThreadsPerSm = 2048;
 // Registers a streaming thread needs besides its values in flight, and what the

@@ -83,9 +83,15 @@ std::vector<Proposal> TemplateProposer::seeds(const Task& task, std::uint64_t se
   return seedsFor(spec, seed);
 }
 
+KernelProblem TemplateProposer::problemFor(const TaskSpec& spec) const {
+  KernelProblem p = templates::problemFromSpec(spec);
+  p.smCount = smCount_.load();
+  return p;
+}
+
 std::vector<Proposal> TemplateProposer::seedsFor(const TaskSpec& spec, std::uint64_t seed) const {
   try {
-    const KernelProblem p = templates::problemFromSpec(spec);
+    const KernelProblem p = problemFor(spec);
     std::vector<Proposal> out;
     for (const Genome& g : templates::seedGenomes(p, seed, seedCount_)) {
       Proposal prop;
@@ -113,7 +119,7 @@ Proposal TemplateProposer::propose(const ProposalContext& ctx) {
 
 Proposal TemplateProposer::proposeFor(const TaskSpec& spec, const ProposalContext& ctx) const {
   try {
-    const KernelProblem p = templates::problemFromSpec(spec);
+    const KernelProblem p = problemFor(spec);
     templates::Rng rng(ctx.seed);
     std::string strategy = ctx.strategy ? ctx.strategy->name
                            : ctx.parents.size() >= 2 ? "crossover"
@@ -255,7 +261,7 @@ Proposal TemplateProposer::withParameters(const Task& task, const Candidate& bas
 Proposal TemplateProposer::withParametersFor(const TaskSpec& spec, const Candidate& base,
                                              const ParameterPoint& point) const {
   try {
-    const KernelProblem p = templates::problemFromSpec(spec);
+    const KernelProblem p = problemFor(spec);
     // A genome stored before a parameter existed takes its fallback first, so it can be tuned too.
     Genome g = templates::withFallbacks(parentGenome(base, p), p);
     for (const auto& [name, value] : point) {

@@ -17,6 +17,7 @@
 // more likely, a refuted one less, never impossible. All randomness comes
 // from ProposalContext::seed.
 #pragma once
+#include <atomic>
 #include "backends/proposers/template/design_space.h"
 #include "core/engine/interfaces.h"
 #include "core/task/task_spec.h"
@@ -30,6 +31,8 @@ public:
   std::string name() const override { return "template"; }
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
   Proposal propose(const ProposalContext& ctx) override;
+  // Keeps the device's SM count: the persistent GEMM's legality judges by it (KernelProblem::smCount).
+  void setDevice(const Fingerprint& device) override { smCount_.store(device.smCount); }
   std::vector<MetaPrompt> initialStrategies() const override;
   MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const override;
   std::vector<TunableParameter> tunables(const Candidate& c) const override;
@@ -46,7 +49,11 @@ public:
   static Candidate candidateFor(const templates::Genome& g, const templates::KernelProblem& p);
 
 private:
+  // The task's problem, with the device's SM count when one was told.
+  templates::KernelProblem problemFor(const TaskSpec& spec) const;
+
   int seedCount_;
+  std::atomic<int> smCount_{0};  // 0: no device told (set from the engine's thread, read by proposals)
 };
 
 }  // namespace crucible

@@ -110,6 +110,14 @@ TEST_F(ReplyParserTest, MissingEntryIsWrongSignature) {
   EXPECT_NE(r.reason.find("no __global__ function named 'other_kernel'"), std::string::npos) << r.reason;
 }
 
+// The GPU's SM count may size a persistent grid; the worker resolves it.
+TEST_F(ReplyParserTest, ALaunchRuleMayNameTheSmCount) {
+  const std::string rule = R"J({"grid": ["min(ceil_div(M, 4), 2 * sm_count)"], "block": ["128"]})J";
+  const LaunchRuleParse p = parseLaunchRuleReply(rule, spec, spec.entry);
+  EXPECT_TRUE(p.ok) << p.problem;
+  EXPECT_EQ(p.rule.grid[0], "min(ceil_div(M, 4), 2 * sm_count)");
+}
+
 TEST_F(ReplyParserTest, BadLaunchRulesNameTheField) {
   struct Case {
     const char* json;
@@ -124,6 +132,8 @@ TEST_F(ReplyParserTest, BadLaunchRulesNameTheField) {
       {R"J({"grid": ["M", "1", "1", "1"], "block": ["128"]})J", "1 to 3"},
       {R"J(not json)J", "not valid JSON"},
       {R"J({"grid": ["0"], "block": ["128"]})J", "must be positive"},
+      // A grid sized to the GPU must hold on every GPU: checked at 1 and 1024 SMs.
+      {R"J({"grid": ["sm_count - 1"], "block": ["128"]})J", "grid[0]: 'sm_count - 1' evaluates to 0 at sm_count = 1"},
   };
   for (const Case& c : cases) {
     const ParsedReply r = parse(wholeKernelReply(kWarpPerRowKernel, c.json));

@@ -12,6 +12,7 @@
 #include "backends/proposers/template/genome_ops.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 #include "tests/backends/template/operator_tasks.h"
 
 namespace crucible {
@@ -34,10 +35,17 @@ void expectLegal(const Candidate& c, const TaskSpec& spec) {
   EXPECT_TRUE(errors.empty()) << c.genomeJson << ": " << (errors.empty() ? "" : errors[0]);
   EXPECT_EQ(c.launch.entry, spec.entry);
   EXPECT_TRUE(sourceHasSignature(c.source, spec, KernelRole::Candidate, c.launch.entry, c.launch.tensorMaps)) << c.source;
-  // The launch rule evaluates at the task's axes, to a grid CUDA accepts.
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_GT(evalExpression(c.launch.grid[i], spec.axes), 0) << c.launch.grid[i];
-    EXPECT_GT(evalExpression(c.launch.block[i], spec.axes), 0) << c.launch.block[i];
+  // The launch rule evaluates at the task's axes, to a grid CUDA accepts; a persistent grid
+  // names sm_count: on GPUs from one cluster of blocks (2 SMs; a one-SM device cannot run a
+  // pair of blocks at all) to 1024 SMs.
+  const std::vector<std::int64_t> smCounts = usesSmCount(c.launch) ? std::vector<std::int64_t>{2, 132, 1024}
+                                                                   : std::vector<std::int64_t>{0};
+  for (const std::int64_t smCount : smCounts) {
+    const auto names = launchNames(spec.axes, smCount);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_GT(evalExpression(c.launch.grid[i], names), 0) << c.launch.grid[i] << " at sm_count " << smCount;
+      EXPECT_GT(evalExpression(c.launch.block[i], names), 0) << c.launch.block[i];
+    }
   }
 }
 

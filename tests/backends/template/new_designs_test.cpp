@@ -277,7 +277,7 @@ TEST(NewDesigns, EachDesignEmitsWhatItNames) {
   persistent.params["BLOCKS_PER_SM"] = 2;
   const Candidate looped = TemplateProposer::candidateFor(persistent, big);
   EXPECT_NE(looped.source.find("for (long long group = blockIdx.x; group < groups; group += gridDim.x)"), std::string::npos);
-  EXPECT_EQ(looped.launch.grid[0], "min(ceil_div(M, 8), 264)");
+  EXPECT_EQ(looped.launch.grid[0], "min(ceil_div(M, 8), 2 * sm_count)");
 
   Genome evict = base;
   evict.genes["hint"] = "evict_first";

@@ -23,6 +23,7 @@
 #include "backends/proposers/template/template_proposer.h"
 #include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_variables.h"
 #include "core/task/task_library.h"
 #include "tests/backends/template/suite_tasks.h"
 
@@ -77,8 +78,9 @@ bool mentions(const std::vector<std::string>& reasons, const std::string& word) 
 
 templates::EmittedKernel emit(const Genome& g, const KernelProblem& p) { return templates::designSpaceFor(p.family).emit(g, p); }
 
-std::int64_t gridOf(const templates::EmittedKernel& k, const KernelProblem& p) {
-  return evaluateAxisExpression(k.launch.grid[0], p.axes);
+// The grid on a GPU with `smCount` SMs (the worker resolves sm_count with its GPU's).
+std::int64_t gridOf(const templates::EmittedKernel& k, const KernelProblem& p, int smCount = 132) {
+  return evaluateAxisExpression(k.launch.grid[0], launchNames(p.axes, smCount));
 }
 
 TEST(WgmmaPersistentSpace, ScheduleIsAGeneWithTheGridAsFallback) {
@@ -140,10 +142,20 @@ TEST(WgmmaPersistentSpace, SharedMemoryHoldsTheRingAndTheStagingBuffers) {
 }
 
 TEST(WgmmaPersistentSpace, NeedsMoreTilesThanItsGrid) {
-  const KernelProblem small = builtinProblem("matmul_bf16_1024x1024x1024");
-  // 8 x 4 tiles of 128 x 256: every block of the grid kernel would run one.
-  EXPECT_TRUE(mentions(violations(persistentGenome("matmul"), small), "schedule=grid"));
+  KernelProblem small = builtinProblem("matmul_bf16_1024x1024x1024");
+  // 8 x 4 tiles of 128 x 256: every block of the grid kernel would run one. No GPU is known to
+  // the proposer here: the refusal says which SM count it assumed.
+  ASSERT_EQ(small.smCount, 0);
+  const auto unknown = violations(persistentGenome("matmul"), small);
+  EXPECT_TRUE(mentions(unknown, "schedule=grid"));
+  EXPECT_TRUE(mentions(unknown, "than its grid of 132 blocks (one per SM, 132 SMs assumed: no GPU is known to the proposer)"))
+      << testing::PrintToString(unknown);
   EXPECT_TRUE(mentions(violations(persistentGenome("matmul", 128, 64, 4), small), "schedule=grid"));
+  // The GPU the engine evaluates on decides: 32 tiles keep 16 SMs busy twice over, not 132.
+  small.smCount = 16;
+  EXPECT_TRUE(violations(persistentGenome("matmul"), small).empty());
+  small.smCount = 32;
+  EXPECT_TRUE(mentions(violations(persistentGenome("matmul"), small), "than its grid of 32 blocks (one per SM of the GPU)"));
   // The batched task: 16 entries x 16 x 8 tiles.
   const KernelProblem bmm = templates::problemFromSpec(bmmSpec());
   EXPECT_EQ(templates::wgmmaPersistentTiles(persistentGenome("matmul"), bmm), 16 * 16 * 8);
@@ -156,11 +168,37 @@ TEST(WgmmaPersistentSpace, NeedsMoreTilesThanItsGrid) {
   EXPECT_TRUE(mentions(violations(persistentGenome("matmul", 128, 256, 4, 2), odd), "CLUSTER_M"));
 }
 
+// The engine tells the proposer its GPU (Proposer::setDevice, before any proposal): the
+// persistent schedule is then judged by that GPU's SM count, not by an assumed one.
+TEST(WgmmaPersistentSpace, TheProposerJudgesByTheDeviceItIsTold) {
+  const TaskSpec spec = loadTaskSpecFile(*findBuiltinTaskFile("matmul_bf16_1024x1024x1024"));
+  KernelProblem p = templates::problemFromSpec(spec);
+  p.smCount = 16;
+  const Candidate base = TemplateProposer::candidateFor(persistentGenome("matmul"), p);  // 32 tiles, 16 SMs
+  TemplateProposer proposer;
+  const Proposal assumed = proposer.withParametersFor(spec, base, {{"STAGES", 3}});
+  EXPECT_FALSE(assumed.ok);
+  EXPECT_NE(assumed.error.find("132 SMs assumed"), std::string::npos) << assumed.error;
+  Fingerprint gpu;
+  gpu.gpu = "a MIG slice";
+  gpu.smCount = 16;
+  proposer.setDevice(gpu);
+  const Proposal told = proposer.withParametersFor(spec, base, {{"STAGES", 3}});
+  EXPECT_TRUE(told.ok) << told.error;
+  EXPECT_EQ(told.candidate.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128), sm_count)");
+}
+
 TEST(WgmmaPersistentEmit, GridIsOneBlockPerSmAtMostAndTheBatchIsWalkedInside) {
   const KernelProblem p = builtinProblem("matmul_bf16_8192x8192x8192");
   const auto k = emit(persistentGenome("matmul"), p);
-  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128), " + std::to_string(templates::wgmma::kPersistentGridSms) + ")");
-  EXPECT_EQ(gridOf(k, p), templates::wgmma::kPersistentGridSms);
+  // One block per SM of the GPU it launches on, whatever GPU the proposal was made for.
+  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128), sm_count)");
+  EXPECT_EQ(gridOf(k, p, 132), 132);   // H100 SXM, H200
+  EXPECT_EQ(gridOf(k, p, 148), 148);   // B200
+  EXPECT_EQ(gridOf(k, p, 114), 114);   // H100 PCIe
+  KernelProblem told = p;
+  told.smCount = 16;
+  EXPECT_EQ(emit(persistentGenome("matmul"), told).launch.grid[0], k.launch.grid[0]);
   EXPECT_EQ(k.launch.block[0], "384");
   EXPECT_EQ(k.launch.dynamicSmemBytes, std::to_string(templates::gemmWgmmaSmemBytes(persistentGenome("matmul"))));
   // Fewer tiles than SMs at another shape (the kernel's scalars): one block per tile.
@@ -171,7 +209,7 @@ TEST(WgmmaPersistentEmit, GridIsOneBlockPerSmAtMostAndTheBatchIsWalkedInside) {
   const TaskSpec spec = bmmSpec();
   const KernelProblem bmm = templates::problemFromSpec(spec);
   const auto b = emit(persistentGenome("matmul"), bmm);
-  EXPECT_EQ(b.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, 132)");
+  EXPECT_EQ(b.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, sm_count)");
   EXPECT_EQ(b.launch.grid[1], "1");
   EXPECT_EQ(b.launch.grid[2], "1");
   EXPECT_EQ(b.source.find("blockIdx.z"), std::string::npos);  // no grid.z offsets
@@ -190,7 +228,7 @@ TEST(WgmmaPersistentEmit, GridIsOneBlockPerSmAtMostAndTheBatchIsWalkedInside) {
   const KernelProblem shared = templates::problemFromSpec(sharedBSpec());
   ASSERT_TRUE(violations(persistentGenome("matmul", 128, 128, 4), shared).empty());
   const auto s = emit(persistentGenome("matmul", 128, 128, 4), shared);
-  EXPECT_EQ(s.launch.grid[0], "min(ceil_div(N, 128) * ceil_div(M, 128) * Bt, 132)");
+  EXPECT_EQ(s.launch.grid[0], "min(ceil_div(N, 128) * ceil_div(M, 128) * Bt, sm_count)");
   EXPECT_NE(s.source.find("const int b_row = k0;"), std::string::npos);
   EXPECT_NE(s.source.find("static_cast<int>(6LL)"), std::string::npos);
 }
@@ -200,7 +238,11 @@ TEST(WgmmaPersistentEmit, ClustersKeepTheirGridEvenAndMulticastB) {
   const auto k = emit(persistentGenome("matmul", 128, 256, 4, 2), p);
   EXPECT_EQ(k.launch.tensorMaps[1], (TensorMapRule{"B", 32, 64, "128B"}));
   EXPECT_NE(k.source.find("__cluster_dims__(CLUSTER_M, 1, 1)"), std::string::npos);
-  EXPECT_EQ(gridOf(k, p) % 2, 0);
+  // Pairs of blocks: the SM count rounded down to an even grid.
+  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128), sm_count / 2 * 2)");
+  EXPECT_EQ(gridOf(k, p, 132), 132);
+  EXPECT_EQ(gridOf(k, p, 133), 132);
+  EXPECT_EQ(gridOf(k, p, 113), 112);
   // Both releases (in the loop and the tile's last stage) go to both blocks.
   std::size_t remote = 0;
   for (std::size_t at = 0; (at = k.source.find("mbarrier_arrive_cluster(cluster_address(", at)) != std::string::npos; ++at) ++remote;
@@ -238,7 +280,7 @@ TEST(WgmmaPingpong, WarpgroupsOwnAlternateTilesAndTakeTurns) {
   EXPECT_EQ(templates::gemmWgmmaSmemBytes(pingpongGenome("matmul")), 5 * 32768 + 2 * 128 * 144 + 1024 + 12 * 8);
   EXPECT_TRUE(mentions(violations(pingpongGenome("matmul", 128, 128, 6), p), "shared memory"));
   const auto k = emit(pingpongGenome("matmul"), p);
-  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 128) * ceil_div(M, 128), 132)");
+  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 128) * ceil_div(M, 128), sm_count)");
   const std::string& src = k.source;
   for (const char* piece : {"constexpr int SLABS = BLOCK_M / 64;", "skip_k_tiles(consumer * k_tiles, stage, phase);",
                             "skip_k_tiles((CONSUMERS - 1) * k_tiles, stage, phase);",

@@ -3,6 +3,7 @@
 // engine keeps one proposer for its life; the slot passes each call to the
 // proposer set for the run, and plans first only when that one does.
 #include <gtest/gtest.h>
+#include "backends/proposers/combined/combined_proposer.h"
 #include "backends/proposers/combined/proposer_slot.h"
 #include "backends/proposers/combined/run_proposer.h"
 #include "example_kernel.h"
@@ -25,11 +26,35 @@ public:
     return p;
   }
   int concurrentProposals() const override { return 3; }
+  void setDevice(const Fingerprint& device) override { smCount = device.smCount; }
   std::vector<MetaPrompt> initialStrategies() const override { return {}; }
+  int smCount = -1;  // -1: never told
 
 private:
   std::string name_;
 };
+
+// The engine tells its proposer the run's GPU (Proposer::setDevice); the slot and a combined
+// proposer pass it on, and a proposer set later in the slot is told it too.
+TEST(ProposerSlot, PassesTheRunsDeviceOnToEveryProposerItHolds) {
+  Named first("first"), second("second"), third("third");
+  ProposerSlot slot(first);
+  slot.set(second);
+  EXPECT_EQ(second.smCount, -1) << "no device told yet";
+  Fingerprint h200;
+  h200.smCount = 132;
+  slot.setDevice(h200);
+  EXPECT_EQ(second.smCount, 132);
+  EXPECT_EQ(first.smCount, -1) << "no longer in the slot";
+  slot.set(first);
+  EXPECT_EQ(first.smCount, 132);
+  CombinedProposer combined({{&second, {}}, {&third, {}}});
+  Fingerprint slice;
+  slice.smCount = 16;
+  combined.setDevice(slice);
+  EXPECT_EQ(second.smCount, 16);
+  EXPECT_EQ(third.smCount, 16);
+}
 
 TEST(ProposerSlot, PassesEveryCallToTheProposerSetForTheRun) {
   Named first("first"), second("second");

@@ -56,6 +56,17 @@ TEST(EngineRun, SameSeedGivesIdenticalCandidateSequences) {
   EXPECT_EQ(a, runOnce(42, 1, s));
 }
 
+// The proposer is told the GPU the run evaluates on before it seeds (the template proposer
+// judges its persistent grids by that GPU's SM count).
+TEST(EngineRun, TheProposerIsToldTheRunsDeviceBeforeItSeeds) {
+  Bench b;
+  RunId run = b.engine.createRun(b.project.task(), "device", 5, Budget{4, 0, 0}, false, testing::smallSettings());
+  b.engine.run(run);
+  EXPECT_EQ(b.proposer.deviceTold, b.dispatcher.evaluators().front()->device().gpu);
+  EXPECT_FALSE(b.proposer.deviceTold.empty());
+  EXPECT_FALSE(b.proposer.seededBeforeDevice);
+}
+
 TEST(EngineRun, EvaluationBudgetIsMetExactlyAndEverythingIsRecorded) {
   Bench b;
   RunId run = b.engine.createRun(b.project.task(), "budget", 5, Budget{25, 0, 0}, false, testing::smallSettings());

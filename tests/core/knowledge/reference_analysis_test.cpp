@@ -105,6 +105,26 @@ TEST(ReferenceAnalysis, AComputeBoundTensorCoreReference) {
       << "no achieved figure in this profile: " << occupancy->claim;
 }
 
+// A launch rule may name sm_count (issue 20): its occupancy is worked out with the SM count of
+// the GPU the reference was measured on, and not at all when that count is not recorded.
+TEST(ReferenceAnalysis, ALaunchRuleThatNamesTheSmCountUsesTheDevicesCount) {
+  Candidate ref = rowSumReference();
+  ref.launch.dynamicSmemBytes = "min(49152, 64 * sm_count)";
+  const TaskSpec spec = rowSumSpec();
+  auto a = analyseReference({&ref, &spec, "rowsum", "sm_90", "NVIDIA H200", kH200, 132});
+  const KnowledgeEntry* occupancy = find(a, "reference.occupancy");
+  ASSERT_TRUE(occupancy);
+  EXPECT_NE(occupancy->claim.find("theoretical "), std::string::npos) << occupancy->claim;
+  EXPECT_EQ(occupancy->claim.find("no theoretical occupancy"), std::string::npos) << occupancy->claim;
+  a = analyseReference({&ref, &spec, "rowsum", "sm_90", "NVIDIA H200", kH200});
+  occupancy = find(a, "reference.occupancy");
+  ASSERT_TRUE(occupancy);
+  EXPECT_NE(occupancy->claim.find("no theoretical occupancy: its launch rule uses sm_count and the SM count of "
+                                  "NVIDIA H200 is not recorded"),
+            std::string::npos)
+      << occupancy->claim;
+}
+
 TEST(ReferenceAnalysis, WhatIsMissingIsSaidNotEstimated) {
   Candidate ref = rowSumReference();
   ref.profile.clear();

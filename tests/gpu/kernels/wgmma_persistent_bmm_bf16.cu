@@ -1,4 +1,4 @@
-// Launch: crucible-cli eval --task tests/tasks/any-operator/bmm_bf16_16x2048x2048x2048.json --kernel tests/gpu/kernels/wgmma_persistent_bmm_bf16.cu --grid 'min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, 132)' --block 384 --smem 216128 --tensor-map A:128x64:128B --tensor-map B:64x64:128B
+// Launch: crucible-cli eval --task tests/tasks/any-operator/bmm_bf16_16x2048x2048x2048.json --kernel tests/gpu/kernels/wgmma_persistent_bmm_bf16.cu --grid 'min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, sm_count)' --block 384 --smem 216128 --tensor-map A:128x64:128B --tensor-map B:64x64:128B
 // Crucible template kernel: GEMM on Hopper warpgroup tensor cores (wgmma m64n256k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized, persistent: one block per SM looping over the tiles of every batch entry, 1 TMA producer thread (bulk tensor copies) running ahead across tiles, 2 consumer warpgroups, 4-stage mbarrier ring, epilogue staged through its own shared buffer
 // task:   bmm_bf16_16x2048x2048x2048 (matmul, Bt=16, K=2048, M=2048, N=2048)
 // genes:  epilogue=smem pipeline=tma schedule=persistent split_k=none tensor_core=wgmma vector=8

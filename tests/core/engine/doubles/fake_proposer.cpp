@@ -33,6 +33,10 @@ Candidate FakeProposer::candidateOf(const FakeGenome& g) {
 }
 
 std::vector<Proposal> FakeProposer::seeds(const Task&, std::uint64_t seed) {
+  {
+    std::lock_guard lock(mutex);
+    if (deviceTold.empty()) seededBeforeDevice = true;
+  }
   if (!options_.cannotPropose.empty()) return {Proposal{{}, false, options_.cannotPropose}};
   std::mt19937_64 rng(seed);
   std::vector<Proposal> out;

@@ -27,6 +27,10 @@ public:
   std::string name() const override { return "fake"; }
   std::vector<Proposal> seeds(const Task& task, std::uint64_t seed) override;
   Proposal propose(const ProposalContext& ctx) override;
+  void setDevice(const Fingerprint& device) override {
+    std::lock_guard lock(mutex);
+    deviceTold = device.gpu;
+  }
   std::vector<MetaPrompt> initialStrategies() const override;
   MetaPrompt varyStrategy(const MetaPrompt& s, std::uint64_t seed) const override;
   std::vector<TunableParameter> tunables(const Candidate& c) const override;
@@ -42,6 +46,8 @@ public:
   std::atomic<std::size_t> maxKnowledgeSeen{0};
   std::mutex mutex;
   std::vector<std::string> strategiesUsed;
+  std::string deviceTold;                 // the GPU setDevice named ("" before)
+  std::atomic<bool> seededBeforeDevice{false};
 
 private:
   Options options_;
