@@ -143,6 +143,25 @@ bool isExpressionFunction(const std::string& name) {
   return name == "ceil_div" || name == "min" || name == "max";
 }
 
+std::vector<std::string> namesInExpression(const std::string& text) {
+  const auto isNameStart = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  const auto isNameChar = [&](char c) { return isNameStart(c) || (c >= '0' && c <= '9'); };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!isNameChar(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && isNameChar(text[end])) ++end;
+    std::string word = text.substr(i, end - i);
+    if (isNameStart(word[0]) && !isExpressionFunction(word) && std::find(out.begin(), out.end(), word) == out.end())
+      out.push_back(std::move(word));
+    i = end;
+  }
+  return out;
+}
+
 std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std::string, std::int64_t>& axes) {
   return Parser(expr, axes).parseAll();
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace crucible {
 
@@ -35,6 +36,10 @@ std::int64_t evaluateAxisExpression(const std::string& expr, const std::map<std:
 
 // True for the function names above: they cannot be axis names.
 bool isExpressionFunction(const std::string& name);
+
+// The names `text` uses besides those functions, each once, in the order they
+// first appear (a word that starts with a digit is a number, not a name).
+std::vector<std::string> namesInExpression(const std::string& text);
 
 // The one name a launch rule may use besides the task's axes (and a tunable
 // kernel's parameters): the SM count of the GPU the kernel is launched on. No

@@ -1,29 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/task/launch_variables.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include "core/task/expression.h"
 
 namespace crucible {
-namespace {
-bool isNameStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool isNameChar(char c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
-}  // namespace
 
 bool usesSmCount(const std::string& expr) {
-  const std::string name = kSmCountName;
-  for (std::size_t i = 0; i < expr.size();) {
-    if (!isNameChar(expr[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < expr.size() && isNameChar(expr[end])) ++end;
-    // A word starting with a digit is a number (or an error the evaluator reports), never sm_count.
-    if (isNameStart(expr[i]) && expr.compare(i, end - i, name) == 0 && end - i == name.size()) return true;
-    i = end;
-  }
-  return false;
+  const std::vector<std::string> names = namesInExpression(expr);
+  return std::find(names.begin(), names.end(), kSmCountName) != names.end();
 }
 
 bool usesSmCount(const LaunchRule& rule) {

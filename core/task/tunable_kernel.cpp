@@ -276,23 +276,6 @@ bool evaluateRestriction(const std::string& text, const std::map<std::string, st
   return false;
 }
 
-std::vector<std::string> namesIn(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < text.size();) {
-    if (!isIdentChar(text[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < text.size() && isIdentChar(text[end])) ++end;
-    const std::string word = text.substr(i, end - i);
-    if (isIdentStart(word[0]) && !isExpressionFunction(word) && std::find(out.begin(), out.end(), word) == out.end())
-      out.push_back(word);
-    i = end;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- public: a bound kernel
 
 TunableKernel::TunableKernel(std::string name, std::string source, TuneSpec tune, const TaskSpec& task)
@@ -322,7 +305,7 @@ TunableKernel::TunableKernel(std::string name, std::string source, TuneSpec tune
   for (const auto& t : task.outputs) known.erase(t.name);
   for (const auto& p : tune_.parameters) known.insert(p.name);
   const auto checkNames = [&](const std::string& text, const std::string& path) {
-    for (const std::string& n : namesIn(text))
+    for (const std::string& n : namesInExpression(text))
       if (!known.count(n))
         throw TaskSpecError(path, "unknown name '" + n + "' (not a parameter of the tune document nor an axis of task '" +
                                       task.name + "')");
@@ -425,7 +408,7 @@ ParameterPoint TunableKernel::firstLegalPoint() const {
   std::vector<std::vector<std::size_t>> readyAt(n + 1);  // restrictions decidable once params [0, depth) are set
   for (std::size_t r = 0; r < tune_.restrictions.size(); ++r) {
     std::size_t level = 0;
-    for (const std::string& name : namesIn(tune_.restrictions[r]))
+    for (const std::string& name : namesInExpression(tune_.restrictions[r]))
       for (std::size_t i = 0; i < n; ++i)
         if (params[i].name == name) level = std::max(level, i + 1);
     readyAt[level].push_back(r);

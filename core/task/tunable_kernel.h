@@ -67,9 +67,6 @@ std::optional<std::string> embeddedTuneText(const std::string& source);
 // are those of core/task/expression.h. Throws ExpressionError.
 bool evaluateRestriction(const std::string& text, const std::map<std::string, std::int64_t>& names);
 
-// The identifiers an expression or restriction names (functions excluded), in order of first use.
-std::vector<std::string> namesIn(const std::string& text);
-
 // Why `source` does not declare the task's kernel under `entry`: the first
 // parameter that differs from the kernel ABI, named ("parameter 3 is 'float* y',
 // the task expects 'float* __restrict__ y'"), or nullopt when it does.

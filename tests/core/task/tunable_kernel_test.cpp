@@ -169,7 +169,7 @@ TEST(Restrictions, Evaluate) {
   EXPECT_THROW(evaluateRestriction("Q < 4", n), ExpressionError);
   EXPECT_THROW(evaluateRestriction("N / (BM - 64) > 1", n), ExpressionError);  // division by zero
   EXPECT_THROW(evaluateRestriction("!BM", n), ExpressionError);
-  EXPECT_EQ(namesIn("ceil_div(M * N, THREADS) <= max(ITEMS, 4) && M2 > 0"),
+  EXPECT_EQ(namesInExpression("ceil_div(M * N, THREADS) <= max(ITEMS, 4) && M2 > 0"),
             (std::vector<std::string>{"M", "N", "THREADS", "ITEMS", "M2"}));
 }
 
