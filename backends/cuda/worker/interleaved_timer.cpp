@@ -2,6 +2,8 @@
 #include "backends/cuda/worker/interleaved_timer.h"
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include "backends/cuda/worker/driver_api.h"
 
 namespace crucible::cuda {
@@ -21,12 +23,34 @@ double quantile(std::vector<double>& v, double q) {
 
 double median(std::vector<double> v) { return quantile(v, 0.5); }
 
-bool enoughSamples(int pairs, double elapsed, const TimingOptions& o) {
-  if (pairs >= o.minSamples && elapsed >= o.targetSeconds) return true;
+bool enoughSamples(int pairs, double elapsed, double precision, const TimingOptions& o) {
+  if (pairs >= o.minSamples && (precision <= o.precisionTarget || elapsed >= o.targetSeconds)) return true;
   if (elapsed >= o.slowSeconds && pairs >= o.slowMinSamples) return true;
   return elapsed >= o.maxSeconds && pairs >= std::min(o.minSamples, 5);
 }
 double interquartileRange(std::vector<double> v) { return quantile(v, 0.75) - quantile(v, 0.25); }
+
+double medianRelativeHalfWidth(std::vector<double> v) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  if (v.size() < 8) return kInfinity;
+  std::sort(v.begin(), v.end());
+  const double n = static_cast<double>(v.size());
+  // The rank of the median is Binomial(n, 1/2): 1.96 standard deviations
+  // (sqrt(n) / 2 each) either side of n / 2.
+  const double reach = 0.98 * std::sqrt(n);
+  const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2 - reach)));
+  const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(n / 2 + reach)));
+  const double mid = quantile(v, 0.5);
+  if (!(mid > 0)) return kInfinity;
+  return (v[hi] - v[lo]) / 2 / mid;
+}
+
+double speedupPrecision(const std::vector<double>& candidate, const std::vector<double>& reference) {
+  const double c = medianRelativeHalfWidth(candidate);
+  if (reference.empty()) return c;
+  const double r = medianRelativeHalfWidth(reference);
+  return std::sqrt(c * c + r * r);
+}
 
 L2Flusher::L2Flusher(const DeviceInfo& device) : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))) {}
 
@@ -87,7 +111,12 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     if (hasReference) refSamples.push_back(refEvents.elapsedMs() * 1000.0);
     if (pair % 16 == 0 && clocks.available()) clockReadings.push_back(clocks.smClockMHz());
 
-    const bool last = enoughSamples(pair + 1, secondsSince(start), o) || pair + 1 == o.maxSamples;
+    // The precision needs a sort of both sample sets: every 4th pair is often enough.
+    const int pairs = pair + 1;
+    const double precision = (pairs >= o.minSamples && pairs % 4 == 0)
+                                 ? speedupPrecision(timing.samplesUs, refSamples)
+                                 : std::numeric_limits<double>::infinity();
+    const bool last = enoughSamples(pairs, secondsSince(start), precision, o) || pairs == o.maxSamples;
     if (hooks.afterPair) hooks.afterPair(pair, last);
     if (last) break;
   }

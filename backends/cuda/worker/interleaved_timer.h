@@ -14,11 +14,16 @@ namespace crucible::cuda {
 struct TimingOptions {
   int minSamples = 30;              // per kernel
   int maxSamples = 5000;            // per kernel
-  // Keep sampling until this much wall time has passed. 0.2 s is 300-700
-  // pairs for the suite's memory-bound kernels (50-150 us each, L2 flushed
-  // before each); 0.5 s cost a third of every evaluation. The noise it
-  // leaves is measured by tests/bench/harness_cost.py (a baseline timed
-  // against itself).
+  // Stop as soon as the speedup is known this precisely: the half-width of a
+  // distribution-free 95% interval of each median, relative to it, combined
+  // for the ratio of the two (speedupPrecision). Steady memory-bound kernels
+  // get there in tens of pairs, where a fixed 0.2 s of sampling took 300-700
+  // pairs and a third of every evaluation; a noisy pair samples on until
+  // targetSeconds. The noise left is measured by tests/bench/harness_cost.py
+  // (a baseline timed against itself).
+  double precisionTarget = 0.002;
+  // Keep sampling at most this long for a pair that does not reach the
+  // precision (once minSamples are in).
   double targetSeconds = 0.2;
   double maxSeconds = 30;           // never longer (slow kernels stop after minSamples, or 5, whichever first)
   // Slow pairs (a naive reference of 100+ ms against a fast candidate): past
@@ -36,8 +41,18 @@ struct TimingOptions {
 };
 
 // Whether interleaved sampling may stop after `pairs` pairs and `elapsed`
-// seconds of sampling (see TimingOptions).
-bool enoughSamples(int pairs, double elapsed, const TimingOptions& o);
+// seconds of sampling, the speedup known to `precision` (speedupPrecision;
+// see TimingOptions).
+bool enoughSamples(int pairs, double elapsed, double precision, const TimingOptions& o);
+
+// Half the width of the distribution-free 95% confidence interval of the
+// median of `samples` (between the order statistics n/2 -+ 0.98 sqrt(n)),
+// relative to the median; infinity for fewer than 8 samples or a median <= 0.
+double medianRelativeHalfWidth(std::vector<double> samples);
+// The same for the ratio of two medians (the candidate's and the
+// reference's, independent samples): the root of the sum of squares. With no
+// reference samples, the candidate's alone.
+double speedupPrecision(const std::vector<double>& candidate, const std::vector<double>& reference);
 
 // Writes a buffer of twice the L2 size, so the next kernel finds none of its
 // data in L2.

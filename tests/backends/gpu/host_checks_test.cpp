@@ -422,18 +422,56 @@ TEST(ParallelOutputCheck, BitwiseAndReferenceChecksMatchTheSequentialOnes) {
   }
 }
 
-// The timing loop's stopping rule: fast pairs get minSamples and at least
-// targetSeconds; slow pairs (a 167 ms naive reference) stop at slowMinSamples
-// once slowSeconds have passed; nothing samples past maxSeconds.
+// The timing loop's stopping rule: fast pairs get minSamples and then stop
+// once the speedup is known to precisionTarget, or at targetSeconds; slow
+// pairs (a 167 ms naive reference) stop at slowMinSamples once slowSeconds
+// have passed; nothing samples past maxSeconds.
 TEST(TimingStopRule, FastPairsGetEnoughSamplesSlowPairsStopEarlier) {
   const cuda::TimingOptions o;
-  EXPECT_FALSE(cuda::enoughSamples(o.minSamples - 1, o.slowSeconds / 2, o));
-  EXPECT_FALSE(cuda::enoughSamples(o.minSamples, o.targetSeconds / 2, o));
-  EXPECT_TRUE(cuda::enoughSamples(o.minSamples, o.targetSeconds, o));
-  EXPECT_FALSE(cuda::enoughSamples(o.slowMinSamples - 1, o.slowSeconds + 1, o));
-  EXPECT_TRUE(cuda::enoughSamples(o.slowMinSamples, o.slowSeconds, o));
-  EXPECT_FALSE(cuda::enoughSamples(4, o.maxSeconds, o));
-  EXPECT_TRUE(cuda::enoughSamples(5, o.maxSeconds, o));
+  const double unknown = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples - 1, o.slowSeconds / 2, unknown, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples, o.targetSeconds / 2, unknown, o));
+  EXPECT_TRUE(cuda::enoughSamples(o.minSamples, o.targetSeconds, unknown, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.slowMinSamples - 1, o.slowSeconds + 1, unknown, o));
+  EXPECT_TRUE(cuda::enoughSamples(o.slowMinSamples, o.slowSeconds, unknown, o));
+  EXPECT_FALSE(cuda::enoughSamples(4, o.maxSeconds, unknown, o));
+  EXPECT_TRUE(cuda::enoughSamples(5, o.maxSeconds, unknown, o));
+  // Precise enough: stop early, but never under minSamples.
+  EXPECT_TRUE(cuda::enoughSamples(o.minSamples, 0.001, o.precisionTarget, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples, 0.001, o.precisionTarget * 1.01, o));
+  EXPECT_FALSE(cuda::enoughSamples(o.minSamples - 1, 0.001, 0.0, o));
+}
+
+// The median's interval: the order statistics at n/2 -+ 0.98 sqrt(n). For
+// 0..99 (n = 100, median 49.5) they are ranks 40 and 60: half-width 10.
+TEST(TimingStopRule, MedianIntervalFromOrderStatistics) {
+  std::vector<double> v;
+  for (int i = 99; i >= 0; --i) v.push_back(i);  // unsorted on purpose
+  EXPECT_DOUBLE_EQ(cuda::medianRelativeHalfWidth(v), 10.0 / 49.5);
+  // Too few samples, or no positive median: unknown.
+  EXPECT_TRUE(std::isinf(cuda::medianRelativeHalfWidth({1, 2, 3, 4, 5, 6, 7})));
+  EXPECT_TRUE(std::isinf(cuda::medianRelativeHalfWidth(std::vector<double>(20, 0.0))));
+  // Identical samples: known exactly.
+  EXPECT_DOUBLE_EQ(cuda::medianRelativeHalfWidth(std::vector<double>(20, 70.0)), 0.0);
+}
+
+// The ratio's precision combines both medians'; a wide reference keeps a
+// tight candidate sampling. Steady kernels (0.3% spread) reach the target in
+// tens of pairs; a jittery one (10% spread) does not in hundreds.
+TEST(TimingStopRule, SpeedupPrecisionNeedsBothKernelsSteady) {
+  const cuda::TimingOptions o;
+  auto spread = [](int n, double center, double width) {
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i) v.push_back(center + width * ((i * 37 % n) / double(n - 1) - 0.5));
+    return v;
+  };
+  const auto steady = spread(40, 70.0, 0.003 * 70), steadyRef = spread(40, 90.0, 0.003 * 90);
+  EXPECT_LE(cuda::speedupPrecision(steady, steadyRef), o.precisionTarget);
+  EXPECT_GT(cuda::speedupPrecision(steady, spread(40, 90.0, 0.1 * 90)), o.precisionTarget);
+  EXPECT_GT(cuda::speedupPrecision(spread(400, 70.0, 0.1 * 70), steadyRef), o.precisionTarget);
+  EXPECT_DOUBLE_EQ(cuda::speedupPrecision(steady, {}), cuda::medianRelativeHalfWidth(steady));
+  const double c = cuda::medianRelativeHalfWidth(steady), r = cuda::medianRelativeHalfWidth(steadyRef);
+  EXPECT_DOUBLE_EQ(cuda::speedupPrecision(steady, steadyRef), std::sqrt(c * c + r * r));
 }
 
 }  // namespace
