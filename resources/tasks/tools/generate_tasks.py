@@ -40,19 +40,47 @@ def row_kernels(stem, entry, oracle_entry, rows="M"):
 
 
 def gemm_kernels(stem, entry, oracle_entry):
-    """Baseline and oracle: one thread per C element in 16x16 blocks."""
-    grid = ["ceil_div(N, 16)", "ceil_div(M, 16)"]
-    return (kernel(f"{stem}.baseline.cu", entry, grid, [16, 16]),
-            kernel(f"{stem}.oracle.cu", oracle_entry, grid, [16, 16]))
+    """Baseline: one thread per C element in 16x16 blocks. Oracle: 128x128 tiles of C, 256 threads
+    of 8x8 elements each (it runs for every validation draw, so it is tiled)."""
+    return (kernel(f"{stem}.baseline.cu", entry, ["ceil_div(N, 16)", "ceil_div(M, 16)"], [16, 16]),
+            kernel(f"{stem}.oracle.cu", oracle_entry, ["ceil_div(N, 128)", "ceil_div(M, 128)"], [256]))
+
+
+# The smaller axes compute-sanitizer runs candidates at (README, `sanitizeAxes`), by task name.
+SANITIZE_AXES = {
+    "softmax_f32_8192x4096": {"M": 256},
+    "layernorm_f32_8192x4096": {"M": 256},
+    "rmsnorm_bf16_8192x8192": {"M": 128},
+    "gelu_f32_67108864": {"N": 1048576},
+    "rowsum_f32_8192x8192": {"M": 128},
+    "transpose_f32_8192x8192": {"M": 1024, "N": 1024},
+    "matmul_f32_4096x4096x4096": {"M": 1024, "N": 1024, "K": 1024},
+    "matmul_bf16_8192x8192x8192": {"M": 1024, "N": 1024, "K": 1024},
+    "matmul_bias_relu_bf16_4096x4096x4096": {"M": 1024, "N": 1024, "K": 1024},
+    "cross_entropy_f32_8192x32000": {"M": 64},
+}
 
 
 def spec(name, family, description, axes, inputs, outputs, scalars, tolerances, flops, min_bytes, entry,
          kernels, library=""):
     baseline, oracle = kernels
-    return {"format": 1, "name": name, "family": family, "description": description, "axes": axes,
-            "inputs": inputs, "outputs": outputs, "scalars": scalars, "tolerances": tolerances,
-            "flops": flops, "minBytes": min_bytes, "entry": entry, "libraryReference": library,
-            "baseline": baseline, "oracle": oracle}
+    s = {"format": 1, "name": name, "family": family, "description": description, "axes": axes,
+         "inputs": inputs, "outputs": outputs, "scalars": scalars, "tolerances": tolerances,
+         "flops": flops, "minBytes": min_bytes, "entry": entry, "libraryReference": library}
+    if name in SANITIZE_AXES:
+        s["sanitizeAxes"] = SANITIZE_AXES[name]
+    s["baseline"] = baseline
+    s["oracle"] = oracle
+    return s
+
+
+def to_text(s):
+    """Indented JSON, with sanitizeAxes on one line as the files have it."""
+    text = json.dumps(s, indent=2) + "\n"
+    if "sanitizeAxes" in s:
+        text = text.replace(json.dumps({"sanitizeAxes": s["sanitizeAxes"]}, indent=2)[2:-2],
+                            '  "sanitizeAxes": ' + json.dumps(s["sanitizeAxes"]))
+    return text
 
 
 def tol(rtol, atol):
@@ -191,5 +219,5 @@ SUITE = [
 if __name__ == "__main__":
     for s in SUITE:
         path = TASKS_DIR / (s["name"] + ".json")
-        path.write_text(json.dumps(s, indent=2) + "\n")
+        path.write_text(to_text(s))
         print(path.relative_to(TASKS_DIR.parent.parent))
