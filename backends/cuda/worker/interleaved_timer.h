@@ -33,7 +33,11 @@ struct TimingOptions {
   // evaluation.
   double slowSeconds = 2.0;
   int slowMinSamples = 10;
-  double warmupMinSeconds = 0.05;
+  // The warm-up's least length, once the SM clock has left idle: in a run the
+  // clock is already up (the previous evaluation), and the timed launches
+  // flush L2 anyway, so 10 ms (tens of launches of a memory-bound pair) is
+  // enough; 50 ms was as long as the whole precise timing.
+  double warmupMinSeconds = 0.01;
   double warmupMaxSeconds = 1.0;    // give up waiting for the clock after this
   double idleFallbackSeconds = 0.2; // warm-up length when NVML is missing
   double clockReadyFraction = 0.8;  // "left idle": SM clock >= this fraction of its maximum
