@@ -57,6 +57,15 @@
 // 2p and 2p + 1 on every round: the same block column (the raster group has an even number
 // of rows) and the same number of rounds; their streams of k-tiles stay in step, as the
 // multicast of B into both rings and the releases to both producers need.
+//
+// schedule=streamk (no clusters, no pingpong): the cooperative kernel whose blocks walk their
+// data-parallel tiles, then a range of k-iterations of the last tiles (a tile split between two
+// blocks is a segment: k-tiles [t0, t1)); producer and consumers walk the same segments
+// (streamk_next), so the ring's stream and its parity argument are unchanged. A segment's
+// k-loop releases stages from t0 on; after its drain a start partial (t0 > 0) hands its sums to
+// the block before instead of storing C, and an end partial (t1 < k_tiles) adds the next block's
+// before storing. The walk, the workspace, why the hybrid and why no deadlock:
+// emit_gemm_wgmma_streamk.cpp.
 #include <algorithm>
 #include <string>
 #include "backends/proposers/template/gemm_wgmma.h"
@@ -134,10 +143,14 @@ void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Viola
   // With no more tiles than blocks every block runs one tile: the grid schedule is the same
   // kernel without the loop (its epilogue stages whole rows). The grid has a block per SM of
   // the GPU the engine evaluates on; with none known, kSmCountAssumedWithoutGpu, said so.
+  // Stream-K's grid is capped at its workspace's slots; it has no clusters.
+  const bool streamk = isStreamKSchedule(g.genes);
+  if (streamk) addWgmmaStreamKViolations(g, p, v);
   const std::int64_t sms = p.smCount > 0 ? p.smCount : kSmCountAssumedWithoutGpu;
-  if (tiles <= sms)
-    v.add("the persistent schedule needs more output tiles (" + std::to_string(tiles) + ") than its grid of " +
-          std::to_string(sms) + " blocks (one per SM" +
+  const std::int64_t grid = streamk ? std::min(sms, kStreamKMaxBlocks) : sms;
+  if (tiles <= grid)
+    v.add("the " + g.gene(kScheduleGene) + " schedule needs more output tiles (" + std::to_string(tiles) +
+          ") than its grid of " + std::to_string(grid) + " blocks (one per SM" +
           (p.smCount > 0 ? std::string(" of the GPU)")
                          : ", " + std::to_string(sms) + " SMs assumed: no GPU is known to the proposer)") +
           ": schedule=grid runs the same tiles");
@@ -151,6 +164,7 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
   const bool pingpong = isPingpongSchedule(g.genes);
+  const bool streamk = isStreamKSchedule(g.genes);
   std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
   vars["BATCH"] = batchCode(p);
 
@@ -159,6 +173,7 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
                               (p.batched ? " of every batch entry" : "") +
                               ", 1 TMA producer thread (bulk tensor copies) running ahead across tiles, " +
                               (cluster ? "clusters of 2 blocks along M sharing B by multicast, " : "") +
+                              (streamk ? "stream-K: the last tiles' k-iterations split evenly over the blocks, " : "") +
                               std::to_string(consumers) +
                               (pingpong ? " consumer warpgroups taking turns (one tile each, ping-pong), "
                                         : " consumer warpgroups, ") +
@@ -176,12 +191,13 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
   src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
   src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
   src += constant("EPI_COLS", kEpilogueColumns, "columns of C staged per epilogue step");
+  if (streamk) src += constant("STREAMK_MAX_BLOCKS", kStreamKMaxBlocks, "the largest grid: workspace slots");
   src += render(R"(constexpr int PRODUCER_THREADS = 128;
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
 {{SLABS}}
 )" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns
-{{SHARE_ROWS}}constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
+{{SHARE_ROWS}}{{SLOT_FLOATS}}constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
 constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
 constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
 constexpr int EPI_CHUNKS = EPI_COLS / 8;                // 16-byte chunks per staged row
@@ -195,11 +211,13 @@ static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread s
 )",
                 {{"SLABS", pingpong ? "constexpr int SLABS = BLOCK_M / 64;                     // m64 wgmma slabs: a warpgroup owns the whole tile"
                                     : "constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup"},
+                 {"SLOT_FLOATS", streamk ? "constexpr int STREAMK_SLOT_FLOATS = CONSUMER_THREADS * SLABS * BLOCK_N / 2;  // a block's partial sums\n" : ""},
                  {"SHARE_ROWS", cluster ? "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
                                         : ""}});
   src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
   src += wgmmaDeviceHelpers(false);
   src += mbarrierInitArriveHelpers() + tmaCopyHelpers() + (cluster ? wgmmaClusterHelpers() : "") + mbarrierWaitHelpers();
+  if (streamk) src += streamkDeviceHelpers();
   if (pingpong)
     src += R"(// Moves a consumer's place in the ring's stream of k-tiles `count` k-tiles on (the other
 // warpgroup's tiles): the stage advances modulo STAGES, the phase flips at every wrap.
@@ -265,6 +283,18 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   // walks tiles c, c + CONSUMERS, ... of the block's sequence, skipping the others' k-tiles.
   vars["FIRST_TILE"] = pingpong ? "static_cast<int>(blockIdx.x + consumer * gridDim.x)" : "static_cast<int>(blockIdx.x)";
   vars["TILE_STEP"] = pingpong ? "static_cast<int>(CONSUMERS * gridDim.x)" : "static_cast<int>(gridDim.x)";
+  // Stream-K: both walk the block's segments (k-tiles [t0, t1) of a tile) instead of whole tiles.
+  vars["PRODUCER_LOOP"] = streamk ? "      StreamKWalk walk = streamk_walk(tiles, k_tiles);\n"
+                                    "      int tile, t0, t1;\n"
+                                    "      while (streamk_next(walk, k_tiles, tile, t0, t1)) {\n"
+                                  : "      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {\n";
+  vars["CONSUMER_LOOP"] = streamk ? "  StreamKWalk walk = streamk_walk(tiles, k_tiles);\n"
+                                    "  int tile, t0, t1;\n"
+                                    "  while (streamk_next(walk, k_tiles, tile, t0, t1)) {\n"
+                                  : render("  for (int tile = {{FIRST_TILE}}; tile < tiles; tile += {{TILE_STEP}}) {\n", vars);
+  vars["T0"] = streamk ? "t0" : "0";
+  vars["T1"] = streamk ? "t1" : "k_tiles";
+  vars["STREAMK_FIXUP"] = streamk ? streamkFixup() : "";
   vars["SKIP_FIRST"] = pingpong ? "  skip_k_tiles(consumer * k_tiles, stage, phase);  // the tiles before this warpgroup's first\n" : "";
   vars["SKIP_OTHERS"] = pingpong ? "    skip_k_tiles((CONSUMERS - 1) * k_tiles, stage, phase);  // the other warpgroups' next tiles\n" : "";
   vars["TURN_DOC"] = pingpong ? ", then turn[CONSUMERS]" : "";
@@ -293,13 +323,13 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                                   : "    return;\n";
   // The stage before `stage` (k-tile t - 1's; after the k-loop, the tile's last).
   const std::string previous = "const int previous = stage == 0 ? STAGES - 1 : stage - 1;";
-  vars["RELEASE"] = cluster ? "      if (t > 0 && lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +
+  vars["RELEASE"] = cluster ? "      if (t > " + vars["T0"] + " && lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +
                                   previous + R"(
         mbarrier_arrive(empty_bars + previous * 8);
         mbarrier_arrive_cluster(cluster_address(empty_bars + previous * 8, peer));
       }
 )"
-                            : "      if (t > 0 && lane == 0) {\n        " + previous +
+                            : "      if (t > " + vars["T0"] + " && lane == 0) {\n        " + previous +
                                   "\n        mbarrier_arrive(empty_bars + previous * 8);\n      }\n";
   vars["RELEASE_LAST"] = cluster ? "    if (lane == 0) {\n      " + previous + R"(
       mbarrier_arrive(empty_bars + previous * 8);
@@ -348,11 +378,10 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
       // exactly as the consumers walk it.
       int stage = 0;
       unsigned phase = 0;  // parity of the current round of the ring
-      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-        int entry;
+{{PRODUCER_LOOP}}        int entry;
         long long block_row, block_col;
         tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
-        for (int t = 0; t < k_tiles; ++t) {
+        for (int t = {{T0}}; t < {{T1}}; ++t) {
           mbarrier_wait(empty_bars + stage * 8, phase ^ 1);  // the consumers released round - 1 of this stage
           const int k0 = t * BLOCK_K;
           const int b_row = {{B_ROW}};
@@ -379,12 +408,11 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   int stage = 0;
   unsigned phase = 0;  // continues across tiles with the producer's
 {{SKIP_FIRST}}  float acc[SLABS][BLOCK_N / 2];
-  for (int tile = {{FIRST_TILE}}; tile < tiles; tile += {{TILE_STEP}}) {
-{{TURN_WAIT}}#pragma unroll
+{{CONSUMER_LOOP}}{{TURN_WAIT}}#pragma unroll
     for (int s = 0; s < SLABS; ++s)
 #pragma unroll
       for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-    for (int t = 0; t < k_tiles; ++t) {
+    for (int t = {{T0}}; t < {{T1}}; ++t) {
       mbarrier_wait(full_bars + stage * 8, phase);  // k-tile t of this tile has landed
 )" + indentLines(wgmmaIssueTile(), 2) + R"(      wgmma_wait<1>();  // this warp's wgmmas of k-tile t - 1 are done: hand its stage back
 {{RELEASE}}      if (++stage == STAGES) {
@@ -394,7 +422,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     }
 )" + "{{TURN_PASS}}" + indentLines(wgmmaDrain(), 2) + R"(    // Every wgmma of this warp is done: hand the tile's last stage back too, so the producer
     // fills the ring with the next tile's k-tiles during this epilogue.
-{{RELEASE_LAST}}    // Where the tile lies, worked out only now: nothing of it is live during the k-loop.
+{{RELEASE_LAST}}{{STREAMK_FIXUP}}    // Where the tile lies, worked out only now: nothing of it is live during the k-loop.
     int entry;
     long long block_row, block_col;
     tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
@@ -447,6 +475,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   const std::string sms = kSmCountName;
   k.launch.grid[0] = "min(" + tiles + ", " +
                      (cluster ? sms + " / " + std::to_string(clusterM) + " * " + std::to_string(clusterM) : sms) + ")";
+  // Stream-K: one workspace slot per block, STREAMK_MAX_BLOCKS of them (any grid up to that is correct).
+  if (streamk) k.launch.grid[0] = "min(" + tiles + ", min(" + sms + ", " + std::to_string(kStreamKMaxBlocks) + "))";
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
   k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};

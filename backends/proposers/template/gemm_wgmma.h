@@ -48,6 +48,11 @@
 //   pingpong    (tma only; the same emitter) the persistent kernel whose consumer warpgroups
 //               take turns: each owns a whole BLOCK_M x BLOCK_N tile (every other one of the
 //               block's), so one's epilogue runs while the other's wgmmas use the tensor cores.
+//   streamk     (tma, CLUSTER_M = 1; the same emitter, emit_gemm_wgmma_streamk.cpp) the persistent
+//               kernel with hybrid stream-K: all but the last ~1.5 rounds of tiles whole, as
+//               persistent; the k-iterations of the rest split evenly over the blocks, a split
+//               tile's partial sums handed to the block before through a global workspace.
+//               Grid: min(tiles, sm_count, STREAMK_MAX_BLOCKS = 160).
 //
 // tensor_core "wgmma_bf16x3" (emit_gemm_wgmma_split.cpp): fp32 A, B and C with
 // fp32 accuracy on bf16 tensor cores: a producer warpgroup splits every fp32
@@ -91,6 +96,8 @@ inline constexpr std::int64_t kRasterGroupM = 8;                // block rows pe
 // engine evaluates on. A proposal made with no GPU known (smCount 0: the CLI's starting
 // points, tests) judges by this count, an H100 SXM's or H200's, and a refusal says so.
 inline constexpr std::int64_t kSmCountAssumedWithoutGpu = 132;
+// The stream-K schedule's largest grid: its workspace has a slot per block, sized at compile time.
+inline constexpr std::int64_t kStreamKMaxBlocks = 160;
 }  // namespace wgmma
 
 // The schedule gene of the GEMM family (see above); "grid" is its fallback.
@@ -98,15 +105,21 @@ inline constexpr const char* kScheduleGene = "schedule";
 inline constexpr const char* kGridSchedule = "grid";
 inline constexpr const char* kPersistentSchedule = "persistent";
 inline constexpr const char* kPingpongSchedule = "pingpong";
+inline constexpr const char* kStreamKSchedule = "streamk";
 // Whether a genome (stored with or without its fallbacks) has a persistent schedule
-// (persistent or pingpong: emitGemmWgmmaPersistent), and the pingpong one.
+// (persistent, pingpong or streamk: emitGemmWgmmaPersistent), the pingpong one, the stream-K one.
 inline bool isPingpongSchedule(const GeneMap& genes) {
   const auto it = genes.find(kScheduleGene);
   return it != genes.end() && it->second == kPingpongSchedule;
 }
+inline bool isStreamKSchedule(const GeneMap& genes) {
+  const auto it = genes.find(kScheduleGene);
+  return it != genes.end() && it->second == kStreamKSchedule;
+}
 inline bool isPersistentSchedule(const GeneMap& genes) {
   const auto it = genes.find(kScheduleGene);
-  return it != genes.end() && (it->second == kPersistentSchedule || it->second == kPingpongSchedule);
+  return it != genes.end() && (it->second == kPersistentSchedule || it->second == kPingpongSchedule ||
+                               it->second == kStreamKSchedule);
 }
 
 // Registers per thread at launch: the register file split evenly, rounded down to the
@@ -133,6 +146,20 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p);
 void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Violations& v);
 std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g);
 std::int64_t wgmmaPersistentTiles(const Genome& g, const KernelProblem& p);
+// Stream-K (emit_gemm_wgmma_streamk.cpp): the device source of the workspace, the flags and
+// the walk of a block's segments (streamk_walk / streamk_next); the consumers' fix-up after a
+// segment's drain (a start partial hands its sums on, an end partial adds its successor's);
+// the schedule's own rule. streamkSegments is the walk on the host, step for step: block
+// `block`'s segments (k-tiles [t0, t1) of `tile`) on a grid of `grid` blocks.
+struct StreamKSegment {
+  std::int64_t tile, t0, t1;
+};
+std::int64_t streamkDataParallelTiles(std::int64_t tiles, std::int64_t grid);
+std::vector<StreamKSegment> streamkSegments(std::int64_t tiles, std::int64_t kTiles, std::int64_t grid,
+                                            std::int64_t block);
+std::string streamkDeviceHelpers();
+std::string streamkFixup();
+void addWgmmaStreamKViolations(const Genome& g, const KernelProblem& p, Violations& v);
 // The helpers of the TMA kernels' clusters (cluster rank and addresses, remote arrival,
 // cluster barrier, multicast bulk tensor copy).
 std::string wgmmaClusterHelpers();

@@ -102,7 +102,7 @@ TEST_P(TemplateCompile, RandomLegalGenomesCompileForSm90) {
 }
 
 // The persistent schedules of the TMA wgmma GEMM (gene schedule, added later: persistent and
-// pingpong): random legal genomes of each over the GEMM shape cases where it is legal (more tiles than SMs),
+// pingpong, streamk): random legal genomes of each over the GEMM shape cases where it is legal (more tiles than SMs),
 // through the proposer's own path (candidateFor: stored without fallbacks, GemmSpace::emit).
 TEST(TemplateCompilePersistentGemm, RandomLegalPersistentGenomesCompileForSm90WithoutSpills) {
   constexpr std::size_t kPerCase = 12;
@@ -112,7 +112,7 @@ TEST(TemplateCompilePersistentGemm, RandomLegalPersistentGenomesCompileForSm90Wi
     for (const auto& sc : testing_support::shapeCases(family)) {
       if (sc.spec.inputs[0].dtype != DType::BF16) continue;
       const auto p = templates::problemFromSpec(sc.spec);
-      for (const char* schedule : {"persistent", "pingpong"}) {
+      for (const char* schedule : {"persistent", "pingpong", "streamk"}) {
         const templates::GeneMap genes = {{"tensor_core", "wgmma"}, {"pipeline", "tma"}, {"epilogue", "smem"},
                                           {"vector", "8"},          {"split_k", "none"},  {"schedule", schedule}};
         auto points = templates::legalParameterPoints(p, genes);

@@ -5,7 +5,8 @@
 // of at most one block per SM, the batch walked inside the kernel), and that every legal
 // genome of the suite's bf16 GEMMs, the batched GEMM task and ragged shapes compiles
 // through NVRTC + nvJitLink for sm_90a without local memory or spills, with the ring's
-// handshake and bulk tensor copies in the PTX. No GPU here: the kernel's results and
+// handshake and bulk tensor copies in the PTX; schedule=streamk's rules, launch rule, its
+// segmentation arithmetic (on the host) and flags in the PTX. No GPU here: the kernel's results and
 // speed are checked on the device (crucible-cli eval).
 #include <gtest/gtest.h>
 
@@ -70,6 +71,12 @@ Genome persistentGenome(const std::string& family, std::int64_t bm = 128, std::i
           {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", stages}, {"CLUSTER_M", clusterM}}};
 }
 
+Genome streamkGenome(const std::string& family, std::int64_t bm = 128, std::int64_t bn = 256, std::int64_t stages = 4,
+                     std::int64_t clusterM = 1) {
+  return {family, persistentGenes("streamk"),
+          {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", stages}, {"CLUSTER_M", clusterM}}};
+}
+
 std::vector<std::string> violations(const Genome& g, const KernelProblem& p) { return templates::checkGenome(g, p); }
 
 bool mentions(const std::vector<std::string>& reasons, const std::string& word) {
@@ -89,7 +96,7 @@ TEST(WgmmaPersistentSpace, ScheduleIsAGeneWithTheGridAsFallback) {
   const auto it = std::find_if(genes.begin(), genes.end(), [](const auto& d) { return d.name == "schedule"; });
   ASSERT_NE(it, genes.end());
   EXPECT_EQ(it->fallback, "grid");
-  EXPECT_EQ(it->values, (std::vector<std::string>{"grid", "persistent", "pingpong"}));
+  EXPECT_EQ(it->values, (std::vector<std::string>{"grid", "persistent", "pingpong", "streamk"}));
   // A stored genome without the gene means schedule=grid: it is stored, keyed and emitted as before.
   Genome stored = persistentGenome("matmul");
   stored.genes.erase("schedule");
@@ -297,6 +304,127 @@ TEST(WgmmaPingpong, WarpgroupsOwnAlternateTilesAndTakeTurns) {
   EXPECT_EQ(c.descriptor.at("schedule"), "pingpong");
 }
 
+// Stream-K: the persistent kernel without clusters, its grid capped at the workspace's 160
+// slots, walking its segments (data-parallel tiles, then a range of k-iterations) in both
+// the producer and the consumers, with the fix-up between the drain and the epilogue.
+TEST(WgmmaStreamK, IsThePersistentKernelWithoutClustersAndACappedGrid) {
+  const KernelProblem p = builtinProblem("matmul_bf16_8192x8192x8192");
+  EXPECT_TRUE(violations(streamkGenome("matmul"), p).empty());
+  EXPECT_TRUE(mentions(violations(streamkGenome("matmul", 128, 256, 4, 2), p), "CLUSTER_M=1"));
+  EXPECT_EQ(templates::gemmWgmmaSmemBytes(streamkGenome("matmul")),
+            templates::gemmWgmmaSmemBytes(persistentGenome("matmul")));
+  // Too few tiles: 32 at 1024^3; and a GPU of 200 SMs gets a grid of 160 blocks.
+  KernelProblem small = builtinProblem("matmul_bf16_1024x1024x1024");
+  EXPECT_TRUE(mentions(violations(streamkGenome("matmul"), small), "schedule=grid"));
+  small.smCount = 16;
+  EXPECT_TRUE(violations(streamkGenome("matmul"), small).empty());
+  KernelProblem wide = builtinProblem("matmul_bf16_8192x8192x8192");
+  wide.axes = {{"M", 4096}, {"N", 4096}, {"K", 4096}};  // 512 tiles of 128 x 256
+  wide.smCount = 200;
+  EXPECT_TRUE(violations(streamkGenome("matmul"), wide).empty());
+  wide.axes = {{"M", 4096}, {"N", 1280}, {"K", 4096}};  // 32 x 5 = 160 tiles: one per block
+  EXPECT_TRUE(mentions(violations(streamkGenome("matmul"), wide), "than its grid of 160 blocks (one per SM of the GPU)"));
+
+  const KernelProblem bmm = templates::problemFromSpec(bmmSpec());
+  ASSERT_TRUE(violations(streamkGenome("matmul"), bmm).empty());
+  const auto k = emit(streamkGenome("matmul"), bmm);
+  EXPECT_EQ(k.launch.grid[0], "min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, min(sm_count, 160))");
+  EXPECT_EQ(gridOf(k, bmm, 132), 132);
+  EXPECT_EQ(gridOf(k, bmm, 200), 160);
+  EXPECT_EQ(k.launch.grid[2], "1");
+  const std::string& src = k.source;
+  for (const char* piece : {"constexpr int STREAMK_MAX_BLOCKS = 160;",
+                            "__device__ float streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_FLOATS];",
+                            "__device__ int streamk_flags[STREAMK_MAX_BLOCKS];", "for (int t = t0; t < t1; ++t) {",
+                            "if (t > t0 && lane == 0) {", "streamk_flag_wait(streamk_flags + blockIdx.x + 1);",
+                            "streamk_flag_store(streamk_flags + blockIdx.x, 1);",
+                            "streamk_flag_store(streamk_flags + blockIdx.x + 1, 0);"})
+    EXPECT_NE(src.find(piece), std::string::npos) << piece;
+  // Producer and consumers walk the same segments.
+  std::size_t walks = 0;
+  for (std::size_t at = 0; (at = src.find("while (streamk_next(walk, k_tiles, tile, t0, t1)) {", at)) != std::string::npos; ++at)
+    ++walks;
+  EXPECT_EQ(walks, 2u);
+  // Drain, release of the segment's last stage, fix-up, epilogue.
+  const std::size_t drain = src.find("wgmma_wait<0>();"), last = src.find("    if (lane == 0) {\n      const int previous");
+  const std::size_t fixup = src.find("if (t0 > 0) {"), epilogue = src.find("warpgroup_sync(consumer);");
+  EXPECT_LT(drain, last);
+  EXPECT_LT(last, fixup);
+  EXPECT_LT(fixup, epilogue);
+  EXPECT_EQ(TemplateProposer::candidateFor(streamkGenome("matmul"), bmm).descriptor.at("schedule"), "streamk");
+  // Not a starting point (slower than the persistent seed where measured: gemm_space.cpp), but
+  // the batched GEMM's 128 x 256 stream-K genome is legal, so the search can reach it.
+  const auto seeds = templates::designSpaceFor("matmul").startingPoints(bmm);
+  EXPECT_TRUE(std::none_of(seeds.begin(), seeds.end(), [](const Genome& g) { return templates::isStreamKSchedule(g.genes); }));
+  const Genome bmmGenome = streamkGenome("matmul");
+  EXPECT_EQ(bmmGenome.param("BLOCK_N"), 256);
+  EXPECT_TRUE(violations(bmmGenome, bmm).empty());
+}
+
+// The walk the kernel's streamk_walk / streamk_next generate, on the host (streamkSegments
+// mirrors them step for step): every k-tile of every tile is done exactly once; a tile is whole
+// or split between two consecutive blocks, the first ending its range with [0, t1), the second
+// starting its stream-K range (right after its data-parallel tiles) with [t1, k_tiles).
+TEST(WgmmaStreamK, SegmentsCoverEveryKTileOnceAndSplitTilesBetweenNeighbours) {
+  int checked = 0;
+  for (std::int64_t grid : {1, 2, 3, 5, 8, 131, 132, 160})
+    for (std::int64_t kTiles : {1, 2, 3, 7, 32, 129})
+      for (std::int64_t tiles : {grid, grid + 1, 2 * grid - 1, 2 * grid, 2 * grid + 1, 3 * grid + 7, 15 * grid + grid / 2,
+                                 std::int64_t{2048}, std::int64_t{2047}}) {
+        if (tiles < grid) continue;
+        SCOPED_TRACE("tiles " + std::to_string(tiles) + " k_tiles " + std::to_string(kTiles) + " grid " + std::to_string(grid));
+        const std::int64_t dpTiles = templates::streamkDataParallelTiles(tiles, grid);
+        ASSERT_EQ(dpTiles % grid, 0);
+        ASSERT_GE(tiles - dpTiles, grid);
+        ASSERT_LT(tiles - dpTiles, 2 * grid);
+        std::vector<int> done(static_cast<std::size_t>(tiles * kTiles), 0);
+        std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> owners(static_cast<std::size_t>(tiles));  // (block, segment)
+        std::vector<std::vector<templates::StreamKSegment>> walks;
+        for (std::int64_t b = 0; b < grid; ++b) {
+          walks.push_back(templates::streamkSegments(tiles, kTiles, grid, b));
+          const auto& w = walks.back();
+          for (std::size_t i = 0; i < w.size(); ++i) {
+            const auto& s = w[i];
+            ASSERT_TRUE(s.tile >= 0 && s.tile < tiles && s.t0 >= 0 && s.t0 < s.t1 && s.t1 <= kTiles);
+            // Data-parallel tiles first, whole, b + n grid.
+            if (i < static_cast<std::size_t>(dpTiles / grid)) {
+              ASSERT_EQ(s.tile, b + static_cast<std::int64_t>(i) * grid);
+              ASSERT_EQ(s.t1 - s.t0, kTiles);
+            } else {
+              ASSERT_GE(s.tile, dpTiles);
+            }
+            // A start partial is the first of the stream-K range, an end partial its last.
+            if (s.t0 > 0) {
+              ASSERT_EQ(i, static_cast<std::size_t>(dpTiles / grid));
+            }
+            if (s.t1 < kTiles) {
+              ASSERT_EQ(i + 1, w.size());
+            }
+            for (std::int64_t t = s.t0; t < s.t1; ++t) ++done[static_cast<std::size_t>(s.tile * kTiles + t)];
+            owners[static_cast<std::size_t>(s.tile)].push_back({b, static_cast<std::int64_t>(i)});
+          }
+        }
+        ASSERT_TRUE(std::all_of(done.begin(), done.end(), [](int n) { return n == 1; }));
+        for (std::int64_t tile = 0; tile < tiles; ++tile) {
+          const auto& o = owners[static_cast<std::size_t>(tile)];
+          ASSERT_TRUE(o.size() == 1 || o.size() == 2) << tile;
+          if (o.size() == 1) continue;
+          ASSERT_EQ(o[1].first, o[0].first + 1) << tile;  // the end partial's block, then the next
+          const auto& end = walks[static_cast<std::size_t>(o[0].first)][static_cast<std::size_t>(o[0].second)];
+          const auto& start = walks[static_cast<std::size_t>(o[1].first)][static_cast<std::size_t>(o[1].second)];
+          ASSERT_EQ(end.t0, 0);
+          ASSERT_EQ(start.t0, end.t1);
+          ASSERT_EQ(start.t1, kTiles);
+        }
+        // The last block never waits: its range ends with a whole tile's end.
+        ASSERT_EQ(walks.back().back().t1, kTiles);
+        ++checked;
+      }
+  EXPECT_GT(checked, 300);
+  // The batched task on an H200: 14 rounds of whole tiles, the last 200 tiles split over 132 blocks.
+  EXPECT_EQ(templates::streamkDataParallelTiles(2048, 132), 14 * 132);
+}
+
 struct Emitted {
   std::string label;
   Genome genome;
@@ -306,7 +434,7 @@ struct Emitted {
 // Every parameter point of both persistent schedules that the space accepts for `p`.
 std::vector<Genome> legalPersistentGenomes(const KernelProblem& p) {
   std::vector<Genome> out;
-  for (const char* schedule : {"persistent", "pingpong"})
+  for (const char* schedule : {"persistent", "pingpong", "streamk"})
     for (const auto& point : templates::legalParameterPoints(p, persistentGenes(schedule)))
       out.push_back({p.family, persistentGenes(schedule), point});
   return out;
@@ -322,6 +450,8 @@ TEST(WgmmaPersistentCompile, EveryLegalGenomeCompilesForSm90aWithoutSpills) {
   for (const auto& p : problems) {
     const auto genomes = legalPersistentGenomes(p);
     ASSERT_FALSE(genomes.empty()) << p.taskName;
+    EXPECT_TRUE(std::any_of(genomes.begin(), genomes.end(), [](const Genome& g) { return templates::isStreamKSchedule(g.genes); }))
+        << p.taskName << ": no legal streamk genome";
     for (const auto& g : genomes) all.push_back({p.taskName, g, emit(g, p)});
   }
   std::vector<CompileRequest> requests;
@@ -389,6 +519,15 @@ TEST(WgmmaPersistentCompile, PtxRunsTheRingOnTmaAndTheEpilogueOnWarpgroupBarrier
   EXPECT_EQ(ptx.find("setmaxnreg"), std::string::npos);
 }
 
+TEST(WgmmaStreamK, PtxHasTheFlagsReleaseAndAcquire) {
+  const KernelProblem p = templates::problemFromSpec(bmmSpec());
+  const std::string ptx = ptxOf(emit(streamkGenome("matmul"), p).source);
+  ASSERT_FALSE(ptx.empty());
+  for (const char* op : {"st.release.gpu.global", "ld.acquire.gpu.global", "nanosleep", "bar.sync 1, 256",
+                         "ld.global.cg.f32", "st.global.cg.f32", "cp.async.bulk.tensor.2d", "wgmma.mma_async"})
+    EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
+}
+
 // Kernels for the device (tests/gpu/kernels): a launch note, then the emitter's output for `g`
 // on `p` (regenerate with CRUCIBLE_REGENERATE_KERNELS=1). `task` is what the note passes to --task.
 void checkKernelFile(const Genome& g, const KernelProblem& p, const std::string& task, const std::string& file) {
@@ -413,6 +552,7 @@ TEST(WgmmaPersistentKernelFile, AreTheEmittersPersistentAndPingpongKernels) {
   const std::string bmmTask = "tests/tasks/any-operator/bmm_bf16_16x2048x2048x2048.json";
   checkKernelFile(persistentGenome("matmul"), bmm, bmmTask, "wgmma_persistent_bmm_bf16.cu");
   checkKernelFile(pingpongGenome("matmul"), bmm, bmmTask, "wgmma_pingpong_bmm_bf16.cu");
+  checkKernelFile(streamkGenome("matmul"), bmm, bmmTask, "wgmma_streamk_bmm_bf16.cu");
   const KernelProblem gemm = builtinProblem("matmul_bf16_8192x8192x8192");
   checkKernelFile(persistentGenome("matmul"), gemm, gemm.taskName, "wgmma_persistent_gemm_bf16.cu");
 }
