@@ -23,8 +23,14 @@ double quantile(std::vector<double>& v, double q) {
 
 double median(std::vector<double> v) { return quantile(v, 0.5); }
 
+int precisionMinSamples(int pairs, double elapsed, const TimingOptions& o) {
+  const bool slowPairs = pairs > 0 && elapsed / pairs >= o.slowPairSeconds;
+  return slowPairs ? std::min(o.slowMinSamples, o.minSamples) : o.minSamples;
+}
+
 bool enoughSamples(int pairs, double elapsed, double precision, const TimingOptions& o) {
-  if (pairs >= o.minSamples && (precision <= o.precisionTarget || elapsed >= o.targetSeconds)) return true;
+  if (pairs >= precisionMinSamples(pairs, elapsed, o) && precision <= o.precisionTarget) return true;
+  if (pairs >= o.minSamples && elapsed >= o.targetSeconds) return true;
   if (elapsed >= o.slowSeconds && pairs >= o.slowMinSamples) return true;
   return elapsed >= o.maxSeconds && pairs >= std::min(o.minSamples, 5);
 }
@@ -111,12 +117,15 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     if (hasReference) refSamples.push_back(refEvents.elapsedMs() * 1000.0);
     if (pair % 16 == 0 && clocks.available()) clockReadings.push_back(clocks.smClockMHz());
 
-    // The precision needs a sort of both sample sets: every 4th pair is often enough.
+    // The precision needs a sort of both sample sets: every 4th pair is often
+    // enough, every pair when pairs are slow (the sort is then negligible).
     const int pairs = pair + 1;
-    const double precision = (pairs >= o.minSamples && pairs % 4 == 0)
+    const double elapsed = secondsSince(start);
+    const bool slowPairs = elapsed / pairs >= o.slowPairSeconds;
+    const double precision = (pairs >= precisionMinSamples(pairs, elapsed, o) && (slowPairs || pairs % 4 == 0))
                                  ? speedupPrecision(timing.samplesUs, refSamples)
                                  : std::numeric_limits<double>::infinity();
-    const bool last = enoughSamples(pairs, secondsSince(start), precision, o) || pairs == o.maxSamples;
+    const bool last = enoughSamples(pairs, elapsed, precision, o) || pairs == o.maxSamples;
     if (hooks.afterPair) hooks.afterPair(pair, last);
     if (last) break;
   }

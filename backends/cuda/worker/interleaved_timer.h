@@ -33,6 +33,11 @@ struct TimingOptions {
   // evaluation.
   double slowSeconds = 2.0;
   int slowMinSamples = 10;
+  // Pairs of at least this long (a GEMM timed beside its naive baseline: 21 ms
+  // at 4096^3, 42 ms for the batched 16 x 2048^3) may stop on precision from
+  // slowMinSamples on: 30 of them were 0.6-1.3 s of every such evaluation, and
+  // their spread is tenths of a percent.
+  double slowPairSeconds = 0.005;
   // The warm-up's least length, once the SM clock has left idle: in a run the
   // clock is already up (the previous evaluation), and the timed launches
   // flush L2 anyway, so 10 ms (tens of launches of a memory-bound pair) is
@@ -48,6 +53,9 @@ struct TimingOptions {
 // seconds of sampling, the speedup known to `precision` (speedupPrecision;
 // see TimingOptions).
 bool enoughSamples(int pairs, double elapsed, double precision, const TimingOptions& o);
+// The fewest pairs after which the precision may end sampling: minSamples, or
+// slowMinSamples for pairs of slowPairSeconds and more.
+int precisionMinSamples(int pairs, double elapsed, const TimingOptions& o);
 
 // Half the width of the distribution-free 95% confidence interval of the
 // median of `samples` (between the order statistics n/2 -+ 0.98 sqrt(n)),

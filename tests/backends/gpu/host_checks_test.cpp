@@ -440,6 +440,15 @@ TEST(TimingStopRule, FastPairsGetEnoughSamplesSlowPairsStopEarlier) {
   EXPECT_TRUE(cuda::enoughSamples(o.minSamples, 0.001, o.precisionTarget, o));
   EXPECT_FALSE(cuda::enoughSamples(o.minSamples, 0.001, o.precisionTarget * 1.01, o));
   EXPECT_FALSE(cuda::enoughSamples(o.minSamples - 1, 0.001, 0.0, o));
+  // Slow pairs (a GEMM beside its naive baseline) may stop on precision from
+  // slowMinSamples; fast ones not before minSamples.
+  const int few = o.slowMinSamples;
+  EXPECT_EQ(cuda::precisionMinSamples(few, few * o.slowPairSeconds, o), few);
+  EXPECT_EQ(cuda::precisionMinSamples(few, few * o.slowPairSeconds / 2, o), o.minSamples);
+  EXPECT_TRUE(cuda::enoughSamples(few, few * o.slowPairSeconds, o.precisionTarget, o));
+  EXPECT_FALSE(cuda::enoughSamples(few, few * o.slowPairSeconds, o.precisionTarget * 1.01, o));
+  EXPECT_FALSE(cuda::enoughSamples(few - 1, few * o.slowPairSeconds, 0.0, o));
+  EXPECT_FALSE(cuda::enoughSamples(few, few * o.slowPairSeconds / 2, 0.0, o));
 }
 
 // The median's interval: the order statistics at n/2 -+ 0.98 sqrt(n). For
