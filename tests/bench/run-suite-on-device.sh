@@ -28,7 +28,7 @@
 # first), and the table says which profile is missing and why.
 # Environment: TASKS="name1 name2" restricts the suite; MINUTES_FOR="task=minutes ..." gives
 # some tasks a different evolution time (large GEMMs: each evaluation times the slow baseline
-# too); COMPILE_MODE (default max-autotune-no-cudagraphs); NO_COMPILE=1 skips torch.compile; SAMPLES (default 50);
+# too); COMPILE_MODE (default max-autotune-no-cudagraphs); NO_COMPILE=1 skips torch.compile; FLUSH=clean empties the L2 by a read (suite_bench.py --flush); SAMPLES (default 50);
 # SANITIZE_TIMEOUT seconds per sanitizer tool before a seal (default 30); PROFILE, NCU, PROFILE_TIMEOUT,
 # PROFILE_BUDGET as above.
 # Tasks outside resources/tasks (issue 16): SPECS="path/a.json path/b.json" evolves those spec files
@@ -163,6 +163,7 @@ EXPECTED=$(echo ${EXPECT_TASKS:-$TASK_LIST} | tr ' ' ',')
 BENCH_ARGS=(--kernels "$EXPORT_DIR" --out "$OUT/suite-table.md" --samples "$SAMPLES"
             --expect "$EXPECTED" --compile-mode "$COMPILE_MODE" --project "$PROJECT")
 [[ "${NO_COMPILE:-0}" == 1 ]] && BENCH_ARGS+=(--no-compile)
+[[ -n "${FLUSH:-}" ]] && BENCH_ARGS+=(--flush "$FLUSH")
 [[ -n "${COMPILE_TARGET:-}" ]] && BENCH_ARGS+=(--compile-target "$COMPILE_TARGET")
 if [[ "${PROFILE:-1}" == 1 ]]; then
   NCU=${NCU:-/usr/local/cuda/bin/ncu}

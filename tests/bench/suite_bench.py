@@ -870,12 +870,29 @@ def check_outputs(case, outputs, references):
 # ----------------------------------------------------------------------------------------------
 # Timing: CUDA events, an L2 flush before every sample, contenders interleaved
 
+FLUSH_MODES = ("write", "clean")
+
+
 class L2Flush:
-    def __init__(self):
-        self.buffer = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    """Evicts the L2 before a sample. "write" fills 256 MiB, as every table before 2026-12-03 did: the
+    L2 is left full of the fill's dirty lines, which the timed kernel's misses then write back to DRAM
+    (up to the L2's size of writes charged to it, a large share of a 20 us kernel's time, nothing of a
+    2 GiB copy's). "clean" reads 256 MiB instead: the L2 holds only clean lines, the earlier
+    contender's outputs are written back inside the flush, and the timed kernel pays for its own traffic."""
+
+    def __init__(self, mode="write"):
+        if mode not in FLUSH_MODES:
+            raise ValueError(f"flush mode {mode!r}: one of {', '.join(FLUSH_MODES)}")
+        self.mode = mode
+        self.buffer = torch.zeros(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+        self.words = self.buffer.view(torch.int32)
+        self.total = torch.zeros((), dtype=torch.int64, device="cuda")
         self.value = 0
 
     def __call__(self):
+        if self.mode == "clean":
+            torch.sum(self.words, dim=0, dtype=torch.int64, out=self.total)
+            return
         self.value = (self.value + 1) % 251
         self.buffer.fill_(self.value)
 
@@ -1136,7 +1153,7 @@ def bench_all(cases, args):
     """Every task, one after another; a task that fails is reported and the others go on."""
     configure_torch()
     driver, nvrtc = Driver(), Nvrtc()
-    flush = L2Flush()
+    flush = L2Flush(args.flush)
     compile_state = CompileState(None if args.no_compile else args.compile_mode)
     sampler = ClockSampler()
     results = []
@@ -1358,6 +1375,7 @@ def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
 
 def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_status):
     identity = nvidia_smi("name,driver_version,clocks.max.sm,clocks.max.mem") or ["?", "?", "?", "?"]
+    flush_text = "256 MiB read, the L2 left clean" if getattr(args, "flush", "write") == "clean" else "256 MiB write"
     sm = [s[1] for s in sampler.samples]
     mem = [s[2] for s in sampler.samples]
     clock_text = (f"SM {min(sm):.0f} / {statistics.median(sm):.0f} / {max(sm):.0f} MHz (min / median / max), "
@@ -1373,7 +1391,7 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_statu
         f"- software: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, NVRTC {nvrtc_version}",
         f"- device-to-device copy bandwidth, measured in this run: {copy[0]:.0f} GB/s "
         f"(torch copy_ of 2 GiB, bytes = 2 x size, median of {args.copy_samples})",
-        f"- timing: CUDA events, median of {args.samples} samples, L2 flushed (256 MiB write) before each, "
+        f"- timing: CUDA events, median of {args.samples} samples, L2 flushed ({flush_text}) before each, "
         "all contenders of a task interleaved in the same process",
         f"- torch.compile: {'not run (--no-compile)' if compile_mode is None else 'mode=' + compile_mode}",
         f"- kernels: {args.kernels or args.tasks_dir} "
@@ -1494,6 +1512,9 @@ def parse_args(argv):
     p.add_argument("--expect", default="", help="comma-separated task names that must be present (missing: FAIL)")
     p.add_argument("--out", help="write the markdown report here as well")
     p.add_argument("--samples", type=int, default=50, help="timed samples per contender (>= 30)")
+    p.add_argument("--flush", choices=FLUSH_MODES, default="write",
+                   help="how the L2 is emptied before each sample (see L2Flush): write (the tables' method "
+                        "until 2026-12-03) or clean")
     p.add_argument("--copy-samples", type=int, default=30, help="samples of the copy-bandwidth measurement")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--compile-mode", default="max-autotune-no-cudagraphs",

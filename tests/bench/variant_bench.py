@@ -99,6 +99,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kernels", required=True, help="folder of <task>@<label>.cu/.json kernels")
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--flush", choices=sb.FLUSH_MODES, default="write", help="how the L2 is emptied (suite_bench.L2Flush)")
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
     parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
@@ -118,7 +119,7 @@ def main(argv=None):
     sb.torch.backends.cuda.matmul.allow_tf32 = False
     sb.torch.set_float32_matmul_precision("highest")
     sb.torch.zeros(1, device="cuda")
-    driver, nvrtc, flush = sb.Driver(), sb.Nvrtc(), sb.L2Flush()
+    driver, nvrtc, flush = sb.Driver(), sb.Nvrtc(), sb.L2Flush(args.flush)
     copy_gbs = sb.copy_bandwidth(30)[0] if args.copy else None
     if copy_gbs:
         print(f"device-to-device copy: {copy_gbs:.0f} GB/s")
