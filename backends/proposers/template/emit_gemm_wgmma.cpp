@@ -248,8 +248,14 @@ __device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, 
 }
 
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
-  if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && isWarpSpecialized(pipeline->second))
-    return wgmmaWarpSpecializedParameters(pipeline->second == kTma);
+  if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && isWarpSpecialized(pipeline->second)) {
+    std::vector<TunableParameter> out = wgmmaWarpSpecializedParameters(pipeline->second == kTma);
+    // epilogue=tma: one staging buffer per consumer warpgroup (leaves room for a deeper ring) or two
+    // (a warpgroup never waits for its last store to be read); emit_gemm_wgmma_persistent.cpp.
+    if (auto epilogue = genes.find("epilogue"); epilogue != genes.end() && epilogue->second == kTmaEpilogue)
+      out.push_back({"EPI_BUFFERS", {1, 2}});
+    return out;
+  }
   return {{"BLOCK_M", {64, 128, 256}},
           {"BLOCK_N", {64, 128, 256}},
           {"BLOCK_K", {64}},

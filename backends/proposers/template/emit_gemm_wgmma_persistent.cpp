@@ -30,6 +30,19 @@
 // row-contiguous. The warpgroups sync only themselves (named barriers 2 and 3), so one can
 // start its next tile's wgmmas while the other is still storing.
 //
+// epilogue=tma (the gene's third value): C leaves by the copy engine instead. Each consumer
+// warpgroup has EPI_BUFFERS (1 or 2) staging buffers of its rows x 64 columns in the 128-byte swizzle of a TMA
+// box (conflict-free writes without padding). Per 64-column step it writes its fragments into
+// one buffer, fences them to the async proxy, syncs, and one thread issues a bulk tensor store
+// (cp.async.bulk.tensor, tmap_C) and commits it as a bulk group; before a buffer is written
+// again that thread waits until the store issued from it EPI_BUFFERS steps earlier has read it
+// (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One buffer leaves room for a deeper ring
+// (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two never wait on the copy engine. The warps never wait for C's global writes: they go back
+// to the next tile's wgmmas while the copy engine drains the stores, which is what the
+// cooperative kernel's epilogue cost (the tensor cores idle while 128 threads stored 64 KiB).
+// The map clips rows past M and columns past N; a batched GEMM's map stacks the entries
+// row-wise, so a tile must not reach into the next entry's rows (M % BLOCK_M == 0, a rule).
+//
 // Batched GEMMs: the tensor maps stack the entries row-wise (kernel_abi.h: tensorMatrix):
 // entry z's A rows start at z * M, B's (when batched) at z * K; C's entry is offset per tile.
 // Rows past M of a tile read the next entry's A rows (or zeros past the last) into
@@ -80,6 +93,7 @@ using namespace wgmma;  // kWarpgroupThreads, kSwizzleAlignment, ...
 
 constexpr std::int64_t kEpilogueColumns = 64;   // columns of C staged per epilogue step
 constexpr std::int64_t kEpiloguePadBytes = 16;  // per staged row
+constexpr std::int64_t kSwizzleRowBytes = 128;   // a staged row of 64 bf16 columns, 128-byte swizzled
 // The consumers' registers besides their accumulators: the grid kernel's 32 (descriptors,
 // barrier state, epilogue addressing) plus the tile loop's (tile index, batch entry, tile
 // origin). ptxas for sm_90a, 128 x 256 tile (128 accumulators): see the compile test.
@@ -91,15 +105,19 @@ std::int64_t stageBytes(const Genome& g) {
   return (g.param("BLOCK_M") + g.param("BLOCK_N")) * g.param("BLOCK_K") * kBf16Bytes;
 }
 
-// Each consumer warpgroup's staging buffer holds its rows of the tile (all of them in pingpong).
-std::int64_t epilogueBytes(const Genome& g) {
-  const std::int64_t rows = g.param("BLOCK_M") * (isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : 1);
-  return rows * (kEpilogueColumns * kBf16Bytes + kEpiloguePadBytes);
-}
-
 // The rows of C one consumer warpgroup holds.
 std::int64_t warpgroupRows(const Genome& g) {
   return isPingpongSchedule(g.genes) ? g.param("BLOCK_M") : g.param("BLOCK_M") / g.param("WARPGROUPS");
+}
+
+bool tmaEpilogue(const Genome& g) { return g.gene("epilogue") == kTmaEpilogue; }
+
+// Each consumer warpgroup's staging: one padded buffer of its rows (epilogue=smem), or two
+// swizzled TMA boxes of its rows (epilogue=tma); all of the tile's rows in pingpong.
+std::int64_t epilogueBytes(const Genome& g) {
+  if (tmaEpilogue(g)) return g.param("WARPGROUPS") * g.param("EPI_BUFFERS") * warpgroupRows(g) * kSwizzleRowBytes;
+  const std::int64_t rows = g.param("BLOCK_M") * (isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : 1);
+  return rows * (kEpilogueColumns * kBf16Bytes + kEpiloguePadBytes);
 }
 
 // How kernel code names the batch count: the scalar parameter when the axis is passed, else its value.
@@ -138,6 +156,14 @@ void addWgmmaPersistentViolations(const Genome& g, const KernelProblem& p, Viola
   // Each consumer thread stores the same number of 16-byte chunks per epilogue step.
   v.divisible(warpgroupRows(g) * (kEpilogueColumns / 8), "a warpgroup's staged chunks", kWarpgroupThreads,
               "its 128 threads");
+  // Stream-K's fix-up loops beside the copy engine's epilogue and two m64 slabs per warpgroup
+  // (256-row tiles) spilled 56-112 bytes under ptxas sm_90a.
+  if (tmaEpilogue(g) && isStreamKSchedule(g.genes))
+    v.atMost(warpgroupRows(g) / kRowsPerWgmma, "m64 slabs per warpgroup of stream-K with epilogue=tma", 1,
+             "what compiled without spills");
+  if (tmaEpilogue(g) && p.batched)
+    v.divisible(p.extent(p.input("A"), 0), "M", g.param("BLOCK_M"),
+                "BLOCK_M (epilogue=tma: C's map stacks the batch entries, a tile past M would store into the next)");
   const std::int64_t tiles = wgmmaPersistentTiles(g, p);
   v.atMost(tiles, "output tiles (batch included)", kMaxTileOffset, "the 32-bit tile index");
   // With no more tiles than blocks every block runs one tile: the grid schedule is the same
@@ -165,6 +191,7 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
   const bool pingpong = isPingpongSchedule(g.genes);
   const bool streamk = isStreamKSchedule(g.genes);
+  const bool tmaStore = tmaEpilogue(g);
   std::map<std::string, std::string> vars = wgmmaRenderVars(p, bn);
   vars["BATCH"] = batchCode(p);
 
@@ -178,7 +205,10 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
                               (pingpong ? " consumer warpgroups taking turns (one tile each, ping-pong), "
                                         : " consumer warpgroups, ") +
                               std::to_string(stages) +
-                              "-stage mbarrier ring, epilogue staged through its own shared buffer";
+                              "-stage mbarrier ring, " +
+                              (tmaStore ? "C stored by the copy engine (bulk tensor stores) from " + std::to_string(g.param("EPI_BUFFERS")) +
+                                           " swizzled buffer(s) per warpgroup"
+                                        : "epilogue staged through its own shared buffer");
   std::string src = headerComment(g, p, summary);
   src += includes(p) + "\n";
   src += constant("BLOCK_M", bm);
@@ -191,6 +221,7 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
   src += constant("GROUP_M", kRasterGroupM, "block rows per raster group: neighbours share B panels in L2");
   src += constant("THREADS", threads, "the producer warpgroup, then the consumers");
   src += constant("EPI_COLS", kEpilogueColumns, "columns of C staged per epilogue step");
+  if (tmaStore) src += constant("EPI_BUFFERS", g.param("EPI_BUFFERS"), "staging buffers per consumer warpgroup, used in turn");
   if (streamk) src += constant("STREAMK_MAX_BLOCKS", kStreamKMaxBlocks, "the largest grid: workspace slots");
   src += render(R"(constexpr int PRODUCER_THREADS = 128;
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
@@ -198,25 +229,31 @@ constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
 )" + wgmmaTileLayout() + R"(constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns
 {{SHARE_ROWS}}{{SLOT_FLOATS}}constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
-constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
-constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
-constexpr int EPI_CHUNKS = EPI_COLS / 8;                // 16-byte chunks per staged row
-constexpr int EPI_STORES = WG_ROWS * EPI_CHUNKS / 128;  // chunks per consumer thread per epilogue step
-static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
+{{EPI_CONSTANTS}}static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
               "every tile starts on a swizzle period");
 static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's columns");
-static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
-static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
 
 )",
                 {{"SLABS", pingpong ? "constexpr int SLABS = BLOCK_M / 64;                     // m64 wgmma slabs: a warpgroup owns the whole tile"
                                     : "constexpr int SLABS = BLOCK_M / CONSUMERS / 64;         // m64 wgmma slabs per consumer warpgroup"},
+                 {"EPI_CONSTANTS", tmaStore ? R"(constexpr int EPI_BYTES = WG_ROWS * EPI_COLS * 2;       // one: a TMA box of 64 bf16 columns, 128-byte swizzled
+constexpr int EPI_WG_BYTES = EPI_BUFFERS * EPI_BYTES;   // a consumer warpgroup's staging
+static_assert(EPI_COLS * 2 == 128 && EPI_BYTES % SWIZZLE_BYTES == 0, "every buffer is whole 128-byte swizzle periods");
+)" : R"(constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
+constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
+constexpr int EPI_WG_BYTES = EPI_BYTES;
+constexpr int EPI_CHUNKS = EPI_COLS / 8;                // 16-byte chunks per staged row
+constexpr int EPI_STORES = WG_ROWS * EPI_CHUNKS / 128;  // chunks per consumer thread per epilogue step
+static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
+static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
+)"},
                  {"SLOT_FLOATS", streamk ? "constexpr int STREAMK_SLOT_FLOATS = CONSUMER_THREADS * SLABS * BLOCK_N / 2;  // a block's partial sums\n" : ""},
                  {"SHARE_ROWS", cluster ? "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
                                         : ""}});
   src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
   src += wgmmaDeviceHelpers(false);
   src += mbarrierInitArriveHelpers() + tmaCopyHelpers() + (cluster ? wgmmaClusterHelpers() : "") + mbarrierWaitHelpers();
+  if (tmaStore) src += tmaStoreHelpers();
   if (streamk) src += streamkDeviceHelpers();
   if (pingpong)
     src += R"(// Moves a consumer's place in the ring's stream of k-tiles `count` k-tiles on (the other
@@ -252,7 +289,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
 
 )";
   src += wgmmaInstructionWrapper(bn) + "\n";
-  std::string signature = p.signature("THREADS, 1", {"A", "B"});
+  std::string signature = p.signature("THREADS, 1", tmaStore ? std::vector<std::string>{"A", "B", "C"}
+                                                              : std::vector<std::string>{"A", "B"});
   if (cluster) signature.replace(signature.find("__global__ void ") + 16, 0, "__cluster_dims__(CLUSTER_M, 1, 1) ");
   src += signature + " {\n";
 
@@ -347,14 +385,96 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   vars["V0"] = fused ? "fmaxf(acc[s][a + half * 2] + bias0, 0.0f)" : "acc[s][a + half * 2]";
   vars["V1"] = fused ? "fmaxf(acc[s][a + half * 2 + 1] + bias1, 0.0f)" : "acc[s][a + half * 2 + 1]";
 
+  // The epilogue of either kind, rendered with the variables above.
+  vars["C_TMA_ROW"] = render(p.batched ? (pingpong ? "entry * {{M}} + block_row" : "entry * {{M}} + block_row + consumer * WG_ROWS")
+                                       : (pingpong ? "block_row" : "block_row + consumer * WG_ROWS"),
+                             vars);
+  vars["EPILOGUE"] = render(tmaStore ? std::string(R"__(    // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its two
+    // swizzled buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds
+    // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
+    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second. In the 128-byte
+    // swizzle, 16-byte chunk j of staged row r sits at chunk j ^ (r % 8): a warp's 8 rows x 4 lanes
+    // write 32 different banks.
+#pragma unroll
+    for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
+      const unsigned buffer = staging_address + epi_buffer * EPI_BYTES;
+      unsigned char* const buffer_bytes = staging_bytes + epi_buffer * EPI_BYTES;
+      // The store issued from this buffer EPI_BUFFERS steps ago has read it (the others' may be pending).
+      if (consumer_thread == 0) tma_store_wait_read<EPI_BUFFERS - 1>();
+      warpgroup_sync(consumer);
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s) {
+        const int row = s * 64 + warp * 16 + lane / 4;
+#pragma unroll
+        for (int j = 0; j < EPI_COLS / 8; ++j) {
+          const int tile_col = j * 8 + lane % 4 * 2;
+          const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
+{{BIAS}}#pragma unroll
+          for (int half = 0; half < 2; ++half) {
+            const int r = row + half * 8;
+            *reinterpret_cast<__nv_bfloat162*>(buffer_bytes + r * 128 + ((j ^ (r & 7)) << 4) + (tile_col & 7) * 2) =
+                __floats2bfloat162_rn({{V0}}, {{V1}});
+          }
+        }
+      }
+      fence_shared_to_async();   // this thread's writes, visible to the copy engine
+      warpgroup_sync(consumer);  // ... and every thread's
+      if (consumer_thread == 0)
+        tma_store_2d(tmap_C, buffer, static_cast<int>(block_col) + step * EPI_COLS, static_cast<int>({{C_TMA_ROW}}));
+      if (++epi_buffer == EPI_BUFFERS) epi_buffer = 0;
+    }
+)__") : std::string(R"__(    // Epilogue, EPI_COLS columns per step through this warpgroup's staging buffer. Warp w holds
+    // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
+    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
+#pragma unroll
+    for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
+      warpgroup_sync(consumer);  // the buffer's previous contents (last step or last tile) are stored
+#pragma unroll
+      for (int s = 0; s < SLABS; ++s) {
+        const int row = s * 64 + warp * 16 + lane / 4;
+#pragma unroll
+        for (int j = 0; j < EPI_COLS / 8; ++j) {
+          const int tile_col = j * 8 + lane % 4 * 2;
+          const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
+{{BIAS}}#pragma unroll
+          for (int half = 0; half < 2; ++half)
+            *reinterpret_cast<__nv_bfloat162*>(staging + (row + half * 8) * EPI_STRIDE + tile_col) =
+                __floats2bfloat162_rn({{V0}}, {{V1}});
+        }
+      }
+      warpgroup_sync(consumer);
+      // 16-byte chunks, consecutive threads along a row: coalesced stores. N is a multiple of 8,
+      // so a chunk is all inside or all outside the matrix; rows past M are not stored. Two
+      // chunks at a time: fully unrolled, the loads of all of them stayed live beside the
+      // accumulators of the later steps and a 256 x 128 tile spilled (ptxas sm_90a).
+#pragma unroll 2
+      for (int i = 0; i < EPI_STORES; ++i) {
+        const int chunk = i * 128 + consumer_thread;
+        const int row = chunk / EPI_CHUNKS, col = chunk % EPI_CHUNKS * 8;
+        const long long out_row = {{ROW_BASE}}, out_col = block_col + step * EPI_COLS + col;
+        if (out_row < {{M}} && out_col < {{N}})
+          *reinterpret_cast<uint4*>(C + ({{C_ROW}}) * {{N}} + out_col) =
+              *reinterpret_cast<const uint4*>(staging + row * EPI_STRIDE + col);
+      }
+    }
+)__"), vars);
+  vars["STAGING"] = tmaStore ? R"(  const unsigned staging_address = staging_buffers + consumer * EPI_WG_BYTES;
+  unsigned char* const staging_bytes = smem + (staging_address - smem_address(smem));
+  int epi_buffer = 0;  // the staging buffer of the next step: they alternate across steps and tiles
+)"
+                             : R"(  __nv_bfloat16* staging =
+      reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_WG_BYTES - smem_address(smem)));
+)";
+  // The stores still in flight are waited for before the block's shared memory goes away.
+  vars["EPILOGUE_TAIL"] = tmaStore ? "  if (consumer_thread == 0) tma_store_wait_all();\n" : "";
   src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
-  // After the ring: the consumers' epilogue buffers (CONSUMERS x EPI_BYTES), then
+  // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), then
   // full[STAGES], then empty[STAGES]{{TURN_DOC}}.
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
   const unsigned staging_buffers = ring + RING_BYTES;
-  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_BYTES, empty_bars = full_bars + STAGES * 8;
+  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES, empty_bars = full_bars + STAGES * 8;
 {{TURN_BARS}}  if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
@@ -402,9 +522,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   const int consumer = warpgroup - 1;
 )" + wgmmaDescriptors(pingpong ? "0" : "consumer") + R"(  const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
   const int consumer_thread = threadIdx.x % 128;
-  __nv_bfloat16* staging =
-      reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_BYTES - smem_address(smem)));
-
+{{STAGING}}
   int stage = 0;
   unsigned phase = 0;  // continues across tiles with the producer's
 {{SKIP_FIRST}}  float acc[SLABS][BLOCK_N / 2];
@@ -426,42 +544,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     int entry;
     long long block_row, block_col;
     tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
-    // Epilogue, EPI_COLS columns per step through this warpgroup's staging buffer. Warp w holds
-    // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
-    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
-#pragma unroll
-    for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
-      warpgroup_sync(consumer);  // the buffer's previous contents (last step or last tile) are stored
-#pragma unroll
-      for (int s = 0; s < SLABS; ++s) {
-        const int row = s * 64 + warp * 16 + lane / 4;
-#pragma unroll
-        for (int j = 0; j < EPI_COLS / 8; ++j) {
-          const int tile_col = j * 8 + lane % 4 * 2;
-          const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
-{{BIAS}}#pragma unroll
-          for (int half = 0; half < 2; ++half)
-            *reinterpret_cast<__nv_bfloat162*>(staging + (row + half * 8) * EPI_STRIDE + tile_col) =
-                __floats2bfloat162_rn({{V0}}, {{V1}});
-        }
-      }
-      warpgroup_sync(consumer);
-      // 16-byte chunks, consecutive threads along a row: coalesced stores. N is a multiple of 8,
-      // so a chunk is all inside or all outside the matrix; rows past M are not stored. Two
-      // chunks at a time: fully unrolled, the loads of all of them stayed live beside the
-      // accumulators of the later steps and a 256 x 128 tile spilled (ptxas sm_90a).
-#pragma unroll 2
-      for (int i = 0; i < EPI_STORES; ++i) {
-        const int chunk = i * 128 + consumer_thread;
-        const int row = chunk / EPI_CHUNKS, col = chunk % EPI_CHUNKS * 8;
-        const long long out_row = {{ROW_BASE}}, out_col = block_col + step * EPI_COLS + col;
-        if (out_row < {{M}} && out_col < {{N}})
-          *reinterpret_cast<uint4*>(C + ({{C_ROW}}) * {{N}} + out_col) =
-              *reinterpret_cast<const uint4*>(staging + row * EPI_STRIDE + col);
-      }
-    }
-{{SKIP_OTHERS}}  }
-{{END_SYNC}}}
+{{EPILOGUE}}{{SKIP_OTHERS}}  }
+{{EPILOGUE_TAIL}}{{END_SYNC}}}
 )",
                 vars);
 
@@ -480,6 +564,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
   k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};
+  // epilogue=tma: C's box is one consumer warpgroup's rows x 64 columns, 128-byte swizzled like its staging.
+  if (tmaStore) k.launch.tensorMaps.push_back({"C", static_cast<int>(warpgroupRows(g)), 64, "128B"});
   return k;
 }
 

@@ -104,6 +104,32 @@ __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap& map
 )";
 }
 
+std::string tmaStoreHelpers() {
+  return R"(// This thread's writes to shared memory, made visible to the copy engine (the async proxy).
+__device__ __forceinline__ void fence_shared_to_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// The box of shared memory at `src` -> `map`'s tensor at element coordinates (column, row), by the
+// copy engine (un-swizzled as the map says), committed as one bulk group of this thread. Rows
+// and columns past the tensor's edges are not written.
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap& map, unsigned src, int column, int row) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n"
+               ::"l"(reinterpret_cast<unsigned long long>(&map)), "r"(column), "r"(row), "r"(src)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+// Waits until at most `pending` of this thread's bulk groups are still reading shared memory.
+template <int pending>
+__device__ __forceinline__ void tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(pending) : "memory");
+}
+
+// Waits until every bulk group of this thread has completed.
+__device__ __forceinline__ void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+
+)";
+}
+
 std::string mbarrierInitArriveHelpers() {
   return R"(// mbarrier helpers; `bar` is a shared-window address of an 8-byte mbarrier.
 __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned expected_arrivals) {
@@ -199,8 +225,13 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
 }
 
 void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v) {
-  v.require(g.gene("epilogue") == "smem",
-            "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
+  if (g.gene("epilogue") == kTmaEpilogue)
+    v.require(isPersistentSchedule(g.genes) && g.gene("pipeline") == kTma,
+              "only the persistent TMA kernels store C by the copy engine (epilogue=tma needs pipeline=tma and "
+              "schedule=persistent, pingpong or streamk)");
+  else
+    v.require(g.gene("epilogue") == "smem",
+              "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
   v.require(g.param("WARPGROUPS") == 2, "the warp-specialized kernel has two consumer warpgroups (WARPGROUPS=2)");
   addWgmmaTileViolations(g, p, v);
   if (!v.empty()) return;

@@ -12,6 +12,7 @@
 // memory at the end (more warps per output tile, no workspace, no atomics).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/gemm_wgmma.h"
@@ -49,7 +50,8 @@ public:
         {"tensor_core", bf16 ? std::vector<std::string>{"none", "mma", "wgmma"}
                              : std::vector<std::string>{"none", kWgmmaBf16x3}},
         {"pipeline", {"single", "double", "cp_async", kWarpSpecialized, kTma}},
-        {"epilogue", {"direct", "smem"}},
+        // "tma": the persistent TMA kernels only (gemm_wgmma.h); added last, after projects stored genomes.
+        {"epilogue", {"direct", "smem", kTmaEpilogue}},
         {"vector", {"1", "4", "8"}},
         {"split_k", {"none", "sliced"}},
         // Added after projects stored genomes: the fallback is the kernels written before it.
@@ -109,6 +111,12 @@ public:
 
   std::vector<std::string> entryViolations(const Genome& g, const KernelProblem& p) const {
     Violations v;
+    if (g.gene("epilogue") == kTmaEpilogue &&
+        !(isPersistentSchedule(g.genes) && g.gene("tensor_core") == "wgmma" && g.gene("pipeline") == kTma)) {
+      v.add("only the persistent TMA-fed bf16 wgmma kernels store C by the copy engine (epilogue=tma needs "
+            "tensor_core=wgmma, pipeline=tma and schedule=persistent, pingpong or streamk)");
+      return v.take();
+    }
     if (isPersistentSchedule(g.genes) && !(g.gene("tensor_core") == "wgmma" && g.gene("pipeline") == kTma)) {
       v.add("only the TMA-fed bf16 wgmma kernel (tensor_core=wgmma, pipeline=tma) has the persistent schedules "
             "(schedule=" + g.gene(kScheduleGene) + ")");
@@ -328,14 +336,39 @@ public:
       // consumer warpgroups taking turns. Tried early because the grid kernel stays behind
       // cuBLAS on batched GEMMs (0.94x, results/2026-12-02-h200-any-operator.md); where a
       // shape leaves fewer tiles than SMs they are not legal and are skipped.
+      // C leaves by the copy engine (epilogue=tma, two staging boxes per warpgroup): on the H200,
+      // side by side, 2.3% faster than the threads' stores on bmm 16 x 2048^3, 0.9-1.2% at bf16
+      // 8192^3 and 0.4-1% with bias + ReLU at 4096^3 (results/2026-12-03-h200-gemm-tma-store.md).
+      // The staging boxes take a ring stage's room where the deepest ring would not fit beside
+      // them (128 x 192 at 8192^3: 4 stages, 1626 against 1657 us for the 5-stage threads' store).
+      // Where its rules refuse it (a batched C whose M is no multiple of the tile), the threads store.
       GeneMap persistent = tma;
       persistent["schedule"] = "persistent";
-      out.push_back(genome(persistent, {{"BLOCK_M", 128}, {"BLOCK_N", tmaN}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
-                                        {"STAGES", tmaN == 256 ? 4 : 5}, {"CLUSTER_M", 1}}));
-      // Stream-K (schedule=streamk) is in the space but not a starting point: on the H200 it was
-      // slower than the persistent seed at both shapes it was measured on (bmm 16 x 2048^3:
-      // 373.9 against 368.7 us; bf16 8192^3: 1494.6 against 1393.9 us; results/2026-12-02-h200-
-      // suite-precise-timing.md), so a run spends no evaluation on it before the search does.
+      const ParamMap persistentTile = {{"BLOCK_M", 128}, {"BLOCK_N", tmaN}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},
+                                       {"STAGES", tmaN == 256 ? 4 : 5}, {"CLUSTER_M", 1}};
+      GeneMap persistentTmaStore = persistent;
+      persistentTmaStore["epilogue"] = kTmaEpilogue;
+      auto storedByTma = [&](const GeneMap& genes, ParamMap tile) -> std::optional<Genome> {
+        tile["EPI_BUFFERS"] = 2;
+        for (; tile["STAGES"] >= 3; --tile["STAGES"]) {
+          Genome g = genome(genes, tile);
+          if (violations(g, p).empty()) return g;
+        }
+        return std::nullopt;
+      };
+      const auto persistentByTma = storedByTma(persistentTmaStore, persistentTile);
+      out.push_back(persistentByTma ? *persistentByTma : genome(persistent, persistentTile));
+      // Stream-K with the copy engine's epilogue, on 128 x 256 tiles: the fastest kernel at bf16
+      // 8192^3 in three side-by-side runs on the H200 (1615 us against 1626 for the persistent
+      // seed), slower on the bmm (1.6%) and with bias + ReLU at 4096^3 (8%)
+      // (results/2026-12-03-h200-gemm-tma-store.md): a starting point, the search keeps the better.
+      // (With the threads' stores it was not one: slower at both shapes of 2026-12-02.)
+      GeneMap streamk = persistentTmaStore;
+      streamk["schedule"] = kStreamKSchedule;
+      ParamMap streamkTile = persistentTile;
+      streamkTile["BLOCK_N"] = 256;
+      streamkTile["STAGES"] = 4;
+      if (const auto g = storedByTma(streamk, streamkTile)) out.push_back(*g);
       GeneMap pingpong = tma;
       pingpong["schedule"] = "pingpong";
       out.push_back(genome(pingpong, {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"WARPGROUPS", 2},

@@ -54,6 +54,11 @@
 //               tile's partial sums handed to the block before through a global workspace.
 //               Grid: min(tiles, sm_count, STREAMK_MAX_BLOCKS = 160).
 //
+// gene epilogue, of the persistent schedules: "smem" (the tile staged in a padded buffer, stored
+//   by the consumer threads) or "tma" (staged in 128-byte-swizzled boxes per warpgroup, stored
+//   by the copy engine while the warps go on to the next tile; a third tensor map, of C).
+//   EPI_BUFFERS {1, 2} (tma only) boxes per warpgroup, used in turn.
+//
 // tensor_core "wgmma_bf16x3" (emit_gemm_wgmma_split.cpp): fp32 A, B and C with
 // fp32 accuracy on bf16 tensor cores: a producer warpgroup splits every fp32
 // tile into three bf16 terms (x = x0 + x1 + x2) and the consumers accumulate
@@ -132,6 +137,9 @@ inline constexpr const char* kTma = "tma";
 // Both warp-specialized variants (producer warpgroup + mbarrier ring + staged epilogue).
 // The fp32-accurate split kernel's tensor_core gene value.
 inline constexpr const char* kWgmmaBf16x3 = "wgmma_bf16x3";
+// The persistent kernels' epilogue gene value whose C leaves by bulk tensor stores (the gene's
+// values: "direct", "smem", "tma").
+inline constexpr const char* kTmaEpilogue = "tma";
 inline bool isWarpSpecialized(const std::string& pipeline) { return pipeline == kWarpSpecialized || pipeline == kTma; }
 
 // Either kernel, by the genome's pipeline gene.
@@ -223,6 +231,9 @@ std::string wgmmaDrain();                 // waits for every wgmma, pins the acc
 std::string mbarrierInitArriveHelpers();
 // mbarrier_arrive_expect_tx and tma_load_2d (one 2D box by the copy engine, completing on an mbarrier).
 std::string tmaCopyHelpers();
+// The other way (epilogue=tma): fence_shared_to_async, tma_store_2d (a box of shared memory to a
+// tensor, one bulk group), tma_store_wait_read<pending> and tma_store_wait_all.
+std::string tmaStoreHelpers();
 std::string mbarrierWaitHelpers();
 
 

@@ -85,6 +85,34 @@ TEST(GemmStartingPoints, TheTmaTileWidthWastesTheLeastOfTheLastWave) {
   EXPECT_EQ(tmaPoint({"matmul", DType::BF16, 1024, 1024, 1024}).param("BLOCK_N"), 128);
 }
 
+// The persistent seed stores C by the copy engine, giving up a ring stage where the staging
+// boxes would not fit beside the deepest ring (128 x 192 at 8192^3); the stream-K seed is its
+// 128 x 256 twin.
+TEST(GemmStartingPoints, PersistentSeedsStoreByTheCopyEngine) {
+  auto bySchedule = [](const GemmShape& s, const std::string& schedule) {
+    for (const auto& g : templates::gemmSpace().startingPoints(problemOf(s)))
+      if (g.genes.count("schedule") && g.gene("schedule") == schedule) return g;
+    ADD_FAILURE() << "no " << schedule << " starting point for " << s.family << " " << s.m;
+    return templates::Genome{};
+  };
+  const GemmShape big{"matmul", DType::BF16, 8192, 8192, 8192}, mid{"matmul_bias_relu", DType::BF16, 4096, 4096, 4096};
+  const auto persistentBig = bySchedule(big, "persistent");
+  EXPECT_EQ(persistentBig.gene("epilogue"), "tma");
+  EXPECT_EQ(persistentBig.param("BLOCK_N"), 192);
+  EXPECT_EQ(persistentBig.param("STAGES"), 4);
+  EXPECT_EQ(persistentBig.param("EPI_BUFFERS"), 2);
+  const auto persistentMid = bySchedule(mid, "persistent");
+  EXPECT_EQ(persistentMid.gene("epilogue"), "tma");
+  EXPECT_EQ(persistentMid.param("BLOCK_N"), 256);
+  EXPECT_EQ(persistentMid.param("STAGES"), 4);
+  for (const GemmShape& s : {big, mid}) {
+    const auto streamk = bySchedule(s, "streamk");
+    EXPECT_EQ(streamk.gene("epilogue"), "tma");
+    EXPECT_EQ(streamk.param("BLOCK_N"), 256);
+    EXPECT_EQ(streamk.param("STAGES"), 4);
+  }
+}
+
 TEST(GemmStartingPoints, CompileToWhatTheyClaim) {
   NvrtcCompiler compiler;
   for (const GemmShape& s : kSuiteShapes) {

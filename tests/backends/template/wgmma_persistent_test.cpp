@@ -77,6 +77,13 @@ Genome streamkGenome(const std::string& family, std::int64_t bm = 128, std::int6
           {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WARPGROUPS", 2}, {"STAGES", stages}, {"CLUSTER_M", clusterM}}};
 }
 
+// The same genome with C stored by the copy engine (epilogue=tma) from `buffers` staging boxes per warpgroup.
+Genome withTmaEpilogue(Genome g, std::int64_t buffers = 2) {
+  g.genes["epilogue"] = "tma";
+  g.params["EPI_BUFFERS"] = buffers;
+  return g;
+}
+
 std::vector<std::string> violations(const Genome& g, const KernelProblem& p) { return templates::checkGenome(g, p); }
 
 bool mentions(const std::vector<std::string>& reasons, const std::string& word) {
@@ -146,6 +153,70 @@ TEST(WgmmaPersistentSpace, SharedMemoryHoldsTheRingAndTheStagingBuffers) {
   Genome grid = persistentGenome("matmul");
   grid.genes["schedule"] = "grid";
   EXPECT_EQ(templates::gemmWgmmaSmemBytes(grid), 4 * 49152 + 1024 + 8 * 8);
+}
+
+// epilogue=tma: only the persistent TMA kernels have it; the parameter it brings; C's map; what
+// the staging costs in shared memory; a batched C map must not take a tile into the next entry.
+TEST(WgmmaTmaEpilogue, OnlyThePersistentTmaKernelsStoreByTheCopyEngine) {
+  const KernelProblem p = builtinProblem("matmul_bf16_8192x8192x8192");
+  const auto genes = templates::designSpaceFor("matmul").genes(p);
+  const auto epilogue = std::find_if(genes.begin(), genes.end(), [](const auto& d) { return d.name == "epilogue"; });
+  ASSERT_NE(epilogue, genes.end());
+  EXPECT_EQ(epilogue->values, (std::vector<std::string>{"direct", "smem", "tma"}));  // appended: stored genomes keep theirs
+  for (const char* schedule : {"persistent", "pingpong", "streamk"}) {
+    templates::GeneMap g = persistentGenes(schedule);
+    g["epilogue"] = "tma";
+    const auto params = templates::designSpaceFor("matmul").parameters("matmul", g);
+    const auto buffers = std::find_if(params.begin(), params.end(), [](const auto& t) { return t.name == "EPI_BUFFERS"; });
+    ASSERT_NE(buffers, params.end()) << schedule;
+    EXPECT_EQ(buffers->values, (std::vector<std::int64_t>{1, 2}));
+  }
+  EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul")), p).empty());
+  EXPECT_TRUE(violations(withTmaEpilogue(pingpongGenome("matmul")), p).empty());
+  EXPECT_TRUE(violations(withTmaEpilogue(streamkGenome("matmul")), p).empty());
+  Genome grid = withTmaEpilogue(persistentGenome("matmul"));
+  grid.genes["schedule"] = "grid";
+  EXPECT_TRUE(mentions(violations(grid, p), "epilogue=tma")) << testing::PrintToString(violations(grid, p));
+  Genome mma{"matmul",
+             {{"tensor_core", "mma"}, {"pipeline", "cp_async"}, {"epilogue", "tma"}, {"vector", "8"}, {"split_k", "none"}},
+             {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 32}, {"WARP_M", 64}, {"WARP_N", 64}, {"STAGES", 3}}};
+  EXPECT_TRUE(mentions(violations(mma, p), "epilogue=tma"));
+}
+
+TEST(WgmmaTmaEpilogue, CIsAThirdMapOfOneWarpgroupsRowsAndTheStagingFitsBesideTheRing) {
+  const KernelProblem p = builtinProblem("matmul_bias_relu_bf16_4096x4096x4096");
+  const auto k = emit(withTmaEpilogue(persistentGenome("matmul_bias_relu")), p);
+  ASSERT_EQ(k.launch.tensorMaps.size(), 3u);
+  EXPECT_EQ(k.launch.tensorMaps[2], (TensorMapRule{"C", 64, 64, "128B"}));  // 128 rows over 2 warpgroups
+  EXPECT_NE(k.source.find("const __grid_constant__ CUtensorMap tmap_C"), std::string::npos);
+  EXPECT_TRUE(tensorMapProblems(loadTaskSpecFile(*findBuiltinTaskFile("matmul_bias_relu_bf16_4096x4096x4096")),
+                                k.launch.tensorMaps)
+                  .empty());
+  // Pingpong: a warpgroup stores whole tiles.
+  EXPECT_EQ(emit(withTmaEpilogue(pingpongGenome("matmul_bias_relu")), p).launch.tensorMaps[2], (TensorMapRule{"C", 128, 64, "128B"}));
+  // 128 x 256, 4 stages: the ring, 2 warpgroups x EPI_BUFFERS boxes of 64 rows x 128 bytes, alignment, mbarriers.
+  for (std::int64_t buffers : {1, 2})
+    EXPECT_EQ(templates::gemmWgmmaSmemBytes(withTmaEpilogue(persistentGenome("matmul"), buffers)),
+              4 * 49152 + 2 * buffers * 64 * 128 + 1024 + 8 * 8);
+  // cuBLAS's bmm tile, 256 x 128 with 4 stages, fits with one box per warpgroup only.
+  EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 256, 128, 4), 1), p).empty());
+  EXPECT_TRUE(mentions(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 256, 128, 4), 2), p), "shared memory"));
+  // Stream-K's fix-up beside two slabs per warpgroup spilled (ptxas sm_90a, 56-112 bytes): refused.
+  EXPECT_TRUE(mentions(violations(withTmaEpilogue(streamkGenome("matmul_bias_relu", 256, 128, 3), 1), p), "epilogue=tma"));
+}
+
+TEST(WgmmaTmaEpilogue, ABatchedTileMustNotStoreIntoTheNextEntry) {
+  const KernelProblem bmm = templates::problemFromSpec(bmmSpec());  // M = 2048
+  EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul")), bmm).empty());
+  const KernelProblem shared = templates::problemFromSpec(sharedBSpec());  // M = 1000: the last tile row is ragged
+  EXPECT_TRUE(violations(persistentGenome("matmul", 128, 128, 6), shared).empty());
+  const auto refused = violations(withTmaEpilogue(persistentGenome("matmul", 128, 128, 6)), shared);
+  EXPECT_TRUE(mentions(refused, "M (1000)")) << testing::PrintToString(refused);
+  EXPECT_TRUE(mentions(refused, "next")) << testing::PrintToString(refused);
+  // Unbatched, the map clips rows past M: a ragged M is fine.
+  const KernelProblem ragged = templates::problemFromSpec(
+      testing_support::makeTask("matmul_bias_relu", DType::BF16, {{"M", 3000}, {"N", 2008}, {"K", 1000}}));
+  EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 128, 6)), ragged).empty());
 }
 
 TEST(WgmmaPersistentSpace, NeedsMoreTilesThanItsGrid) {
@@ -352,10 +423,19 @@ TEST(WgmmaStreamK, IsThePersistentKernelWithoutClustersAndACappedGrid) {
   EXPECT_LT(last, fixup);
   EXPECT_LT(fixup, epilogue);
   EXPECT_EQ(TemplateProposer::candidateFor(streamkGenome("matmul"), bmm).descriptor.at("schedule"), "streamk");
-  // Not a starting point (slower than the persistent seed where measured: gemm_space.cpp), but
-  // the batched GEMM's 128 x 256 stream-K genome is legal, so the search can reach it.
+  // A starting point only with the copy engine's epilogue (with the threads' stores it was slower
+  // than the persistent seed where measured: gemm_space.cpp), on the 128 x 256 tile.
   const auto seeds = templates::designSpaceFor("matmul").startingPoints(bmm);
-  EXPECT_TRUE(std::none_of(seeds.begin(), seeds.end(), [](const Genome& g) { return templates::isStreamKSchedule(g.genes); }));
+  const auto streamkSeeds = std::count_if(seeds.begin(), seeds.end(), [](const Genome& g) {
+    return templates::isStreamKSchedule(g.genes);
+  });
+  EXPECT_EQ(streamkSeeds, 1);
+  for (const Genome& g : seeds)
+    if (templates::isStreamKSchedule(g.genes)) {
+      EXPECT_EQ(g.gene("epilogue"), "tma");
+      EXPECT_EQ(g.param("BLOCK_N"), 256);
+      EXPECT_TRUE(violations(g, bmm).empty());
+    }
   const Genome bmmGenome = streamkGenome("matmul");
   EXPECT_EQ(bmmGenome.param("BLOCK_N"), 256);
   EXPECT_TRUE(violations(bmmGenome, bmm).empty());
@@ -432,11 +512,15 @@ struct Emitted {
 };
 
 // Every parameter point of both persistent schedules that the space accepts for `p`.
+// Both epilogues (threads' stores, the copy engine's).
 std::vector<Genome> legalPersistentGenomes(const KernelProblem& p) {
   std::vector<Genome> out;
   for (const char* schedule : {"persistent", "pingpong", "streamk"})
-    for (const auto& point : templates::legalParameterPoints(p, persistentGenes(schedule)))
-      out.push_back({p.family, persistentGenes(schedule), point});
+    for (const char* epilogue : {"smem", "tma"}) {
+      templates::GeneMap genes = persistentGenes(schedule);
+      genes["epilogue"] = epilogue;
+      for (const auto& point : templates::legalParameterPoints(p, genes)) out.push_back({p.family, genes, point});
+    }
   return out;
 }
 
@@ -452,6 +536,9 @@ TEST(WgmmaPersistentCompile, EveryLegalGenomeCompilesForSm90aWithoutSpills) {
     ASSERT_FALSE(genomes.empty()) << p.taskName;
     EXPECT_TRUE(std::any_of(genomes.begin(), genomes.end(), [](const Genome& g) { return templates::isStreamKSchedule(g.genes); }))
         << p.taskName << ": no legal streamk genome";
+    // The shared-B task's M (1000) is no multiple of a tile: its batched C map would spill into the next entry.
+    const bool tmaLegal = std::any_of(genomes.begin(), genomes.end(), [](const Genome& g) { return g.gene("epilogue") == "tma"; });
+    EXPECT_EQ(tmaLegal, p.taskName != "bmm_shared_b") << p.taskName;
     for (const auto& g : genomes) all.push_back({p.taskName, g, emit(g, p)});
   }
   std::vector<CompileRequest> requests;
@@ -483,7 +570,13 @@ TEST(WgmmaPersistentCompile, EveryLegalGenomeCompilesForSm90aWithoutSpills) {
     EXPECT_GE(count("cp.async.bulk.tensor"), 2) << where;
     EXPECT_EQ(count("cp.async"), 0) << where;
     EXPECT_EQ(count("setmaxnreg"), 0) << where;
-    EXPECT_GT(count("st.global.16B"), 0) << where;
+    // The copy engine stores C (epilogue=tma), or the consumer threads do in 16-byte chunks.
+    if (all[i].genome.gene("epilogue") == "tma") {
+      EXPECT_EQ(count("st.global.16B"), 0) << where;
+      EXPECT_GE(count("cp.async.bulk.tensor"), 3) << where;
+    } else {
+      EXPECT_GT(count("st.global.16B"), 0) << where;
+    }
     EXPECT_EQ(r.log.find("serialized"), std::string::npos) << where << "\n" << r.log;
     EXPECT_EQ(r.log.find("is injected"), std::string::npos) << where << "\n" << r.log;
   }
@@ -517,6 +610,21 @@ TEST(WgmmaPersistentCompile, PtxRunsTheRingOnTmaAndTheEpilogueOnWarpgroupBarrier
                          "wgmma.mma_async", "bar.sync"})
     EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
   EXPECT_EQ(ptx.find("setmaxnreg"), std::string::npos);
+}
+
+TEST(WgmmaTmaEpilogue, PtxStoresBoxesByTheCopyEngineAndWaitsOnlyForTheirReads) {
+  const KernelProblem p = templates::problemFromSpec(bmmSpec());
+  for (std::int64_t buffers : {1, 2}) {
+    const std::string ptx = ptxOf(emit(withTmaEpilogue(persistentGenome("matmul"), buffers), p).source);
+    ASSERT_FALSE(ptx.empty());
+    const std::vector<std::string> ops = {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group",
+                                          "cp.async.bulk.commit_group",
+                                          "cp.async.bulk.wait_group.read " + std::to_string(buffers - 1),
+                                          "cp.async.bulk.wait_group 0", "fence.proxy.async.shared::cta"};
+    for (const std::string& op : ops)
+      EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX (EPI_BUFFERS " << buffers << ")";
+    EXPECT_EQ(ptx.find("st.global.v4"), std::string::npos) << "the threads store no C";
+  }
 }
 
 TEST(WgmmaStreamK, PtxHasTheFlagsReleaseAndAcquire) {
@@ -553,6 +661,7 @@ TEST(WgmmaPersistentKernelFile, AreTheEmittersPersistentAndPingpongKernels) {
   checkKernelFile(persistentGenome("matmul"), bmm, bmmTask, "wgmma_persistent_bmm_bf16.cu");
   checkKernelFile(pingpongGenome("matmul"), bmm, bmmTask, "wgmma_pingpong_bmm_bf16.cu");
   checkKernelFile(streamkGenome("matmul"), bmm, bmmTask, "wgmma_streamk_bmm_bf16.cu");
+  checkKernelFile(withTmaEpilogue(persistentGenome("matmul")), bmm, bmmTask, "wgmma_persistent_tma_store_bmm_bf16.cu");
   const KernelProblem gemm = builtinProblem("matmul_bf16_8192x8192x8192");
   checkKernelFile(persistentGenome("matmul"), gemm, gemm.taskName, "wgmma_persistent_gemm_bf16.cu");
 }

@@ -29,13 +29,14 @@ constexpr int STREAMK_SLOT_FLOATS = CONSUMER_THREADS * SLABS * BLOCK_N / 2;  // 
 constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
 constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
 constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
+constexpr int EPI_WG_BYTES = EPI_BYTES;
 constexpr int EPI_CHUNKS = EPI_COLS / 8;                // 16-byte chunks per staged row
 constexpr int EPI_STORES = WG_ROWS * EPI_CHUNKS / 128;  // chunks per consumer thread per epilogue step
+static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
+static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
 static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
               "every tile starts on a swizzle period");
 static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's columns");
-static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
-static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
 
 struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };  // the driver's tensor map, passed by value
 
@@ -255,11 +256,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
   extern __shared__ __align__(1024) unsigned char smem[];
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
-  // After the ring: the consumers' epilogue buffers (CONSUMERS x EPI_BYTES), then
+  // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), then
   // full[STAGES], then empty[STAGES].
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
   const unsigned staging_buffers = ring + RING_BYTES;
-  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_BYTES, empty_bars = full_bars + STAGES * 8;
+  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES, empty_bars = full_bars + STAGES * 8;
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
@@ -321,7 +322,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
   const int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
   const int consumer_thread = threadIdx.x % 128;
   __nv_bfloat16* staging =
-      reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_BYTES - smem_address(smem)));
+      reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_WG_BYTES - smem_address(smem)));
 
   int stage = 0;
   unsigned phase = 0;  // continues across tiles with the producer's
