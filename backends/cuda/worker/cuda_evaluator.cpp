@@ -58,7 +58,6 @@ std::string TimedChecks::describe() const {
 CudaEvaluator::CudaEvaluator(std::shared_ptr<Compiler> compiler, CudaEvaluatorOptions options)
     : compiler_(std::move(compiler)), options_(options), gpu_(options.deviceOrdinal), clocks_(gpu_.info().pciBusId) {
   if (!compiler_) throw std::invalid_argument("CudaEvaluator needs a compiler for oracles and ceiling kernels");
-  flusher_ = std::make_unique<L2Flusher>(gpu_.info());
 }
 
 CudaEvaluator::~CudaEvaluator() = default;
@@ -101,6 +100,7 @@ TaskRuntime& CudaEvaluator::runtimeFor(const Task& task) {
     throw KernelFailure(CandidateStatus::Invalid, why + " (a task bug, not the candidate's)");
   }
   if (!harness_) harness_ = std::make_unique<HarnessKernels>(*compiler_, gpu_.info().arch());
+  if (!flusher_) flusher_ = std::make_unique<L2Flusher>(gpu_.info(), *harness_);
   runtime_ = std::make_unique<TaskRuntime>(gpu_, std::move(spec), oracle.cubin, *harness_);
   runtimeKey_ = task.specJson;
   return *runtime_;

@@ -82,11 +82,11 @@ private:
   CudaEvaluatorOptions options_;
   GpuContext gpu_;
   NvmlClocks clocks_;
-  std::unique_ptr<L2Flusher> flusher_;
   std::string runtimeKey_;
   std::unique_ptr<TaskRuntime> runtime_;
   std::unique_ptr<CuptiProfiler> profiler_;
   std::unique_ptr<HarnessKernels> harness_;
+  std::unique_ptr<L2Flusher> flusher_;  // reads through harness_'s kernel; made with it (runtimeFor)
   std::unique_ptr<DeviceOutputCapture> deviceOutput_;
 };
 

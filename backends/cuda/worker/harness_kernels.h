@@ -4,6 +4,7 @@
 //  - output fills: a repeated poison pattern, or random finite values of the
 //    tensor's dtype from a counter-based RNG (a new seed for every launch, so
 //    a kernel never sees the values an earlier launch left);
+//  - the L2 flush before every timed launch: a read of twice the L2;
 //  - an order-independent 64-bit hash of a buffer, so a timed launch's
 //    outputs are compared with what validation accepted for the same inputs
 //    without downloading them and without keeping a validated result
@@ -53,6 +54,10 @@ public:
   // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
   std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
+  // Queues a read of `bytes` (a multiple of 16) at `data` by every SM, the
+  // data thrown away: the L2 flush (L2Flusher), which leaves L2 clean.
+  void readThrough(CUdeviceptr data, std::size_t bytes, int smCount, CUstream stream) const;
+
   // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
   // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a
   // candidate must not find in device memory is kept this way.
@@ -74,7 +79,7 @@ public:
   static const char* source();
 
 private:
-  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_;
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_;
   DeviceBuffer result_;   // the results: a 64-bit word, a pair of them, or a tally
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include "backends/cuda/worker/driver_api.h"
+#include "backends/cuda/worker/harness_kernels.h"
 
 namespace crucible::cuda {
 namespace {
@@ -58,12 +59,14 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
   return std::sqrt(c * c + r * r);
 }
 
-L2Flusher::L2Flusher(const DeviceInfo& device) : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))) {}
-
-void L2Flusher::flush(CUstream stream) {
-  // A new value each time, so no layer can treat the write as redundant.
-  check(driver().cuMemsetD8Async(buffer_.get(), ++value_, buffer_.size(), stream), "flushing L2");
+L2Flusher::L2Flusher(const DeviceInfo& device, const HarnessKernels& harness)
+    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), harness_(harness),
+      smCount_(device.smCount) {
+  // Zeroed once (and so backed by memory); the flush only reads it.
+  check(driver().cuMemsetD8(buffer_.get(), 0, buffer_.size()), "clearing the L2 flush buffer");
 }
+
+void L2Flusher::flush(CUstream stream) { harness_.readThrough(buffer_.get(), buffer_.size(), smCount_, stream); }
 
 Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
                        const std::function<void()>& candidate, const std::function<void()>& reference,

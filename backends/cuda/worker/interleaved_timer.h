@@ -11,6 +11,8 @@
 
 namespace crucible::cuda {
 
+class HarnessKernels;
+
 struct TimingOptions {
   int minSamples = 30;              // per kernel
   int maxSamples = 5000;            // per kernel
@@ -66,15 +68,24 @@ double medianRelativeHalfWidth(std::vector<double> samples);
 // reference samples, the candidate's alone.
 double speedupPrecision(const std::vector<double>& candidate, const std::vector<double>& reference);
 
-// Writes a buffer of twice the L2 size, so the next kernel finds none of its
-// data in L2.
+// Empties L2 before every timed launch: all SMs read a zeroed buffer of twice
+// the L2 size (HarnessKernels::readThrough), so the next kernel finds none of
+// its data there. Reading, not writing: a write flush (a memset, as here until
+// 2026-12-03 and in triton's do_bench) leaves L2 full of dirty lines that are
+// written back while the next kernel runs and charged to it. On the H200 that
+// cost cuBLAS's batched GEMM 11% (404.7 against 362.5 us) and made cache-hint
+// variants of row kernels win that lose once L2 is clean, so the search chose
+// them (results/2026-12-03-h200-gemm-tma-store.md); the write-backs of the
+// output fills and input swaps queued before the flush land in the flush too.
 class L2Flusher {
 public:
-  explicit L2Flusher(const DeviceInfo& device);
+  L2Flusher(const DeviceInfo& device, const HarnessKernels& harness);
   void flush(CUstream stream);
+  std::size_t bytes() const { return buffer_.size(); }
 private:
   DeviceBuffer buffer_;
-  unsigned char value_ = 0;
+  const HarnessKernels& harness_;
+  int smCount_;
 };
 
 // What the harness does around the candidate's timed launches (launch_plan.h),

@@ -151,7 +151,7 @@ TEST(HarnessKernels, DefineEveryEntryTheWorkerLoads) {
   NvrtcCompiler compiler;
   for (const char* entry : {"crucible_fill_pattern", "crucible_fill_random", "crucible_hash",
                             "crucible_count_differences", "crucible_draw", "crucible_masked_copy",
-                            "crucible_compare_elements", "crucible_tally_output"}) {
+                            "crucible_compare_elements", "crucible_tally_output", "crucible_l2_read"}) {
     CompileRequest req;
     req.source = HarnessKernels::source();
     req.entry = entry;
@@ -159,6 +159,32 @@ TEST(HarnessKernels, DefineEveryEntryTheWorkerLoads) {
     const CompileResult r = compiler.compile(req);
     EXPECT_TRUE(r.report.ok) << entry << ": " << r.report.log;
   }
+}
+
+// The L2 flush reads 16 bytes at a time and keeps its loads (no result is
+// used but the one store the zeroed buffer never triggers), and stores nothing
+// else: it leaves L2 clean.
+TEST(HarnessKernels, TheL2FlushOnlyReadsSixteenBytesAtATime) {
+  // The module's features count every kernel: compile the flush's alone.
+  const std::string all = HarnessKernels::source();
+  const std::size_t begin = all.find("extern \"C\" __global__ void crucible_l2_read(");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = all.find("extern \"C\"", begin + 1);
+  NvrtcCompiler compiler;
+  CompileRequest req;
+  req.source = "typedef unsigned long long u64;\n" + all.substr(begin, end - begin);
+  req.entry = "crucible_l2_read";
+  req.arch = "sm_90";
+  const CompileResult r = compiler.compile(req);
+  ASSERT_TRUE(r.report.ok) << r.report.log;
+  auto count = [&](const std::string& key) {
+    const auto it = r.report.features.find(key);
+    return it == r.report.features.end() ? 0 : it->second;
+  };
+  EXPECT_GE(count("ld.global.16B"), 4);  // four in flight per thread, and the tail's
+  EXPECT_EQ(count("ld.global.4B") + count("ld.global.8B"), 0);
+  EXPECT_EQ(count("st.global.4B"), 1);  // the sink
+  for (const char* wider : {"st.global.8B", "st.global.16B"}) EXPECT_EQ(count(wider), 0) << wider;
 }
 
 }  // namespace
