@@ -135,23 +135,33 @@ std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
 std::vector<ParamMap> enumerateLegalPoints(const KernelProblem& p, const GeneMap& genes) {
   const DesignSpace& space = designSpaceFor(p.family);
   const auto defs = space.parameters(p.family, genes);
-  std::vector<ParamMap> points{ParamMap{}};
+  // One genome whose parameter values are stepped in place, odometer-wise: a GEMM
+  // architecture has thousands of points, mostly illegal, and building a map (and a
+  // genome) for each took most of a GEMM task's first proposal (3 s of the seeds).
+  Genome g{p.family, genes, {}};
+  std::vector<std::int64_t*> slots;
   for (const auto& def : defs) {
-    std::vector<ParamMap> next;
-    for (const auto& partial : points)
-      for (auto value : def.values) {
-        ParamMap m = partial;
-        m[def.name] = value;
-        next.push_back(std::move(m));
-      }
-    points = std::move(next);
+    if (def.values.empty()) return {};
+    slots.push_back(&(g.params[def.name] = def.values.front()));
   }
+  std::vector<std::size_t> at(defs.size(), 0);
   std::vector<ParamMap> legal;
-  for (auto& point : points) {
-    Genome g{p.family, genes, point};
-    if (space.violations(g, p).empty()) legal.push_back(std::move(point));
+  for (;;) {
+    if (space.violations(g, p).empty()) legal.push_back(g.params);
+    // The last parameter turns fastest: the order the nested product gave.
+    std::size_t d = defs.size();
+    while (d > 0) {
+      --d;
+      if (++at[d] < defs[d].values.size()) {
+        *slots[d] = defs[d].values[at[d]];
+        break;
+      }
+      at[d] = 0;
+      *slots[d] = defs[d].values.front();
+      if (d == 0) return legal;
+    }
+    if (defs.empty()) return legal;
   }
-  return legal;
 }
 
 }  // namespace

@@ -141,5 +141,37 @@ TEST(TemplateDecisions, ParsesKnowledgeDecisions) {
   EXPECT_FALSE(parseDecision("use more threads"));
 }
 
+// The legal points of an architecture are the nested product of its parameter
+// domains (the first parameter slowest), filtered by the space's rules: the
+// enumeration steps one genome in place, and must give exactly these, in this order.
+TEST(LegalParameterPoints, AreTheFilteredProductInOrder) {
+  for (const auto& spec : {makeTask("matmul", DType::BF16, {{"M", 2048}, {"N", 2048}, {"K", 2048}}),
+                           makeTask("rmsnorm", DType::BF16, {{"M", 8192}, {"N", 8192}})}) {
+    const KernelProblem p = problemFromSpec(spec);
+    const DesignSpace& space = designSpaceFor(p.family);
+    const auto combinations = geneCombinations(p);
+    std::size_t compared = 0;
+    for (const GeneMap& genes : combinations) {
+      std::vector<ParamMap> product{ParamMap{}};
+      for (const auto& def : space.parameters(p.family, genes)) {
+        std::vector<ParamMap> next;
+        for (const auto& partial : product)
+          for (auto v : def.values) {
+            ParamMap m = partial;
+            m[def.name] = v;
+            next.push_back(m);
+          }
+        product = next;
+      }
+      std::vector<ParamMap> want;
+      for (const auto& point : product)
+        if (space.violations(Genome{p.family, genes, point}, p).empty()) want.push_back(point);
+      EXPECT_EQ(legalParameterPoints(p, genes), want) << Genome{p.family, genes, {}}.architectureKey();
+      if (++compared == 60) break;  // enough architectures, legal and not, to cover the stepping
+    }
+    EXPECT_EQ(compared, std::min<std::size_t>(60, combinations.size())) << p.family;
+  }
+}
+
 }  // namespace
 }  // namespace crucible
