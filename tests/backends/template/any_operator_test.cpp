@@ -305,3 +305,79 @@ TEST(AnyOperator, WhatTheFamiliesCannotTakeIsRefusedWithTheReason) {
 
 }  // namespace
 }  // namespace crucible
+
+namespace crucible {
+namespace {
+
+// fill=bulk on the user tasks' rows: the copy engine fetches a group's rows of every
+// tensor of the row's shape into shared memory (one bulk copy each, on one mbarrier),
+// the sweeps read them there, and the launch asks for the stages' shared memory.
+TEST(AnyOperatorBulkRows, TheCopyEngineFetchesTheRowsAndTheSweepsReadSharedMemory) {
+  const TaskSpec spec = testing_support::loadTaskFile(std::string(CRUCIBLE_SOURCE_DIR) +
+                                                      "/tests/tasks/any-operator/add_rmsnorm_bf16_8192x4096.json");
+  const auto p = templates::problemFromSpec(spec);
+  Genome g{p.family,
+           {{"granularity", "block"}, {"memory", "global"}, {"reduction", "shuffle"}, {"vector", "8"},
+            {"schedule", "persistent"}, {"fill", "bulk"}},
+           {{"WARPS_PER_ROW", 8}, {"BLOCKS_PER_SM", 2}, {"STAGES", 3}}};
+  ASSERT_TRUE(templates::checkGenome(g, p).empty()) << templates::checkGenome(g, p).at(0);
+  const Candidate c = TemplateProposer::candidateFor(g, p);
+  expectLegal(c, spec);
+  // Two tensors of the row's shape (x and the residual): two bulk copies per group, written
+  // out where the first STAGES groups are fetched and where a stage is refilled.
+  std::size_t copies = 0;
+  for (std::size_t at = c.source.find("bulk_fetch(cr_base"); at != std::string::npos;
+       at = c.source.find("bulk_fetch(cr_base", at + 1))
+    ++copies;
+  EXPECT_EQ(copies, 4u) << c.source;
+  EXPECT_NE(c.source.find("cp.async.bulk.shared::cluster.global"), std::string::npos);
+  EXPECT_NE(c.source.find("constexpr int STAGES = 3;"), std::string::npos);
+  EXPECT_NE(c.source.find("cr_row_x = cr_stage_x;  // in shared memory"), std::string::npos) << c.source;
+  // Three stages of one row of x and of the residual, bf16: 3 x (2 + 2) bytes x N.
+  const auto names = launchNames(spec.axes, 132);
+  EXPECT_EQ(evalExpression(c.launch.dynamicSmemBytes, names), 3 * 4 * 4096);
+  // The same genome with the threads loading the rows reads global memory and asks for none.
+  g.genes["fill"] = "threads";
+  g.params.erase("STAGES");
+  const Candidate threads = TemplateProposer::candidateFor(g, p);
+  EXPECT_EQ(threads.source.find("bulk_fetch"), std::string::npos);
+  EXPECT_EQ(threads.launch.dynamicSmemBytes, "0");
+}
+
+TEST(AnyOperatorBulkRows, WhatTheCopyEngineCannotFetchIsRefusedWithTheReason) {
+  using testing_support::makeOperatorTask;
+  const OperatorSpec lse{"rowwise", "s", {{"s", "logsumexp", "x"}}};
+  auto errorsFor = [&](std::int64_t N, const templates::GeneMap& extra, const templates::ParamMap& params) {
+    const auto p = templates::problemFromSpec(
+        makeOperatorTask("lse", lse, {{"x", DType::F32, {"M", "N"}}}, {"y", DType::F32, {"M"}}, {{"M", 16384}, {"N", N}}));
+    templates::GeneMap genes = {{"granularity", "warp"}, {"memory", "global"}, {"reduction", "shuffle"},
+                                {"vector", "1"},         {"fill", "bulk"},     {"lse", "element"}};
+    for (const auto& [k, v] : extra) genes[k] = v;
+    std::string all;
+    for (const auto& e : templates::checkGenome(Genome{p.family, genes, params}, p)) all += e + "\n";
+    return all;
+  };
+  const templates::ParamMap warp8 = {{"ROWS_PER_BLOCK", 8}};
+  EXPECT_EQ(errorsFor(1000, {}, warp8), "");
+  // 1001 fp32 are 4004 bytes: not whole 16-byte units.
+  EXPECT_NE(errorsFor(1001, {}, warp8).find("fill=bulk copies whole 16-byte units"), std::string::npos);
+  // The row cached in registers would be a second copy.
+  EXPECT_NE(errorsFor(1000, {{"memory", "registers"}}, {{"ROWS_PER_BLOCK", 8}}).find("memory=registers would copy them again"),
+            std::string::npos);
+  // 4 stages of 16 rows of 32 KiB do not fit a block's shared memory.
+  EXPECT_NE(errorsFor(8192, {{"schedule", "persistent"}}, {{"ROWS_PER_BLOCK", 16}, {"BLOCKS_PER_SM", 1}, {"STAGES", 4}})
+                .find("shared memory per block (fill=bulk stages)"),
+            std::string::npos);
+  // Two blocks of 2 x 8 rows of 4000 bytes fit one; eight do not fit an SM.
+  EXPECT_EQ(errorsFor(1000, {{"schedule", "persistent"}}, {{"ROWS_PER_BLOCK", 8}, {"BLOCKS_PER_SM", 2}, {"STAGES", 2}}),
+            "");
+  EXPECT_NE(errorsFor(1000, {{"schedule", "persistent"}}, {{"ROWS_PER_BLOCK", 8}, {"BLOCKS_PER_SM", 8}, {"STAGES", 2}})
+                .find("an SM's shared memory"),
+            std::string::npos);
+  // no_allocate names global loads, which the threads no longer make.
+  EXPECT_NE(errorsFor(1000, {{"hint", "no_allocate"}, {"vector", "4"}}, warp8).find("hint=no_allocate marks loads"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace crucible

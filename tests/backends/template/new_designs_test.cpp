@@ -64,6 +64,7 @@ TEST(NewDesigns, GenomesWithoutTheNewGenesKeepTheirMeaning) {
   for (const auto& p : touchedProblems()) {
     for (const auto& old : templates::designSpaceFor(p.family).startingPoints(p)) {
       if (!templates::isLegal(old, p)) continue;
+      if (old.genes.count("fill")) continue;  // the copy-engine entries are new designs themselves
       ASSERT_EQ(old.genes.count("hint") + old.genes.count("schedule") + old.genes.count("indexing") +
                     old.genes.count("order"),
                 0u)
