@@ -727,6 +727,7 @@ class NvJitLink:
             self.lib.nvJitLinkDestroy(ctypes.byref(handle))
 
 
+CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 DEFAULT_SMEM_LIMIT = 48 << 10
 
@@ -754,7 +755,11 @@ class Driver:
         self.modules.append(module)
         self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module, entry.encode()),
                    f"cuModuleGetFunction('{entry}')")
-        if smem > DEFAULT_SMEM_LIMIT:
+        # Past 48 KiB of static and dynamic together the kernel needs the opt-in, whichever part crosses it.
+        static = ctypes.c_int(0)
+        self.check(self.lib.cuFuncGetAttribute(ctypes.byref(static), CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+                   f"the static shared memory of '{entry}'")
+        if smem + static.value > DEFAULT_SMEM_LIMIT:
             self.check(self.lib.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                    ctypes.c_int(smem)), f"opting in to {smem} B of dynamic smem")
         return function

@@ -35,10 +35,6 @@
 // one rescale, one exponential per element), and a row cached in registers
 // is summed around the thread's own maximum (one exponential per element, no
 // rescale); the partial packs of ragged rows go element by element as before.
-// fill=bulk (row_bulk.h): the copy engine fetches each group's rows of the
-// tensors of the row's shape into shared memory and the sweeps read them there
-// (memory=global's re-reads hit shared memory); STAGES groups in flight per
-// block with the persistent schedule.
 // A genome without these genes emits the same text as before they existed.
 #include <algorithm>
 #include <functional>
@@ -46,7 +42,6 @@
 #include "backends/proposers/template/expr_cuda.h"
 #include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/kernel_source.h"
-#include "backends/proposers/template/row_bulk.h"
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/row_packs.h"
 #include "backends/proposers/template/row_reduce_source.h"
@@ -80,7 +75,6 @@ public:
     hint_ = geneOr(g.genes, "hint", "default");
     persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
     lsePack_ = geneOr(g.genes, "lse", "element") == "pack";
-    bulk_ = rowBulkFill(g.genes);
     const int last = static_cast<int>(x_.shape.size()) - 1;
     N_ = p.extentCode(x_, last);
     cols_ = p.extent(x_, last);
@@ -106,7 +100,6 @@ public:
     src += mixedPackHelpers(dtypes, false);
     if (ragged_) src += rowPackCuda();
     if (hint_ != "default") src += hintedVecHelpers();
-    if (bulk_) src += rowBulkHelpers(hint_ == "evict_first");
     src += valueFunctionHelpers();
     src += reductionHelpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
@@ -122,13 +115,6 @@ public:
       k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM")) + " * " +
                          kSmCountName + ")";
     k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
-    if (bulk_) {
-      std::vector<std::int64_t> elementBytes;
-      for (const auto* t : full_) elementBytes.push_back(static_cast<std::int64_t>(sizeOf(t->dtype)));
-      k.launch.dynamicSmemBytes =
-          bulkRowSmemExpr(rowBulkStages(g_), rowsPerBlock_, p_.extentExpr(x_, static_cast<int>(x_.shape.size()) - 1),
-                          elementBytes);
-    }
     return k;
   }
 
@@ -165,7 +151,6 @@ __device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
     s += ", " + std::to_string(vec_) + "-element packs" + (ragged_ ? " with a partial head and tail per row" : "");
     if (persistent_) s += ", persistent grid looping over the rows";
     if (hint_ != "default") s += ", " + hint_ + " cache hints";
-    if (bulk_) s += ", rows fetched into shared memory by the copy engine (" + std::to_string(rowBulkStages(g_)) + " stage(s))";
     if (lsePack_) s += ", log-sum-exp taken a pack at a time";
     return s;
   }
@@ -179,7 +164,6 @@ __device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
          std::string(subWarp_ ? "LANES_PER_ROW" : warpsPerRow_ > 1 ? "32 * WARPS_PER_ROW" : "32") + ";\n";
     s += "constexpr int THREADS = THREADS_PER_ROW" + std::string(rowsPerBlock_ > 1 ? " * ROWS_PER_BLOCK" : "") + ";\n";
     s += constant("VEC", vec_, "elements per access");
-    if (bulk_) s += constant("STAGES", rowBulkStages(g_), "groups of rows in shared memory per block");
     const std::int64_t threadsPerRow = threadsPerRow_;
     if (registers_) {
       // A ragged row spans up to VEC - 1 more slots: its head pack starts before it.
@@ -189,8 +173,7 @@ __device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
     } else {
       const std::int64_t packBytes = vec_ * 4 * std::max<std::int64_t>(1, static_cast<std::int64_t>(full_.size()));
       s += constant("PACKS_IN_FLIGHT",
-                    bulk_ ? kBulkPacksInFlight
-                    : g_.params.count("UNROLL")
+                    g_.params.count("UNROLL")
                         ? g_.param("UNROLL")
                         : std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight),
                     "packs a thread loads before using the first");
@@ -282,7 +265,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
       std::string s;
       for (const auto* t : full_)
         s += partial ? "load_part(cr_row_" + t->role + ", cr_col, cr_cols, cr_v_" + t->role + "[" + index + "]);\n"
-                     : std::string(hint_ != "default" && !bulk_ ? "load_vec_hinted" : "load_vec") + "(cr_row_" + t->role +
+                     : std::string(hint_ != "default" ? "load_vec_hinted" : "load_vec") + "(cr_row_" + t->role +
                            " + cr_col, cr_v_" + t->role + "[" + index + "]);\n";
       return s;
     });
@@ -309,9 +292,6 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
       s += "    if (cr_col < cr_cols) {\n" + indentLines(packCode(withColumns), 6) + "    }\n  }\n";
       return s;
     }
-    // fill=bulk: the sweep stays a loop (NVRTC unrolled the rowreduce family's in the persistent
-    // loop and lost the packs' alignment: 2-byte stores of bf16 outputs).
-    if (bulk_) s += "#pragma unroll 1\n";
     s += "  for (int cr_base = " + std::string(ragged_ ? "cr_lane * VEC - cr_shift" : "cr_lane * VEC") +
          "; cr_base < cr_cols; cr_base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
     for (const auto* t : full_) s += "    float cr_v_" + t->role + "[PACKS_IN_FLIGHT][VEC];\n";
@@ -379,10 +359,8 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
            (ragged_ ? " and a head of up to VEC - 1" : "") + "\n";
     if (vec_ > 1 && !ragged_) s += "  if (" + N_ + " % VEC != 0) __trap();  // rows must be whole packs (aligned)\n";
     for (const auto* t : full_)
-      s += "  const " + std::string(cudaTypeName(t->dtype)) + "* cr_row_" + t->role + " = " +
-           (bulk_ ? "cr_stage_" + t->role + (rowsPerBlock_ > 1 ? " + threadIdx.x / THREADS_PER_ROW * " + N_ : std::string()) +
-                        ";  // in shared memory\n"
-                  : t->role + " + cr_row * " + N_ + ";\n");
+      s += "  const " + std::string(cudaTypeName(t->dtype)) + "* cr_row_" + t->role + " = " + t->role + " + cr_row * " +
+           N_ + ";\n";
     if (ragged_) s += rowShift();
     for (const auto* t : perRow_)
       s += "  const float cr_" + t->role + " = cr_row < cr_rows ? to_f(" + t->role + "[cr_row]) : 0.0f;\n";
@@ -404,17 +382,6 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     std::string s;
     s += "  const int cr_lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
     s += "  const long long cr_rows = " + rows_ + ";\n";
-    if (bulk_) {
-      BulkRowLoop loop;
-      loop.prefix = "cr_";
-      for (const auto* t : full_) loop.tensors.push_back({t->role, cudaTypeName(t->dtype)});
-      loop.rows = rows_;
-      loop.rowLength = N_;
-      loop.rowsPerBlock = rowsPerBlock_;
-      loop.persistent = persistent_;
-      loop.work = rowSetup("cr_group") + rowWork();
-      return s + scratchDeclarations() + bulkRowLoopSource(loop);
-    }
     if (!persistent_) return s + rowSetup("(long long)blockIdx.x") + scratchDeclarations() + rowWork();
     // A persistent grid: the groups of rows are the same for all of a block's
     // threads, so every thread makes the same trips and meets every barrier;
@@ -556,7 +523,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   std::vector<ValueExpression> reductions_;
   ValueExpression expression_;
   bool registers_ = true, shuffle_ = true;
-  bool subWarp_ = false, persistent_ = false, lsePack_ = false, bulk_ = false;
+  bool subWarp_ = false, persistent_ = false, lsePack_ = false;
   std::string hint_ = "default";
   std::int64_t threadsPerRow_ = 32;
   bool ragged_ = false;  // VEC > 1 and rows that are not whole packs: partial head and tail packs

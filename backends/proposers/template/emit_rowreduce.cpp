@@ -13,17 +13,13 @@
 // The shared row genes (row_designs.h): sub-warp rows (LANES_PER_ROW lanes,
 // several rows per warp), UNROLL (PACKS_IN_FLIGHT; absent: 64 bytes' worth),
 // a persistent grid whose blocks loop over the groups of rows, and cache hints
-// on the row's loads from global memory and on the output's stores. With
-// fill=bulk the copy engine fetches each group of rows into shared memory
-// (row_bulk.h: STAGES groups in flight per block with the persistent grid)
-// and every sweep reads the row there. A genome without them emits the same
-// text as before they existed.
+// on the row's loads from global memory and on the output's stores. A
+// genome without them emits the same text as before they existed.
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 #include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/kernel_source.h"
-#include "backends/proposers/template/row_bulk.h"
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/row_reduce_source.h"
 #include "backends/proposers/template/spaces.h"
@@ -72,7 +68,6 @@ public:
     threadsPerRow_ = subWarp_ ? g.param("LANES_PER_ROW") : 32 * warpsPerRow_;
     hint_ = geneOr(g.genes, "hint", "default");
     persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
-    bulk_ = rowBulkFill(g.genes);
     cols_ = p.extent(x_, 1);
     M_ = p.extentCode(x_, 0);
     N_ = p.extentCode(x_, 1);
@@ -85,7 +80,6 @@ public:
     src += constants() + "\n";
     src += packHelpers(x_.dtype) + "\n";
     if (hinted()) src += hintedPackHelpers();
-    if (bulk_) src += rowBulkHelpers(hint_ == "evict_first");  // the copy's L2 policy: the rows are read once
     src += helpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
 
@@ -98,10 +92,7 @@ public:
       k.launch.grid[0] = "min(" + k.launch.grid[0] + ", " + std::to_string(g_.param("BLOCKS_PER_SM")) + " * " +
                          kSmCountName + ")";
     k.launch.block[0] = std::to_string(threadsPerRow_ * rowsPerBlock_);
-    if (bulk_)
-      k.launch.dynamicSmemBytes = bulkRowSmemExpr(rowBulkStages(g_), rowsPerBlock_, p_.extentExpr(x_, 1),
-                                                  {static_cast<std::int64_t>(sizeOf(x_.dtype))});
-    else if (memory_ == "smem")
+    if (memory_ == "smem")
       k.launch.dynamicSmemBytes =
           std::to_string(rowsPerBlock_ * static_cast<std::int64_t>(sizeOf(x_.dtype))) + " * " + p_.extentExpr(x_, 1);
     return k;
@@ -144,12 +135,9 @@ private:
          : granularity_ == "block" ? "one block per row"
          : subWarp_                ? std::to_string(threadsPerRow_) + " lanes per row (several rows per warp)"
                                    : "several warps per row";
-    const std::int64_t stages = rowBulkStages(g_);
-    s += bulk_ ? ", rows fetched into shared memory by the copy engine, " + std::to_string(stages) +
-                     (stages == 1 ? " stage" : " stages")
-         : memory_ == "registers" ? ", row cached in registers"
-         : memory_ == "smem"      ? ", row cached in shared memory"
-                                  : (p_.family == "rowsum" ? ", row streamed from global" : ", row re-read from global");
+    s += memory_ == "registers" ? ", row cached in registers"
+         : memory_ == "smem"    ? ", row cached in shared memory"
+                                : (p_.family == "rowsum" ? ", row streamed from global" : ", row re-read from global");
     s += reduction_ == "shuffle" ? ", warp-shuffle reduction" : ", shared-memory tree reduction";
     s += ", " + std::to_string(vec_ * sizeOf(x_.dtype)) + "-byte accesses";
     if (persistent_) s += ", persistent grid looping over the rows";
@@ -172,14 +160,12 @@ private:
     } else {
       const std::int64_t packBytes = vec_ * static_cast<std::int64_t>(sizeOf(x_.dtype));
       const std::int64_t packs =
-          bulk_                     ? kBulkPacksInFlight
-          : g_.params.count("UNROLL") ? g_.param("UNROLL")
-                                      : std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight);
+          g_.params.count("UNROLL") ? g_.param("UNROLL")
+                                    : std::clamp<std::int64_t>(kStreamingBytesInFlight / packBytes, 1, kMaxPacksInFlight);
       s += constant("PACKS_IN_FLIGHT", packs,
                     "packs a thread loads before using the first: " + std::to_string(packs * packBytes) +
                         " bytes in flight");
     }
-    if (bulk_) s += constant("STAGES", rowBulkStages(g_), "groups of rows a block has in flight (fill=bulk)");
     if (p_.family == "layernorm") s += "constexpr float EPS = 1e-5f;\n";
     if (p_.family == "rmsnorm") s += "constexpr float EPS = 1e-6f;\n";
     return s;
@@ -343,8 +329,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   // One sweep over this thread's packs of the row. `body` sees `col` and
   // `float v[VEC]` (a reference into the register cache when the row lives
   // there). With the row in registers every sweep works on the cache (filled
-  // by loadRowIntoRegisters); with fill=bulk every sweep reads the row from
-  // its stage in shared memory; otherwise the first sweep streams the row from
+  // by loadRowIntoRegisters); otherwise the first sweep streams the row from
   // global memory (filling the shared-memory cache, if any) and later sweeps
   // read it again from where it lives.
   std::string sweep(bool first, const std::string& body) const {
@@ -360,11 +345,8 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
       s += indentLines(body, 6) + "    }\n  }\n";
       return s;
     }
-    const bool fromSmem = bulk_ || (memory_ == "smem" && !first);
-    const bool fillSmem = !bulk_ && memory_ == "smem" && first;
-    // fill=bulk: the sweep stays a loop; NVRTC unrolled it in the persistent loop and lost the
-    // packs' alignment, storing bf16 outputs 2 bytes at a time.
-    if (bulk_) s += "#pragma unroll 1\n";
+    const bool fromSmem = memory_ == "smem" && !first;
+    const bool fillSmem = memory_ == "smem" && first;
     s += "  for (int base = lane * VEC; base < cols; base += PACKS_IN_FLIGHT * THREADS_PER_ROW * VEC) {\n";
     s += "    Pack chunk[PACKS_IN_FLIGHT];  // in the row's dtype: widened to fp32 where used\n";
     s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
@@ -384,86 +366,47 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     return "#pragma unroll\nfor (int k = 0; k < VEC; ++k) " + statement + "\n";
   }
 
-  // `row` and `cols`: the block's rows (`inLoop`: the group's) and their length.
-  std::string rowAndCols(bool inLoop) const {
-    const std::string firstRow = inLoop ? "group" : rowsPerBlock_ > 1 ? "(long long)blockIdx.x" : "blockIdx.x";
-    if (rowsPerBlock_ == 1)
-      return "  const long long row = " + firstRow + ";\n" +
-             render("  const int cols = (int){{N}};  // 32-bit column indices: rows are < 2^30 long\n", {{"N", N_}});
-    return "  const long long row = " + firstRow + " * ROWS_PER_BLOCK + row_in_block;\n" +
-           render("  // Rows past the end sweep no columns but still reach every barrier.\n"
-                  "  const int cols = row < {{M}} ? (int){{N}} : 0;  // 32-bit column indices: rows are < 2^30 long\n",
-                  {{"M", M_}, {"N", N_}});
-  }
-
-  // The row's pointers into global memory (with fill=bulk no sweep reads `row_in`).
-  std::string rowPointers() const {
-    std::string s;
-    if (!bulk_)
-      s += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n",
-                  {{"T", cudaTypeName(x_.dtype)}, {"X", x_.role}, {"N", N_}});
-    if (y_.shape.size() == 2)
-      s += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
-    if (cachedInRegisters())
-      s += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
-                      std::to_string(cols_) + "\n",
-                  {{"N", N_}});
-    return s;
-  }
-
-  // The row's place in shared memory: `from` (the block's first row there) plus its row in the block.
-  std::string rowCache(const std::string& type, const std::string& from) const {
-    return "  " + type + "* row_cache = " + from + (rowsPerBlock_ > 1 ? " + row_in_block * " + N_ : "") + ";\n";
-  }
-  std::string smemRowCache() const {
-    const std::string T = cudaTypeName(x_.dtype);
-    return "  extern __shared__ __align__(16) unsigned char smem[];\n" +
-           rowCache(T, "reinterpret_cast<" + T + "*>(smem)");
-  }
-
-  std::string threadPlace() const {
-    std::string s = "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
-    if (rowsPerBlock_ > 1) s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
-    return s;
-  }
-
   // The persistent grid's body: the per-row code of kernelBody() inside a loop
   // over the groups of rows. A group is the same for all of a block's threads,
   // so every thread makes the same trips and meets every barrier; the scratch
   // arrays are free again after each reduction (row_reduce ends on a barrier),
   // and a row cached in shared memory is only ever read by the thread that wrote it.
   std::string persistentKernelBody() {
-    std::string s = threadPlace();
-    if (memory_ == "smem") s += smemRowCache();
-    s += kScratchMarker;
+    const std::string T = cudaTypeName(x_.dtype);
+    std::string s;
+    s += "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    if (rowsPerBlock_ > 1) s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
+    if (memory_ == "smem") {
+      s += "  extern __shared__ __align__(16) unsigned char smem[];\n";
+      s += "  " + T + "* row_cache = reinterpret_cast<" + T + "*>(smem)" +
+           (rowsPerBlock_ > 1 ? " + row_in_block * " + N_ : "") + ";\n";
+    }
+    const std::string scratchMarker = "@SCRATCH@\n";
+    s += scratchMarker;
     s += "  // A persistent grid (at most BLOCKS_PER_SM blocks per SM): each block takes every gridDim.x-th group of rows.\n";
     s += "  const long long groups = " + (rowsPerBlock_ > 1 ? "(" + M_ + " + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK" : M_) + ";\n";
     s += "  for (long long group = blockIdx.x; group < groups; group += gridDim.x) {\n";
-    std::string inner = rowAndCols(true) + rowPointers();
+    std::string inner;
+    if (rowsPerBlock_ > 1) {
+      inner += "  const long long row = group * ROWS_PER_BLOCK + row_in_block;\n";
+      inner += render("  // Rows past the end sweep no columns but still reach every barrier.\n"
+                      "  const int cols = row < {{M}} ? (int){{N}} : 0;  // 32-bit column indices: rows are < 2^30 long\n",
+                      {{"M", M_}, {"N", N_}});
+    } else {
+      inner += "  const long long row = group;\n";
+      inner += render("  const int cols = (int){{N}};  // 32-bit column indices: rows are < 2^30 long\n", {{"N", N_}});
+    }
+    inner += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n", {{"T", T}, {"X", x_.role}, {"N", N_}});
+    if (y_.shape.size() == 2)
+      inner += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
+    if (cachedInRegisters())
+      inner += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
+                          std::to_string(cols_) + "\n",
+                      {{"N", N_}});
     if (cachedInRegisters()) inner += loadRowIntoRegisters();
     inner += "\n" + familyBody();
     s += indentLines(inner, 2) + "  }\n";
-    return withScratch(s);
-  }
-
-  // fill=bulk: the loop over groups of row_bulk.h (one trip per block in a
-  // row_blocks grid) runs the per-row code on the row's stage in shared memory.
-  // Nothing in it returns or skips the rest of a trip: every thread reaches the
-  // barriers of the reductions and the one that frees the stage.
-  std::string bulkKernelBody() {
-    const std::string T = cudaTypeName(x_.dtype);
-    std::string s = threadPlace() + kScratchMarker;
-    std::string work = rowAndCols(true) + rowPointers();
-    work += rowCache("const " + T, "stage_" + x_.role) + "\n" + familyBody();
-    s += bulkRowLoopSource({"", {{x_.role, T}}, M_, N_, rowsPerBlock_, work, persistent_});
-    return withScratch(s);
-  }
-
-  // The scratch arrays are known only once the body has asked for its reductions.
-  static constexpr const char* kScratchMarker = "@SCRATCH@\n";
-  std::string withScratch(std::string s) const {
-    const std::string marker = kScratchMarker;
-    s.replace(s.find(marker), marker.size(), scratchDeclarations());
+    s.replace(s.find(scratchMarker), scratchMarker.size(), scratchDeclarations());
     return s;
   }
 
@@ -484,14 +427,40 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   }
 
   std::string kernelBody() {
-    if (bulk_) return bulkKernelBody();
     if (persistent_) return persistentKernelBody();
-    std::string s = threadPlace() + rowAndCols(false) + rowPointers();
-    if (memory_ == "smem") s += smemRowCache();
-    s += kScratchMarker;
+    const std::string T = cudaTypeName(x_.dtype);
+    std::string s;
+    s += "  const int lane = threadIdx.x % THREADS_PER_ROW;  // this thread's place in its row\n";
+    if (rowsPerBlock_ > 1) {
+      s += "  const int row_in_block = threadIdx.x / THREADS_PER_ROW;\n";
+      s += "  const long long row = (long long)blockIdx.x * ROWS_PER_BLOCK + row_in_block;\n";
+      s += render("  // Rows past the end sweep no columns but still reach every barrier.\n"
+                  "  const int cols = row < {{M}} ? (int){{N}} : 0;  // 32-bit column indices: rows are < 2^30 long\n",
+                  {{"M", M_}, {"N", N_}});
+    } else {
+      s += "  const long long row = blockIdx.x;\n";
+      s += render("  const int cols = (int){{N}};  // 32-bit column indices: rows are < 2^30 long\n", {{"N", N_}});
+    }
+    s += render("  const {{T}}* row_in = {{X}} + row * {{N}};\n", {{"T", T}, {"X", x_.role}, {"N", N_}});
+    const bool rowOutput = y_.shape.size() == 2;
+    if (rowOutput)
+      s += render("  {{T}}* row_out = {{Y}} + row * {{N}};\n", {{"T", cudaTypeName(y_.dtype)}, {"Y", y_.role}, {"N", N_}});
+    if (cachedInRegisters())
+      s += render("  if ({{N}} > PACKS_PER_THREAD * THREADS_PER_ROW * VEC) __trap();  // compiled for rows of " +
+                      std::to_string(cols_) + "\n",
+                  {{"N", N_}});
+    if (memory_ == "smem") {
+      s += "  extern __shared__ __align__(16) unsigned char smem[];\n";
+      s += "  " + T + "* row_cache = reinterpret_cast<" + T + "*>(smem)" +
+           (rowsPerBlock_ > 1 ? " + row_in_block * " + N_ : "") + ";\n";
+    }
+    const std::string scratchMarker = "@SCRATCH@\n";
+    s += scratchMarker;
     if (cachedInRegisters()) s += loadRowIntoRegisters();
     s += "\n" + familyBody();
-    return withScratch(s);
+    // The scratch arrays are known only once the body has asked for its reductions.
+    s.replace(s.find(scratchMarker), scratchMarker.size(), scratchDeclarations());
+    return s;
   }
 
   // softmax and cross_entropy: the row's maximum and sum of exp(x - max).
@@ -610,7 +579,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
                   {{"M", M_},
                    {"N", N_},
                    {"Y", y_.role},
-                   {"TARGET_LOGIT", toFloat(x_.dtype, bulk_ ? "row_cache[target]" : "row_in[target]")},
+                   {"TARGET_LOGIT", toFloat(x_.dtype, "row_in[target]")},
                    {"VALUE", fromFloat(y_.dtype, "loss_value")}});
     } else {
       throw std::logic_error("rowreduce emitter: family " + f);
@@ -623,7 +592,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   const ProblemTensor& x_;
   const ProblemTensor& y_;
   std::string granularity_, memory_, reduction_, hint_;
-  bool subWarp_ = false, persistent_ = false, bulk_ = false;
+  bool subWarp_ = false, persistent_ = false;
   std::int64_t vec_ = 1, warpsPerRow_ = 1, rowsPerBlock_ = 1, threadsPerRow_ = 32, cols_ = 0;
   std::string M_, N_;
   std::set<Stat> stats_;

@@ -13,8 +13,6 @@
 // for a log-sum-exp, how its running (max, sum) takes new values: one element
 // at a time (two exponentials each, the fallback), or a pack or a thread's
 // whole share at a time (one exponential per element and one rescale).
-// fill=bulk (row_bulk.h): the copy engine fetches the rows into shared memory,
-// where memory=global's sweeps re-read them.
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/row_designs.h"
@@ -84,7 +82,7 @@ public:
 
   // The streaming sweeps' packs in flight before UNROLL: 64 bytes of fp32 values per row tensor.
   ParamMap parameterFallbacks(const Genome& g, const KernelProblem& p) const override {
-    if (g.gene("memory") != "global" || rowBulkFill(g.genes)) return {};
+    if (g.gene("memory") != "global") return {};
     const std::int64_t valueBytes = std::stoll(g.gene("vector")) * 4 * std::max<std::int64_t>(1, fullInputs(p));
     return {{"UNROLL", unrollFallback(valueBytes)}};
   }
@@ -127,18 +125,6 @@ public:
         v.add("UNROLL (" + std::to_string(g.param("UNROLL")) + ", raised past its fallback) exceeds the packs a thread has "
               "in a row (" + std::to_string(share) + ")");
     }
-    if (rowBulkFill(g.genes)) {
-      v.require(g.gene("memory") == "global",
-                "fill=bulk puts the rows in shared memory, which memory=global's sweeps read (memory=registers would "
-                "copy them again)");
-      v.require(fullInputs(p) > 0, "fill=bulk fetches the tensors of the row's shape: this operator reads none");
-      if (vec > 1 && cols % vec != 0) v.add("fill=bulk takes rows of whole packs (a row of " + std::to_string(cols) + ")");
-      std::vector<std::int64_t> rowBytes;
-      for (const auto& t : p.inputs)
-        if (t.read && t.rowRole == RowRole::Full) rowBytes.push_back(cols * static_cast<std::int64_t>(sizeOf(t.dtype)));
-      // The reductions' scratch: at most two arrays of one (max, sum) pair per thread.
-      rowBulkViolations(v, g, rowBytes, 2 * threads * 8);
-    }
     if (g.gene("memory") == "registers") {
       // A row that is not whole packs spans up to vec - 1 more slots (its head pack starts before it).
       const std::int64_t span = cols % vec == 0 ? cols : cols + vec - 1;
@@ -164,8 +150,8 @@ public:
 
   // The row families' starting points (rowreduce_space.cpp) with 16-byte
   // packs, at any row length: a block or a few warps per row with the row
-  // in registers, a warp per row for short rows, streaming variants for
-  // rows too long for registers, and the same two with fill=bulk. Illegal ones are skipped by the caller.
+  // in registers, a warp per row for short rows, and streaming variants for
+  // rows too long for registers. Illegal ones are skipped by the caller.
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
     const std::int64_t vec = static_cast<std::int64_t>(16 / widestAlongRow(p));
     const std::string& f = p.family;
@@ -179,20 +165,12 @@ public:
       if (lse) g.genes["lse"] = "pack";
       return g;
     };
-    // The copy engine fetching rows into shared memory, three groups in flight per block.
-    auto bulk = [](Genome g) {
-      g.genes["fill"] = "bulk";
-      g.genes["schedule"] = "persistent";
-      return g;
-    };
     return {make("block", "registers", {{"WARPS_PER_ROW", 8}}),
             make("multiwarp", "registers", {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}}),
             make("warp", "registers", {{"ROWS_PER_BLOCK", 4}}),
             make("block", "registers", {{"WARPS_PER_ROW", 16}}),
             make("block", "global", {{"WARPS_PER_ROW", 8}}),
-            make("warp", "global", {{"ROWS_PER_BLOCK", 8}}),
-            bulk(make("warp", "global", {{"ROWS_PER_BLOCK", 8}, {"BLOCKS_PER_SM", 2}, {"STAGES", 3}})),
-            bulk(make("block", "global", {{"WARPS_PER_ROW", 8}, {"BLOCKS_PER_SM", 2}, {"STAGES", 3}}))};
+            make("warp", "global", {{"ROWS_PER_BLOCK", 8}})};
   }
 };
 

@@ -5,16 +5,12 @@
 //  - granularity=subwarp: LANES_PER_ROW (4, 8 or 16) lanes per row, several
 //    rows per warp, shuffles inside the row's group of lanes (short rows);
 //  - UNROLL: packs a thread of a streaming sweep (the row not cached in
-//    registers) loads before it uses the first; fallback: 64 bytes' worth
-//    (none with fill=bulk: two packs from shared memory);
+//    registers) loads before it uses the first; fallback: 64 bytes' worth;
 //  - schedule: one block per group of rows (row_blocks, the fallback), or a
 //    persistent grid of BLOCKS_PER_SM blocks per SM looping over the groups
 //    (no last partial wave of short-lived blocks, no block launch per group);
 //  - hint: cache policy of the row's streamed loads and the output's stores
-//    (access_hints.h), only where each row is read from global memory once;
-//  - fill: the threads load the row (the fallback), or the copy engine fetches
-//    each group of rows into shared memory (bulk, row_bulk.h), STAGES groups in
-//    flight per block with the persistent schedule.
+//    (access_hints.h), only where each row is read from global memory once.
 #pragma once
 #include <algorithm>
 #include <string>
@@ -49,21 +45,7 @@ inline std::int64_t unrollFallback(std::int64_t packBytes) {
 }
 
 inline std::vector<GeneDef> rowScheduleGenes() {
-  return {{"schedule", {"row_blocks", "persistent"}, "row_blocks"},
-          {"hint", accessHintValues(), "default"},
-          {"fill", {"threads", "bulk"}, "threads"}};
-}
-
-inline bool rowBulkFill(const GeneMap& genes) { return geneOr(genes, "fill", "threads") == "bulk"; }
-// The packs a thread of a fill=bulk sweep reads before using the first: shared memory answers
-// in tens of cycles, so two hide it, and UNROLL (for global memory's latency) is not a
-// parameter there. NVRTC sm_90 in the persistent loop: 16 packs of a layernorm's or
-// log-softmax's sweeps spilled, and 4 packs of 8 bf16 of a three-reduction operator.
-inline constexpr std::int64_t kBulkPacksInFlight = 2;
-inline bool rowPersistent(const GeneMap& genes) { return geneOr(genes, "schedule", "row_blocks") == "persistent"; }
-// Groups of rows a block has in flight: STAGES with the persistent schedule, else its one group.
-inline std::int64_t rowBulkStages(const Genome& g) {
-  return rowBulkFill(g.genes) && rowPersistent(g.genes) ? g.param("STAGES") : 1;
+  return {{"schedule", {"row_blocks", "persistent"}, "row_blocks"}, {"hint", accessHintValues(), "default"}};
 }
 
 // The parameters of a granularity (subwarp included), then UNROLL for
@@ -77,9 +59,8 @@ inline std::vector<TunableParameter> rowParameters(const GeneMap& genes, bool st
   // streaming sweeps of multi-stage operators spilled (NVRTC sm_90, logsoftmax at 16 lanes x 64 rows).
   else if (granularity == "subwarp") out = {{"LANES_PER_ROW", {4, 8, 16}}, {"ROWS_PER_BLOCK", {8, 16, 32}}};
   else out = {{"WARPS_PER_ROW", {2, 4, 8, 16, 32}}};
-  if (streaming && !rowBulkFill(genes)) out.push_back({"UNROLL", {1, 2, 4, 8, 16}});
-  if (rowPersistent(genes)) out.push_back({"BLOCKS_PER_SM", {1, 2, 4, 8}});
-  if (rowBulkFill(genes) && rowPersistent(genes)) out.push_back({"STAGES", {1, 2, 3, 4}});
+  if (streaming) out.push_back({"UNROLL", {1, 2, 4, 8, 16}});
+  if (geneOr(genes, "schedule", "row_blocks") == "persistent") out.push_back({"BLOCKS_PER_SM", {1, 2, 4, 8}});
   return out;
 }
 
@@ -104,7 +85,6 @@ inline std::int64_t persistentOverhead(const Genome& g) {
 // global memory once (a hint's condition).
 inline void rowDesignViolations(Violations& v, const Genome& g, std::int64_t rowGroups, std::int64_t packBytes,
                                 std::int64_t valuesPerPack, std::int64_t unrollWas, bool readOnce) {
-  readOnce = readOnce || rowBulkFill(g.genes);  // the copy engine reads each row once
   const std::int64_t threads = rowThreadsPerRow(g) * rowRowsPerBlock(g);
   if (g.gene("granularity") == "subwarp" && threads % kWarp != 0)
     v.add("LANES_PER_ROW x ROWS_PER_BLOCK (" + std::to_string(threads) + ") must be whole warps (a multiple of 32)");
@@ -118,13 +98,6 @@ inline void rowDesignViolations(Violations& v, const Genome& g, std::int64_t row
              std::min(kMaxRegistersPerThread, kRegistersPerSm / std::max<std::int64_t>(threads, 1)),
              "the per-thread share of the register file");
   }
-  // fill=bulk's sweeps hold kBulkPacksInFlight packs; its persistent loop costs what the other's does
-  // (NVRTC sm_90: 1024-thread bf16 layernorms in the loop spilled 40-56 bytes).
-  if (rowBulkFill(g.genes) && persistentOverhead(g) > 0)
-    v.atMost(kBulkPacksInFlight * valuesPerPack + kStreamingRegisterOverhead + persistentOverhead(g) + hintOverhead,
-             "estimated registers per thread of fill=bulk's persistent loop",
-             std::min(kMaxRegistersPerThread, kRegistersPerSm / std::max<std::int64_t>(threads, 1)),
-             "the per-thread share of the register file");
   if (g.gene("schedule") == "persistent") {
     const std::int64_t perSm = g.param("BLOCKS_PER_SM");
     v.atMost(perSm * threads, "threads of a persistent grid's blocks on one SM", kMaxResidentThreadsPerSm,
@@ -134,36 +107,12 @@ inline void rowDesignViolations(Violations& v, const Genome& g, std::int64_t row
             std::to_string(rowGroups) + "): the row_blocks grid is the same kernel");
   }
   const std::string& hint = g.gene("hint");
-  if (rowBulkFill(g.genes) && hint == "no_allocate")
-    v.add("hint=no_allocate marks loads from global memory: with fill=bulk the threads read shared memory (the same "
-          "kernel as hint=default)");
   if (hint != "default") {
     if (const std::string why = accessHintViolation(hint, packBytes); !why.empty()) v.add(why);
     if (!readOnce)
       v.add("hint=" + hint + " is for rows read from global memory once (the row in registers or shared memory, or a "
             "single sweep); this kernel re-reads the row");
   }
-}
-
-// fill=bulk's rules: `rowBytes`, the bytes of one row of each tensor the copy engine
-// fetches; `otherSmemBytes`, the block's other shared memory (scratch).
-inline void rowBulkViolations(Violations& v, const Genome& g, const std::vector<std::int64_t>& rowBytes,
-                              std::int64_t otherSmemBytes) {
-  if (!rowBulkFill(g.genes)) return;
-  std::int64_t groupBytes = 0;
-  for (std::int64_t bytes : rowBytes) {
-    if (bytes % 16 != 0)
-      v.add("fill=bulk copies whole 16-byte units from 16-byte aligned rows: a row of " + std::to_string(bytes) +
-            " bytes is not");
-    groupBytes += bytes * rowRowsPerBlock(g);
-  }
-  // An mbarrier phase counts at most 2^20 - 1 bytes of transactions.
-  v.atMost(groupBytes, "bytes a group's bulk copies move", (std::int64_t{1} << 20) - 1, "an mbarrier's transaction count");
-  const std::int64_t smem = rowBulkStages(g) * groupBytes + otherSmemBytes;
-  v.atMost(smem, "shared memory per block (fill=bulk stages)", kMaxSmemPerBlock, "the sm_90 limit");
-  if (rowPersistent(g.genes))  // 228 KiB per SM, 1 KiB of it reserved per block
-    v.atMost(g.param("BLOCKS_PER_SM") * (smem + 1024), "shared memory of a persistent grid's blocks on one SM",
-             228 * 1024, "an SM's shared memory (a second wave defeats the persistent grid)");
 }
 
 }  // namespace crucible::templates

@@ -6,7 +6,7 @@
 // global), one-pass online statistics against separate passes, warp shuffles
 // against a shared-memory tree, and the vector width; then the genes both row
 // families share (row_designs.h): sub-warp rows, loads in flight (UNROLL), a
-// persistent grid, cache hints, rows fetched by the copy engine (fill=bulk).
+// persistent grid, cache hints.
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/spaces.h"
@@ -50,7 +50,7 @@ public:
   }
 
   ParamMap parameterFallbacks(const Genome& g, const KernelProblem& p) const override {
-    if (!streaming(g.genes) || rowBulkFill(g.genes)) return {};
+    if (!streaming(g.genes)) return {};
     return {{"UNROLL", unrollFallback(std::stoll(g.gene("vector")) * static_cast<std::int64_t>(sizeOf(p.inputs[0].dtype)))}};
   }
 
@@ -91,16 +91,9 @@ public:
                kRegistersPerSm / threads,
                "the per-thread share of the register file");
     }
-    if (rowBulkFill(g.genes)) {
-      // The sweeps read the row's stage: the row must live in shared memory between them
-      // (rowsum's single sweep reads it once). The stages replace the memory=smem cache.
-      v.require(memory == "smem" || p.family == "rowsum",
-                "fill=bulk fetches the row into shared memory and every sweep reads it there: it needs memory=smem");
-      rowBulkViolations(v, g, {cols * static_cast<std::int64_t>(sizeOf(x.dtype))}, kReductionScratchBytes);
-    } else if (memory == "smem") {
+    if (memory == "smem")
       v.atMost(rowsPerBlock(g) * cols * static_cast<std::int64_t>(sizeOf(x.dtype)) + kReductionScratchBytes,
                "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
-    }
     if (p.family == "cross_entropy" && g.gene("pass") == "online")
       v.require(memory == "global", "an online cross-entropy reads each row once: it caches nothing (memory=global)");
     return v.take();
@@ -123,9 +116,7 @@ public:
   // in registers between its read and its write (one DRAM pass each way),
   // warp shuffles, one-pass statistics. Narrower rows (1024) fall back on the
   // warp-per-row entries. Illegal entries (a row too long for registers, too
-  // short for a block) are skipped by the caller. One entry per family but
-  // cross_entropy (online: nothing cached) has the copy engine fetch the rows
-  // into shared memory, two groups in flight per block of a persistent grid.
+  // short for a block) are skipped by the caller.
   std::vector<Genome> startingPoints(const KernelProblem& p) const override {
     const std::string vec16 = p.inputs[0].dtype == DType::F32 ? "4" : "8";  // 16 bytes per access
     const std::string& f = p.family;
@@ -140,31 +131,25 @@ public:
     // Two rows of 128 threads per block: twice the registers per thread, half the barrier partners.
     const ParamMap twoRowsOf4Warps = {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}};
     const ParamMap warpRows = {{"ROWS_PER_BLOCK", 8}};  // one warp per row, 8 rows per block
-    const ParamMap bulkBlock8 = {{"WARPS_PER_ROW", 8}, {"BLOCKS_PER_SM", 2}, {"STAGES", 2}};
-    auto bulk = [](GeneMap extra) {
-      extra.insert({{"memory", "smem"}, {"schedule", "persistent"}, {"fill", "bulk"}});
-      return extra;
-    };
     if (f == "softmax") {
       const GeneMap online = {{"memory", "registers"}, {"pass", "online"}};
       return {make("block", online, block8), make("multiwarp", online, twoRowsOf4Warps),
               make("block", {{"memory", "registers"}, {"pass", "multipass"}}, block16),
-              make("warp", online, {{"ROWS_PER_BLOCK", 4}}), make("block", bulk({{"pass", "online"}}), bulkBlock8)};
+              make("warp", online, {{"ROWS_PER_BLOCK", 4}})};
     }
     if (f == "layernorm") {
       const GeneMap welford = {{"memory", "registers"}, {"stats", "welford"}};
       return {make("block", welford, block8), make("multiwarp", welford, twoRowsOf4Warps),
               make("block", {{"memory", "registers"}, {"stats", "twopass"}}, block16),
-              make("warp", welford, {{"ROWS_PER_BLOCK", 4}}), make("block", bulk({{"stats", "welford"}}), bulkBlock8)};
+              make("warp", welford, {{"ROWS_PER_BLOCK", 4}})};
     }
     if (f == "rmsnorm") {
       const GeneMap registers = {{"memory", "registers"}};
       return {make("block", registers, block8), make("multiwarp", registers, twoRowsOf4Warps),
-              make("warp", registers, {{"ROWS_PER_BLOCK", 4}}), make("block", bulk({}), bulkBlock8)};
+              make("warp", registers, {{"ROWS_PER_BLOCK", 4}})};
     }
     if (f == "rowsum")  // read-only streaming: nothing to cache
-      return {make("warp", {}, warpRows), make("block", {}, block8), make("multiwarp", {}, twoRowsOf4Warps),
-              make("block", {{"schedule", "persistent"}, {"fill", "bulk"}}, bulkBlock8)};
+      return {make("warp", {}, warpRows), make("block", {}, block8), make("multiwarp", {}, twoRowsOf4Warps)};
     if (f == "cross_entropy") {
       // Rows too long for registers: one streaming pass with online logsumexp.
       const GeneMap online = {{"memory", "global"}, {"pass", "online"}};

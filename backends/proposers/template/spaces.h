@@ -23,10 +23,6 @@ EmittedKernel emitRowReduce(const Genome& g, const KernelProblem& p);
 EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitExprRowwise(const Genome& g, const KernelProblem& p);
 EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p);
-// staging=tma (emit_transpose_tma.cpp): tiles moved by the copy engine, a persistent grid; its
-// dynamic shared memory (1 KiB alignment, STAGES tiles of x, 2 staged tiles of y, the mbarriers).
-EmittedKernel emitTransposeTma(const Genome& g, const KernelProblem& p);
-std::int64_t transposeTmaSmemBytes(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimt(const Genome& g, const KernelProblem& p);
 EmittedKernel emitGemmSimtAsync(const Genome& g, const KernelProblem& p);  // fp32, cp.async pipeline
 EmittedKernel emitGemmMma(const Genome& g, const KernelProblem& p);

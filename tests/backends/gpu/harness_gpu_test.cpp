@@ -78,6 +78,30 @@ TEST_F(Harness, AnHonestKernelIsTimedAndItsTimedLaunchesChecked) {
   EXPECT_EQ(e.trials.size(), 3u);
 }
 
+// 48 KiB of dynamic shared memory and a little static: past the 48 KiB a block has without the
+// opt-in, though neither part alone is (the worker raised the limit only for dynamic > 48 KiB, and
+// the copy engine's row kernels with three 16 KiB stages failed to launch on the H200).
+TEST_F(Harness, AKernelWhoseStaticAndDynamicSharedMemoryPassTheDefaultTogetherLaunches) {
+  constexpr const char* kStagesInSharedMemory = CRUCIBLE_GELU_PRELUDE R"(
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  extern __shared__ float stage[];  // 48 KiB: 12288 floats
+  __shared__ float last[256];
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  stage[threadIdx.x * 48] = i < N ? x[i] : 0.0f;
+  last[threadIdx.x] = stage[threadIdx.x * 48];
+  __syncthreads();
+  if (i < N) y[i] = gelu(last[threadIdx.x]);
+})";
+  EvaluationRequest r;
+  r.task = &task_;
+  r.candidate = compileKernel(kStagesInSharedMemory, kGeluEntry, kGeluGrid, "256", "49152");
+  r.reference = compileBaseline(task_);
+  r.seeds = {1};
+  r.time = false;
+  const Evaluation e = sharedEvaluator().evaluate(r);
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+}
+
 TEST_F(Harness, AKernelThatPeeksAtItsOutputIsRejected) {
   const Evaluation e = timed(kPeeksAtOutput);
   EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;

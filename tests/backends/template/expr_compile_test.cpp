@@ -135,29 +135,6 @@ TEST(ExprCompile, OddRowsCompileAtEveryVectorWidth) {
   compileAndCheck(samples);
 }
 
-// fill=bulk (the copy engine fetching rows into shared memory): every legal bulk
-// architecture of the rowwise cases with its first and last legal parameter
-// points (one and several stages, rows per block), and the PTX has the bulk copy.
-TEST(ExprCompile, BulkRowGenomesCompileForSm90) {
-  std::vector<Sample> samples;
-  for (const auto& c : testing_support::rowwiseOperatorCases()) {
-    const auto p = templates::problemFromSpec(c.spec);
-    for (const auto& genes : templates::legalArchitectures(p)) {
-      if (genes.count("fill") == 0 || genes.at("fill") != "bulk") continue;
-      const auto points = templates::legalParameterPoints(p, genes);
-      if (points.empty()) continue;
-      for (const auto* point : {&points.front(), &points.back()})
-        samples.push_back({c.label, TemplateProposer::candidateFor(Genome{p.family, genes, *point}, p), p});
-    }
-  }
-  ASSERT_GE(samples.size(), 40u);
-  compileAndCheck(samples);
-  std::vector<CompileRequest> one = {{samples.front().candidate.source, samples.front().candidate.launch.entry, "sm_90", {}}};
-  NvrtcCompiler compiler;
-  const auto r = compileAll(compiler, one, 1);
-  EXPECT_GT(feature(r.at(0).report, "cp.async.bulk"), 0) << samples.front().candidate.source;
-}
-
 TEST(ExprCompile, RandomLegalBatchedGemmGenomesCompileForSm90) {
   const auto samples = sample(testing_support::batchedGemmCases(), 2028);
   ASSERT_GE(samples.size(), static_cast<std::size_t>(kPerFamily));

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The memory-bound spaces' starting points at every suite shape compile for
 // sm_90 to what they claim: no spills or local memory, only 16-byte global
-// loads and stores of the big tensors for the 16-byte genomes (the rows of
-// fill=bulk genomes come by bulk copies), warp shuffles for the shuffle reductions.
+// loads and stores of the big tensors for the 16-byte genomes, warp shuffles
+// for the shuffle reductions.
 #include <gtest/gtest.h>
 
 #include "backends/cuda/compile/compile_all.h"
@@ -19,14 +19,12 @@ TEST(MemoryBoundStartingPoints, CompileToWhatTheyClaim) {
     std::string family;
     Candidate candidate;
     std::size_t accessBytes;
-    bool bulk;  // fill=bulk: the copy engine reads the rows
   };
   std::vector<Item> items;
   for (const auto& p : testing_support::memoryBoundSuiteProblems())
     for (const auto& g : testing_support::legalStartingPoints(p))
       items.push_back({p.taskName + " " + g.toJson(), p.family, TemplateProposer::candidateFor(g, p),
-                       std::stoul(g.gene("vector")) * sizeOf(p.inputs[0].dtype),
-                       g.genes.count("fill") && g.gene("fill") == "bulk"});
+                       std::stoul(g.gene("vector")) * sizeOf(p.inputs[0].dtype)});
   ASSERT_GE(items.size(), 28u) << "the built-in suite (resources/tasks) was not found";
   std::vector<CompileRequest> requests;
   for (const auto& i : items) requests.push_back({i.candidate.source, i.candidate.launch.entry, "sm_90", {}});
@@ -43,16 +41,11 @@ TEST(MemoryBoundStartingPoints, CompileToWhatTheyClaim) {
       auto it = r.features.find(key);
       return it == r.features.end() ? 0 : it->second;
     };
-    if (!i.candidate.launch.tensorMaps.empty()) {
-      // The copy engine moves the data (transpose staging=tma): no thread touches global memory.
-      EXPECT_GT(count("cp.async.bulk.tensor"), 0) << i.where;
-      EXPECT_EQ(count("ld.global") + count("st.global"), 0) << i.where;
-    } else if (i.accessBytes == 16) {
+    if (i.accessBytes == 16) {
       // Every access to the big tensors is 16 bytes wide (NVVM splits a vector
       // access it cannot prove aligned into scalars: this catches it). Only
       // cross_entropy reads narrower values: its targets and each row's target logit.
-      if (i.bulk) EXPECT_GT(count("cp.async.bulk"), 0) << i.where;
-      else EXPECT_GT(count("ld.global.16B"), 0) << i.where;
+      EXPECT_GT(count("ld.global.16B"), 0) << i.where;
       if (i.family != "cross_entropy") EXPECT_EQ(count("ld.global"), count("ld.global.16B")) << i.where;
       if (i.family != "rowsum" && i.family != "cross_entropy")
         EXPECT_EQ(count("st.global"), count("st.global.16B")) << i.where;

@@ -113,13 +113,9 @@ TEST(NewDesignsCompile, EveryNewDesignOfTheStartingPointsCompilesForSm90) {
     if (d.count("reduction") && d.at("reduction") == "shuffle") {
       EXPECT_GT(count("shfl"), 0) << i.where;
     }
-    // A hinted row of 16-byte packs still moves them in 16-byte loads (the hinted word is a uint4);
-    // with fill=bulk the copy engine reads the row, under the hint's L2 policy.
+    // A hinted row of 16-byte packs still moves them in 16-byte loads (the hinted word is a uint4).
     const std::string hint = i.genome.genes.count("hint") ? i.genome.gene("hint") : "default";
-    const bool bulk = i.genome.genes.count("fill") && i.genome.gene("fill") == "bulk";
-    if (bulk) {
-      EXPECT_GT(count("cp.async.bulk"), 0) << i.where;
-    } else if (hint != "default" && i.rowPackBytes == 16) {
+    if (hint != "default" && i.rowPackBytes == 16) {
       EXPECT_GT(count("ld.global.16B"), 0) << i.where;
     }
     // A staged transpose of 16-byte packs loads and stores nothing narrower, hinted or not.

@@ -64,7 +64,6 @@ TEST(NewDesigns, GenomesWithoutTheNewGenesKeepTheirMeaning) {
   for (const auto& p : touchedProblems()) {
     for (const auto& old : templates::designSpaceFor(p.family).startingPoints(p)) {
       if (!templates::isLegal(old, p)) continue;
-      if (old.genes.count("fill")) continue;  // the copy-engine entries are new designs themselves
       ASSERT_EQ(old.genes.count("hint") + old.genes.count("schedule") + old.genes.count("indexing") +
                     old.genes.count("order"),
                 0u)
@@ -161,6 +160,50 @@ TEST(NewDesigns, GenomeJsonRoundTripKeepsTheNewGenes) {
                     {{"THREADS", 128}, {"ITEMS_PER_THREAD", 2}}};
   ASSERT_TRUE(templates::isLegal(rows, e)) << joined(templates::checkGenome(rows, e));
   EXPECT_EQ(Genome::fromJson(rows.toJson()), rows);
+}
+
+// Register budgets that the NVRTC compile sweeps found too loose (each genome below spilled on sm_90
+// while legal): hinted streaming sweeps, expression rows cached one element per pack, and packs in
+// flight raised past a thread's share of the row.
+TEST(NewDesigns, RegisterBudgetsCountHintsElementPacksAndShortRows) {
+  // hint=no_allocate: a 512-thread persistent softmax at 16 packs of 2 (60 bytes spilled).
+  const auto softmax = suiteProblem("softmax", DType::F32, 1000, 1000);
+  Genome hinted{"softmax",
+                {{"granularity", "multiwarp"}, {"memory", "global"}, {"pass", "multipass"}, {"reduction", "shuffle"},
+                 {"vector", "2"}, {"schedule", "persistent"}, {"hint", "no_allocate"}},
+                {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 8}, {"UNROLL", 16}, {"BLOCKS_PER_SM", 1}}};
+  const auto big = suiteProblem("softmax", DType::F32, 8192, 4096);
+  EXPECT_TRUE(mentions(templates::checkGenome(hinted, big), "estimated registers per streaming thread"))
+      << joined(templates::checkGenome(hinted, big));
+  hinted.genes["hint"] = "default";  // the same genome unhinted fits the estimate as before
+  EXPECT_TRUE(templates::isLegal(hinted, big)) << joined(templates::checkGenome(hinted, big));
+
+  using testing_support::makeOperatorTask;
+  const OperatorSpec layerNorm{"rowwise", "(x - mu) * rsqrt(var + 1e-5)",
+                               {{"mu", "mean", "x"}, {"var", "mean", "(x - mu) * (x - mu)"}}};
+  const auto ln = templates::problemFromSpec(makeOperatorTask(
+      "ln", layerNorm, {{"x", DType::BF16, {"M", "N"}}}, {"y", DType::BF16, {"M", "N"}}, {{"M", 1024}, {"N", 4096}}));
+  // 512 threads caching 32 bf16 values each as 1-element packs (12 bytes spilled); 2-element packs fit.
+  Genome elements{ln.family,
+                  {{"granularity", "multiwarp"}, {"memory", "registers"}, {"reduction", "smem"}, {"vector", "1"}},
+                  {{"ROWS_PER_BLOCK", 4}, {"WARPS_PER_ROW", 4}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(elements, ln), "estimated registers per thread"))
+      << joined(templates::checkGenome(elements, ln));
+  elements.genes["vector"] = "2";
+  EXPECT_TRUE(templates::isLegal(elements, ln)) << joined(templates::checkGenome(elements, ln));
+
+  // Rows of 8 elements, 8 lanes a row, 4-element packs: one pack a thread; UNROLL 16 (160 bytes spilled).
+  const OperatorSpec addRmsNorm{"rowwise", "(x + r) * rsqrt(ms + 1e-6) * w", {{"ms", "mean", "(x + r) * (x + r)"}}};
+  const auto rows8 = templates::problemFromSpec(makeOperatorTask(
+      "arms", addRmsNorm, {{"x", DType::F16, {"M", "N"}}, {"r", DType::F16, {"M", "N"}}, {"w", DType::F32, {"N"}}},
+      {"y", DType::F16, {"M", "N"}}, {{"M", 3000}, {"N", 8}}));
+  Genome unrolled{rows8.family,
+                  {{"granularity", "subwarp"}, {"memory", "global"}, {"reduction", "smem"}, {"vector", "4"}},
+                  {{"LANES_PER_ROW", 8}, {"ROWS_PER_BLOCK", 8}, {"UNROLL", 16}}};
+  EXPECT_TRUE(mentions(templates::checkGenome(unrolled, rows8), "exceeds the packs a thread has in a row (1)"))
+      << joined(templates::checkGenome(unrolled, rows8));
+  unrolled.params.erase("UNROLL");  // its fallback stays legal, as stored genomes have it
+  EXPECT_TRUE(templates::isLegal(unrolled, rows8)) << joined(templates::checkGenome(unrolled, rows8));
 }
 
 TEST(NewDesigns, IllegalCombinationsAreRefusedWithAReason) {

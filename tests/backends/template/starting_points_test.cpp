@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The memory-bound spaces' starting points: legal at the suite's shapes
 // (the first one at every large shape), first among the seeds, and shaped as
-// intended: a row cached in registers is read from global memory once, a row
-// fetched by the copy engine (fill=bulk) by no thread at all.
+// intended: a row cached in registers is read from global memory once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/genome_ops.h"
-#include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "tests/backends/template/starting_points.h"
 
@@ -58,24 +56,16 @@ TEST(TemplateStartingPoints, CachedRowsAreReadOnceAndWrittenOnce) {
     for (const auto& g : testing_support::legalStartingPoints(p)) {
       const Candidate c = TemplateProposer::candidateFor(g, p);
       const std::string where = p.taskName + " " + g.toJson();
-      const bool rowFamily = p.family == "softmax" || p.family == "layernorm" || p.family == "rmsnorm" ||
-                             p.family == "rowsum" || p.family == "cross_entropy";
-      const bool bulk = templates::rowBulkFill(g.genes);
-      if (rowFamily && bulk) {
-        // The copy engine reads x into shared memory; every sweep reads it there.
-        EXPECT_NE(c.source.find("cp.async.bulk"), std::string::npos) << where;
-        EXPECT_EQ(occurrences(c.source, "row_in + col"), 0) << where << "\n" << c.source;
-        EXPECT_NE(c.source.find("row_cache + col"), std::string::npos) << where;
-      } else if (rowFamily) {
+      if (p.family == "softmax" || p.family == "layernorm" || p.family == "rmsnorm" || p.family == "rowsum" ||
+          p.family == "cross_entropy") {
         // One sweep reads x from global memory: the registers hold it (or it is consumed as it streams).
         EXPECT_EQ(occurrences(c.source, "row_in + col"), 1) << where << "\n" << c.source;
         EXPECT_EQ(c.source.find("row_cache"), std::string::npos) << where;
+        if (p.family != "rowsum" && p.family != "cross_entropy")
+          EXPECT_EQ(occurrences(c.source, "store_pack(row_out + col"), 1) << where;
       }
-      if (rowFamily && p.family != "rowsum" && p.family != "cross_entropy")
-        EXPECT_EQ(occurrences(c.source, "store_pack(row_out + col"), 1) << where;
-      if (p.family == "softmax" && !bulk) {
+      if (p.family == "softmax") {
         // One exponential per element: the write sweep only scales the cached exponentials.
-        // (The bulk entry's row is in shared memory: its write sweep takes the exponentials again.)
         EXPECT_EQ(occurrences(c.source, "fast_exp(v[k]"), 1) << where << "\n" << c.source;
       }
     }

@@ -2,7 +2,7 @@
 // Every family's design space compiles: a random sample of legal genomes
 // (at least 100 per family, over small, large and ragged shapes) goes through
 // NVRTC + nvJitLink for sm_90, and the compiled PTX backs the behavioural
-// descriptors (vector width, tensor cores, cp.async, bulk copies, shuffles).
+// descriptors (vector width, tensor cores, cp.async, shuffles).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,18 +65,8 @@ void expectDescriptorInPtx(const Sample& s, const CompileReport& r) {
     EXPECT_EQ(count("cp.async") > 0, copiesAsync) << where;
     return;
   }
-  // The copy engine moves the tiles (transpose staging=tma): the threads access shared memory only.
-  if (d.count("memory") && d.at("memory") == "tma") {
-    EXPECT_GT(count("cp.async.bulk.tensor"), 0) << where;
-    EXPECT_EQ(count("ld.global"), 0) << where;
-    return;
-  }
   const std::size_t bytes = std::stoul(d.at("vector")) * sizeOf(s.dtype);
-  // fill=bulk (the row families): the copy engine reads the rows, the threads read them in shared memory.
-  const Genome g = Genome::fromJson(s.candidate.genomeJson);
-  if (g.genes.count("fill") && g.gene("fill") == "bulk") {
-    EXPECT_GT(count("cp.async.bulk"), 0) << where;
-  } else if (bytes >= 4) {
+  if (bytes >= 4) {
     EXPECT_GT(count("ld.global." + std::to_string(bytes) + "B"), 0) << where;
   }
   if (d.count("reduction")) {
