@@ -107,7 +107,8 @@ void KernelModule::prepare(const LaunchGeometry& g, const DeviceInfo& device) {
                             std::to_string(device.maxSmemPerBlockOptin) + " B on " + device.name);
   // Past 48 KiB of static and dynamic together a block needs the opt-in, whichever part crosses it
   // (a kernel with 48 KiB of dynamic and a few hundred bytes of static failed to launch without it).
-  if (static_cast<std::int64_t>(g.dynamicSmemBytes) + staticSmem > 48 * 1024) {
+  constexpr std::int64_t kSmemWithoutOptIn = 48 * 1024;
+  if (static_cast<std::int64_t>(g.dynamicSmemBytes) + staticSmem > kSmemWithoutOptIn) {
     CUresult rc = driver().cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                               static_cast<int>(g.dynamicSmemBytes));
     if (rc != CUDA_SUCCESS)

@@ -144,24 +144,25 @@ std::vector<ParamMap> enumerateLegalPoints(const KernelProblem& p, const GeneMap
     if (def.values.empty()) return {};
     slots.push_back(&(g.params[def.name] = def.values.front()));
   }
+  // The next point, the last parameter turning fastest (the nested product's order);
+  // false once every parameter has wrapped around.
   std::vector<std::size_t> at(defs.size(), 0);
-  std::vector<ParamMap> legal;
-  for (;;) {
-    if (space.violations(g, p).empty()) legal.push_back(g.params);
-    // The last parameter turns fastest: the order the nested product gave.
-    std::size_t d = defs.size();
-    while (d > 0) {
-      --d;
+  auto advance = [&] {
+    for (std::size_t d = defs.size(); d-- > 0;) {
       if (++at[d] < defs[d].values.size()) {
         *slots[d] = defs[d].values[at[d]];
-        break;
+        return true;
       }
       at[d] = 0;
       *slots[d] = defs[d].values.front();
-      if (d == 0) return legal;
     }
-    if (defs.empty()) return legal;
-  }
+    return false;
+  };
+  std::vector<ParamMap> legal;
+  do {
+    if (space.violations(g, p).empty()) legal.push_back(g.params);
+  } while (advance());
+  return legal;
 }
 
 }  // namespace

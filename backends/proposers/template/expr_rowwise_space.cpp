@@ -113,13 +113,13 @@ public:
     const bool readOnce = g.gene("memory") == "registers" ||
                           (p.operation && p.operation->reductions.size() == 1 && p.outputs.at(0).rowRole != RowRole::Full);
     const std::int64_t valuesPerPack = vec * std::max<std::int64_t>(fullInputs(p), 1);
-    rowDesignViolations(v, g, ceilDiv(rowCount(p), rowsPerBlock(g)), narrowestPack, valuesPerPack,
-                        unrollFallback(valuesPerPack * 4), readOnce);
+    const std::int64_t unrollWas = unrollFallback(valuesPerPack * 4);
+    rowDesignViolations(v, g, ceilDiv(rowCount(p), rowsPerBlock(g)), narrowestPack, valuesPerPack, unrollWas, readOnce);
     if (g.genes.count("lse") && g.gene("lse") == "pack" && vec == 1 && g.gene("memory") == "global")
       v.add("lse=pack rescales once per pack of a streaming sweep: with 1-element packs it is lse=element");
     // Packs in flight past a thread's share of the row are never loaded, but still take registers
     // (NVRTC sm_90: a persistent add+rmsnorm of 8-element rows at UNROLL 16 spilled 160 bytes).
-    if (g.params.count("UNROLL") && g.param("UNROLL") > unrollFallback(valuesPerPack * 4)) {
+    if (g.params.count("UNROLL") && g.param("UNROLL") > unrollWas) {
       const std::int64_t share = std::max<std::int64_t>(1, ceilDiv(cols, threadsPerRow * vec));
       if (g.param("UNROLL") > share)
         v.add("UNROLL (" + std::to_string(g.param("UNROLL")) + ", raised past its fallback) exceeds the packs a thread has "
