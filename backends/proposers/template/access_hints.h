@@ -7,6 +7,14 @@
 //                what is reused (weights, the other rows' partial results)
 //   no_allocate  ld.global.nc.L1::no_allocate: read-only path, no L1 line
 //                allocated for data read once; stores stay plain
+//   evict_last   for rows read more than once from global memory (the row
+//                families' memory=global): the sweeps before the last load
+//                the row with an L2 evict-last policy, so it is still in L2
+//                when the next sweep re-reads it, and the last sweep loads it
+//                evict-first (its last use); per-column parameters (weights)
+//                evict-last; stores stay plain. torch.compile's reductions do
+//                this (Triton eviction_policy); measured on the H200 in
+//                tests/bench/results/2026-12-03-h200-l2-reread-rows.md
 // Hinted accesses move whole 8- or 16-byte words (a pack of that size): with
 // 4-byte packs the hinted loads cost registers the compiler would not spend on
 // plain ones (NVRTC + nvJitLink sm_90: a sub-warp layernorm row cache of 63
@@ -20,6 +28,9 @@
 namespace crucible::templates {
 
 inline std::vector<std::string> accessHintValues() { return {"default", "evict_first", "no_allocate"}; }
+
+// The hint for data read again: only a kernel that re-reads its rows from global memory takes it.
+inline constexpr const char* kRereadHint = "evict_last";
 
 // Why a hint cannot apply to packs of `packBytes` bytes; empty when it can.
 inline std::string accessHintViolation(const std::string& hint, std::int64_t packBytes) {
@@ -95,6 +106,61 @@ __device__ __forceinline__ void hinted_store(void* p, const P& v) {
 }
 
 )";
+  if (hint == kRereadHint) {
+    // ld.global with an L1 eviction priority and an L2 cache policy (createpolicy), as Triton emits
+    // for eviction_policy: evict-last while a later sweep reads the row again, evict-first at its last read.
+    std::string loads = R"(// A row read again by a later sweep: evict-last loads while it will be read again
+// (hinted_load_keep), evict-first at its last read (hinted_load), in L1 and in L2.
+__device__ __forceinline__ unsigned long long l2_policy_evict_last() {
+  unsigned long long policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ unsigned long long l2_policy_evict_first() {
+  unsigned long long policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+)";
+    struct Width {
+      const char *type, *operands, *outputs;
+      int address;  // the operand number of the address (the policy's is the next)
+    };
+    const Width widths[] = {{"unsigned", "u32 %0", "\"=r\"(v)", 1},
+                            {"uint2", "v2.u32 {%0, %1}", "\"=r\"(v.x), \"=r\"(v.y)", 2},
+                            {"uint4", "v4.u32 {%0, %1, %2, %3}", "\"=r\"(v.x), \"=r\"(v.y), \"=r\"(v.z), \"=r\"(v.w)", 4}};
+    for (const char* when : {"last", "first"})
+      for (const Width& w : widths) {
+        loads += std::string("__device__ __forceinline__ ") + w.type + " ld_evict_" + when + "(const " + w.type +
+                 "* p) {\n  " + w.type + " v;\n  asm volatile(\"ld.global.L1::evict_" + when + ".L2::cache_hint." +
+                 w.operands + ", [%" + std::to_string(w.address) + "], %" + std::to_string(w.address + 1) +
+                 ";\"\n               : " + w.outputs +
+                 "\n               : \"l\"(__cvta_generic_to_global(p)), \"l\"(l2_policy_evict_" + when + "()));\n  return v;\n}\n";
+      }
+    return s + loads + R"(
+// The loaded word's bits as the pack of the same size.
+template <class P, class Word>
+__device__ __forceinline__ P pack_of(const Word& bits) {
+  P out;
+  memcpy(&out, &bits, sizeof out);
+  return out;
+}
+template <class P>
+__device__ __forceinline__ P hinted_load_keep(const void* p) {
+  return pack_of<P>(ld_evict_last(reinterpret_cast<const typename HintWord<sizeof(P)>::type*>(p)));
+}
+template <class P>
+__device__ __forceinline__ P hinted_load(const void* p) {
+  return pack_of<P>(ld_evict_first(reinterpret_cast<const typename HintWord<sizeof(P)>::type*>(p)));
+}
+
+template <class P>
+__device__ __forceinline__ void hinted_store(void* p, const P& v) {
+  *reinterpret_cast<P*>(p) = v;
+}
+
+)";
+  }
   throw std::logic_error("access hint '" + hint + "'");
 }
 

@@ -115,10 +115,18 @@ private:
                                           {{"T", cudaTypeName(x_.dtype)}, {"FROM_FLOAT", fromFloat(x_.dtype, "v[k]")}});
   }
 
-  // The statement loading the row's pack at `col` as a Pack (hinted or plain).
-  std::string rowPackLoad(const std::string& from) const {
-    if (hinted() && from == "row_in") return "hinted_load<Pack>(row_in + col)";
+  // The statement loading the row's pack at `col` as a Pack (hinted or plain). hint=evict_last:
+  // `readAgain` (a later sweep reads the row again) keeps it in the caches, the last read lets it go.
+  std::string rowPackLoad(const std::string& from, bool readAgain = false) const {
+    if (hinted() && from == "row_in")
+      return std::string(readAgain && hint_ == kRereadHint ? "hinted_load_keep" : "hinted_load") + "<Pack>(row_in + col)";
     return "*reinterpret_cast<const Pack*>(" + from + " + col)";
+  }
+  // Loads the per-column parameter `name` (a weight or bias of the row's dtype) into `float into[VEC]`:
+  // every row reads it, so hint=evict_last keeps it cached.
+  std::string parameterLoad(const std::string& name, const std::string& into) const {
+    if (hint_ == kRereadHint) return "load_pack(hinted_load_keep<Pack>(" + name + " + col).v, " + into + ");\n";
+    return "load_pack(" + name + " + col, " + into + ");\n";
   }
   std::string storeRow() const {
     return hinted() ? "store_pack_hinted(row_out + col, v);\n" : "store_pack(row_out + col, v);\n";
@@ -331,8 +339,9 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
   // there). With the row in registers every sweep works on the cache (filled
   // by loadRowIntoRegisters); otherwise the first sweep streams the row from
   // global memory (filling the shared-memory cache, if any) and later sweeps
-  // read it again from where it lives.
-  std::string sweep(bool first, const std::string& body) const {
+  // read it again from where it lives. `last`: no sweep after this one reads the row (the
+  // hint=evict_last kernels let it leave the caches there).
+  std::string sweep(bool first, const std::string& body, bool last = false) const {
     std::string s;
     if (cachedInRegisters()) {
       s += "#pragma unroll\n  for (int i = 0; i < PACKS_PER_THREAD; ++i) {\n";
@@ -351,7 +360,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
     s += "    Pack chunk[PACKS_IN_FLIGHT];  // in the row's dtype: widened to fp32 where used\n";
     s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
     s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
-    s += "      if (col < cols) chunk[i] = " + rowPackLoad(fromSmem ? "row_cache" : "row_in") + ";\n";
+    s += "      if (col < cols) chunk[i] = " + rowPackLoad(fromSmem ? "row_cache" : "row_in", !last) + ";\n";
     s += "    }\n";
     s += "#pragma unroll\n    for (int i = 0; i < PACKS_IN_FLIGHT; ++i) {\n";
     s += "      const int col = base + i * THREADS_PER_ROW * VEC;\n";
@@ -504,8 +513,8 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
       // With the row in registers the exponentials replace it: the write sweep only scales.
       if (keepExponentials && cachedInRegisters())
         s += sweep(false, forEach("{\n  v[k] = fast_exp(v[k] - row_max);\n  row_sum += v[k];\n}"));
-      else
-        s += sweep(false, forEach("row_sum += fast_exp(v[k] - row_max);"));
+      else  // the last read of the row unless a softmax writes it next
+        s += sweep(false, forEach("row_sum += fast_exp(v[k] - row_max);"), !keepExponentials);
       s += "  row_sum = " + reduce(Stat::Sum, "row_sum") + ";\n";
       if (keepExponentials && cachedInRegisters()) s += "  const float scale = 1.0f / row_sum;\n";
     }
@@ -522,7 +531,7 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
         s += sweep(false, forEach("v[k] *= scale;") + storeRow());
       } else {
         s += "  const float inv_sum = 1.0f / row_sum;\n";
-        s += sweep(false, forEach("v[k] = fast_exp(v[k] - row_max) * inv_sum;") + storeRow());
+        s += sweep(false, forEach("v[k] = fast_exp(v[k] - row_max) * inv_sum;") + storeRow(), true);
       }
     } else if (f == "layernorm") {
       if (g_.gene("stats") == "welford") {
@@ -551,14 +560,16 @@ __device__ __forceinline__ Welford welford_add(Welford a, const float (&v)[VEC])
         s += sweep(false, forEach("squares += (v[k] - mean) * (v[k] - mean);"));
         s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
       }
-      s += sweep(false, "float w[VEC], b[VEC];\nload_pack(weight + col, w);\nload_pack(bias + col, b);\n" +
-                            forEach("v[k] = (v[k] - mean) * rstd * w[k] + b[k];") + storeRow());
+      s += sweep(false, "float w[VEC], b[VEC];\n" + parameterLoad("weight", "w") + parameterLoad("bias", "b") +
+                            forEach("v[k] = (v[k] - mean) * rstd * w[k] + b[k];") + storeRow(),
+                 true);
     } else if (f == "rmsnorm") {
       s += "  float squares = 0.0f;\n";
       s += sweep(true, forEach("squares += v[k] * v[k];"));
       s += "  const float rstd = rsqrtf(" + reduce(Stat::Sum, "squares") + " / " + Nf + " + EPS);\n";
-      s += sweep(false, "float w[VEC];\nload_pack(weight + col, w);\n" + forEach("v[k] = v[k] * rstd * w[k];") +
-                            storeRow());
+      s += sweep(false, "float w[VEC];\n" + parameterLoad("weight", "w") + forEach("v[k] = v[k] * rstd * w[k];") +
+                            storeRow(),
+                 true);
     } else if (f == "rowsum") {
       s += "  float sum = 0.0f;\n";
       s += sweep(true, forEach("sum += v[k];"));

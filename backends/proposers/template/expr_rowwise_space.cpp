@@ -65,7 +65,7 @@ public:
         {"memory", {"registers", "global"}},
         {"reduction", {"shuffle", "smem"}},
         {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}}};
-    for (auto& def : rowScheduleGenes()) out.push_back(std::move(def));
+    for (auto& def : rowScheduleGenes(/*rereadHint=*/false)) out.push_back(std::move(def));
     if (usesLogSumExp(p)) out.push_back({"lse", {"element", "pack"}, "element"});
     return out;
   }

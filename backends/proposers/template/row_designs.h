@@ -10,7 +10,8 @@
 //    persistent grid of BLOCKS_PER_SM blocks per SM looping over the groups
 //    (no last partial wave of short-lived blocks, no block launch per group);
 //  - hint: cache policy of the row's streamed loads and the output's stores
-//    (access_hints.h), only where each row is read from global memory once.
+//    (access_hints.h): evict_first and no_allocate where each row is read from
+//    global memory once, evict_last where a later sweep reads it again.
 #pragma once
 #include <algorithm>
 #include <string>
@@ -38,14 +39,21 @@ inline constexpr std::int64_t kPersistentRegisterOverhead = 48;
 // at 16 packs of 2 in flight spilled 60 bytes within the estimate above, a 1024-thread rmsnorm
 // sweep at its fallback 10 bytes).
 inline constexpr std::int64_t kHintRegisterOverhead = 16;
+// hint=evict_last's loads take two cache policies and stay in program order (NVRTC sm_90: a
+// 512-thread layernorm sweep of 16 packs of 4 floats in flight spilled 40 bytes within the above).
+inline constexpr std::int64_t kRereadHintRegisterOverhead = 32;
 
 // What the streaming sweeps loaded before UNROLL existed: 64 bytes in at most 16 packs.
 inline std::int64_t unrollFallback(std::int64_t packBytes) {
   return std::clamp<std::int64_t>(64 / std::max<std::int64_t>(packBytes, 1), 1, 16);
 }
 
-inline std::vector<GeneDef> rowScheduleGenes() {
-  return {{"schedule", {"row_blocks", "persistent"}, "row_blocks"}, {"hint", accessHintValues(), "default"}};
+// `rereadHint`: the family's emitter knows its last sweep over a row, so hint=evict_last applies
+// (emit_rowreduce.cpp; the expression rows' sweeps do not say which is last).
+inline std::vector<GeneDef> rowScheduleGenes(bool rereadHint) {
+  std::vector<std::string> hints = accessHintValues();
+  if (rereadHint) hints.push_back(kRereadHint);
+  return {{"schedule", {"row_blocks", "persistent"}, "row_blocks"}, {"hint", hints, "default"}};
 }
 
 // The parameters of a granularity (subwarp included), then UNROLL for
@@ -90,7 +98,9 @@ inline void rowDesignViolations(Violations& v, const Genome& g, std::int64_t row
     v.add("LANES_PER_ROW x ROWS_PER_BLOCK (" + std::to_string(threads) + ") must be whole warps (a multiple of 32)");
   // More values in flight than the sweeps always had, the persistent loop's extra registers, or
   // hinted accesses' must fit the per-thread share of the register file (__launch_bounds__(THREADS)).
-  const std::int64_t hintOverhead = g.gene("hint") != "default" ? kHintRegisterOverhead : 0;
+  const std::int64_t hintOverhead = g.gene("hint") == kRereadHint ? kRereadHintRegisterOverhead
+                                    : g.gene("hint") != "default" ? kHintRegisterOverhead
+                                                                  : 0;
   if (g.params.count("UNROLL") && (g.param("UNROLL") > unrollWas || persistentOverhead(g) > 0 || hintOverhead > 0)) {
     const std::int64_t registers = g.param("UNROLL") * valuesPerPack;
     v.atMost(registers + kStreamingRegisterOverhead + persistentOverhead(g) + hintOverhead,
@@ -109,7 +119,10 @@ inline void rowDesignViolations(Violations& v, const Genome& g, std::int64_t row
   const std::string& hint = g.gene("hint");
   if (hint != "default") {
     if (const std::string why = accessHintViolation(hint, packBytes); !why.empty()) v.add(why);
-    if (!readOnce)
+    if (hint == kRereadHint && readOnce)
+      v.add("hint=" + hint + " keeps a row in L2 for the sweep that reads it again; this kernel reads each row from "
+            "global memory once");
+    if (hint != kRereadHint && !readOnce)
       v.add("hint=" + hint + " is for rows read from global memory once (the row in registers or shared memory, or a "
             "single sweep); this kernel re-reads the row");
   }

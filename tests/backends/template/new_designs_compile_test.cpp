@@ -4,7 +4,8 @@
 // legal starting point of the suite's row tasks, the user tasks of
 // tests/tasks/any-operator and the generated row and elementwise operator
 // cases (odd, ragged and single rows, every broadcast kind), each moved one
-// step into a new design (each hint, the persistent grid at each
+// step into a new design (each hint, rows re-read from global memory with
+// hint=evict_last, the persistent grid at each
 // BLOCKS_PER_SM, each UNROLL, sub-warp rows, lse=pack, row tiles; for the
 // transposes, each hint and the diagonal tile order), as the
 // variant bench would time them (template-variants --sweep). The PTX shows
@@ -63,6 +64,10 @@ std::vector<Item> newDesignItems() {
         genomes.push_back(g);
       for (const auto& g : templates::oneStepNeighbours(start, p, {"granularity"}))
         if (g.gene("granularity") == "subwarp") genomes.push_back(g);
+      // Rows re-read from global memory, with each hint they take (evict_last).
+      for (const auto& reread : templates::oneStepNeighbours(start, p, {"memory"}))
+        if (reread.gene("memory") == "global")
+          for (const auto& g : templates::oneStepNeighbours(reread, p, {"hint"})) genomes.push_back(g);
     }
     std::vector<Genome> distinct;
     for (const auto& g : genomes)
@@ -86,7 +91,7 @@ TEST(NewDesignsCompile, EveryNewDesignOfTheStartingPointsCompilesForSm90) {
     });
   };
   for (const auto& [gene, value] : std::vector<std::pair<std::string, std::string>>{
-           {"granularity", "subwarp"}, {"schedule", "persistent"}, {"hint", "evict_first"}, {"hint", "no_allocate"},
+           {"granularity", "subwarp"}, {"schedule", "persistent"}, {"hint", "evict_first"}, {"hint", "no_allocate"}, {"hint", "evict_last"},
            {"lse", "pack"}, {"indexing", "rows"}, {"order", "diagonal"}})
     EXPECT_TRUE(some(gene, value)) << gene << "=" << value;
 
