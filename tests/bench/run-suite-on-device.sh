@@ -21,8 +21,9 @@
 # call per task (NCU, default /usr/local/cuda/bin/ncu; without it the table says "not run: no ncu").
 # Each call starts a child that imports torch, compiles our kernel and takes torch.compile's kernels
 # from inductor's cache (warm from the timed run), then ncu replays one launch per contender (at most 8
-# kernels each) for 8 metrics: expect ~10-20 s per task, ~2-3 min for the 10 suite tasks (estimated,
-# not yet measured: the table's header prints the time it took). A call is ended after PROFILE_TIMEOUT
+# kernels each) for 15 metrics (time, DRAM bytes and throughput, SM throughput, occupancy achieved and
+# theoretical with the resources that set it): about 22 s per task (rmsnorm and transpose, 44 s together on the
+# H200 on 2026-12-03; the table's header prints the time it took). A call is ended after PROFILE_TIMEOUT
 # seconds (default 120; a GEMM whose max-autotune result is not in the cache may need longer), all of
 # them together after PROFILE_BUDGET seconds (default 180; the tasks furthest behind torch.compile go
 # first), and the table says which profile is missing and why.

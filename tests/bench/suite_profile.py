@@ -44,6 +44,18 @@ REQUIRED_METRICS = [TIME, DRAM_READ, DRAM_WRITE, DRAM_PCT, SM_PCT, WARPS_PCT]
 ALTERNATIVES = {DRAM_PCT: "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"}
 # The device's DRAM peak in bytes/s; should ncu not know them, the profile is taken again without.
 PEAK_METRICS = [DRAM_PEAK_PER_CYCLE, DRAM_CYCLES_PER_SECOND]
+# What bounds the occupancy (ncu's launch statistics and occupancy section): the theoretical occupancy,
+# the blocks an SM can hold by each resource, the registers a thread and the shared-memory configuration
+# the driver chose. Optional as the peak metrics are: a latency/occupancy-bound verdict is read with them.
+THEORETICAL_PCT = "sm__maximum_warps_per_active_cycle_pct"
+OCCUPANCY_LIMITS = {"launch__occupancy_limit_registers": "registers",
+                    "launch__occupancy_limit_shared_mem": "shared memory",
+                    "launch__occupancy_limit_warps": "threads",
+                    "launch__occupancy_limit_blocks": "the block count"}
+REGISTERS = "launch__registers_per_thread"
+SHARED_CONFIG = "launch__shared_mem_config_size"
+OCCUPANCY_METRICS = [THEORETICAL_PCT, *OCCUPANCY_LIMITS, REGISTERS, SHARED_CONFIG]
+OPTIONAL_METRICS = PEAK_METRICS + OCCUPANCY_METRICS
 
 DRAM_BOUND_PCT = 85.0
 COMPUTE_BOUND_PCT = 80.0
@@ -59,7 +71,7 @@ class NcuCsvError(ValueError):
 
 
 SCALES = {"n": 1e-9, "u": 1e-6, "m": 1e-3, "": 1.0, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-BASE_UNITS = {"byte", "second", "cycle", "hz", "inst", "warp"}
+BASE_UNITS = {"byte", "second", "cycle", "hz", "inst", "warp", "block", "register", "thread"}
 
 
 def unit_part_scale(text):
@@ -165,6 +177,7 @@ class Profile:
     sm_pct: float = None              # of the peak of the busiest SM unit
     warps_pct: float = None           # achieved occupancy: active warps of the maximum
     dram_peak_bps: float = None       # the device's DRAM peak per ncu, bytes/s
+    occupancy: "Occupancy" = None     # of its longest kernel, when ncu gave the launch statistics
 
     @property
     def dram_bytes(self):
@@ -190,10 +203,47 @@ def dram_peak(kernels):
     return max(peaks) if peaks else None
 
 
+@dataclass
+class Occupancy:
+    """What one kernel's launch lets an SM hold: the theoretical occupancy (% of the SM's warps), the
+    resources that set it (those whose block limit is the lowest), registers a thread, the shared-memory
+    configuration in bytes. A figure is None when ncu did not give it."""
+    theoretical_pct: float = None
+    limited_by: tuple = ()
+    blocks: int = None               # blocks an SM can hold: the lowest limit
+    registers: int = None
+    shared_config: float = None
+
+    def text(self):
+        """'theoretical 100.0% (8 blocks an SM, limited by threads; 32 registers a thread, 164 KiB shared-memory
+        configuration)'."""
+        resources = [None if self.registers is None else f"{self.registers} registers a thread",
+                     None if self.shared_config is None else
+                     f"{self.shared_config / 1024:.0f} KiB shared-memory configuration"]
+        details = [f"{self.blocks} blocks an SM, limited by {' and '.join(self.limited_by)}" if self.limited_by
+                   else None, ", ".join(r for r in resources if r)]
+        details = [d for d in details if d]
+        head = f"theoretical {pct(self.theoretical_pct)}"
+        return head + (" (" + "; ".join(details) + ")" if details else "")
+
+
+def occupancy_of(kernel):
+    """The Occupancy of one kernel; None when ncu gave none of its figures."""
+    m = kernel.metrics
+    if not any(name in m for name in OCCUPANCY_METRICS):
+        return None
+    limits = {why: int(m[name]) for name, why in OCCUPANCY_LIMITS.items() if name in m}
+    lowest = min(limits.values()) if limits else None
+    return Occupancy(m.get(THEORETICAL_PCT), tuple(why for why, n in limits.items() if n == lowest), lowest,
+                     None if REGISTERS not in m else int(m[REGISTERS]), m.get(SHARED_CONFIG))
+
+
 def combine(kernels):
+    longest = max(kernels, key=lambda k: k.metrics.get(TIME, 0.0)) if kernels else None
     return Profile([short_name(k.name) for k in kernels], summed(kernels, DRAM_READ), summed(kernels, DRAM_WRITE),
                    summed(kernels, TIME), time_weighted(kernels, DRAM_PCT), time_weighted(kernels, SM_PCT),
-                   time_weighted(kernels, WARPS_PCT), dram_peak(kernels))
+                   time_weighted(kernels, WARPS_PCT), dram_peak(kernels),
+                   occupancy_of(longest) if longest else None)
 
 
 def profiles_by_contender(kernels):
@@ -250,9 +300,10 @@ def describe(who, p, time_us, copy_gbs, peak_bps=None):
              f"{100 * bps / peak:.1f}% of peak" if bps and peak else None]
     where = ", ".join(w for w in where if w)
     kernels = "" if len(p.kernels) == 1 else f" in {len(p.kernels)} kernels"
+    occupancy = "" if p.occupancy is None else f" of a {p.occupancy.text()}"
     return (f"{who} moves {moved}{kernels} at {bandwidth_text(bps)}" + (f" ({where})" if where else "") +
-            f"; ncu: DRAM {pct(p.dram_pct)}, SM {pct(p.sm_pct)} of peak, warps active {pct(p.warps_pct)}: "
-            f"{bound_by(p)}")
+            f"; ncu: DRAM {pct(p.dram_pct)}, SM {pct(p.sm_pct)} of peak, warps active {pct(p.warps_pct)}"
+            f"{occupancy}: {bound_by(p)}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -325,12 +376,12 @@ def run_once(command, log_path, timeout_s):
 
 def profile_task(ncu, child, contenders, log_path, timeout_s):
     """Profiles one task's contenders in one ncu call, within timeout_s in all. Should ncu refuse a
-    metric it does not know, the call is made again without it (the DRAM peak metrics when its error
-    names none of ours; a known alternative name instead where there is one), at most twice, and the
+    metric it does not know, the call is made again without it (the optional metrics, DRAM peak and
+    occupancy, when its error names none of ours; a known alternative name instead where there is one), at most twice, and the
     note says so. Every failure is a note; the profiles collected are kept."""
     started = time.monotonic()
     result = ProfileRun()
-    metrics, dropped = REQUIRED_METRICS + PEAK_METRICS, []
+    metrics, dropped = REQUIRED_METRICS + OPTIONAL_METRICS, []
     for attempt in range(3):
         left = max(1, int(timeout_s - (time.monotonic() - started)))
         code, log_text, printed = run_once(ncu_command(ncu, log_path, metrics, len(contenders), child),
@@ -338,7 +389,7 @@ def profile_task(ncu, child, contenders, log_path, timeout_s):
         rejected, metric_error = rejected_metrics(log_text + printed, metrics)
         if code == 0 or not metric_error or attempt == 2:
             break
-        rejected = rejected or [m for m in PEAK_METRICS if m in metrics]
+        rejected = rejected or [m for m in OPTIONAL_METRICS if m in metrics]
         if not rejected:
             break
         dropped += rejected
@@ -368,8 +419,9 @@ def profile_task(ncu, child, contenders, log_path, timeout_s):
 # The report's table: a row per task and profiled contender
 
 PROFILE_HEADER = ("| task | contender | kernels | ncu µs | timed µs | DRAM MB | × minBytes | DRAM GB/s | % copy BW "
-                  "| % DRAM peak | ncu DRAM % | ncu SM % | warps active % | TFLOP/s | % compute peak | bound by |\n"
-                  "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+                  "| % DRAM peak | ncu DRAM % | ncu SM % | warps active % | theoretical % (limited by) | TFLOP/s "
+                  "| % compute peak | bound by |\n"
+                  "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 CONTENDER_LABELS = {"ours": "ours", "compile": "torch.compile", "library": "library"}
 
 
@@ -377,11 +429,19 @@ def fmt(value, digits=1):
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+def theoretical_cell(occupancy):
+    """'100.0 (threads)': the theoretical occupancy and the resources that set it."""
+    if occupancy is None or occupancy.theoretical_pct is None:
+        return "—"
+    limited = f" ({', '.join(occupancy.limited_by)})" if occupancy.limited_by else ""
+    return fmt(occupancy.theoretical_pct) + limited
+
+
 def profile_row(r, contender, p, copy_gbs, dram_peak_fallback):
     time_us = {"ours": r.ours_us, "compile": r.compile_us, "library": r.library_us}[contender]
     label = CONTENDER_LABELS[contender]
     if p is None:
-        return f"| {r.case.name} | {label} | — |" + " — |" * 12 + " no profile |"
+        return f"| {r.case.name} | {label} | — |" + " — |" * 13 + " no profile |"
     bps = rate(p.dram_bytes, time_us)
     peak = p.dram_peak_bps or dram_peak_fallback
     flops = getattr(r, "flops", None)
@@ -394,7 +454,7 @@ def profile_row(r, contender, p, copy_gbs, dram_peak_fallback):
              fmt(None if bps is None else bps / 1e9, 0),
              fmt(None if bps is None or not copy_gbs else 100 * bps / (copy_gbs * 1e9)),
              fmt(None if bps is None or not peak else 100 * bps / peak),
-             fmt(p.dram_pct), fmt(p.sm_pct), fmt(p.warps_pct),
+             fmt(p.dram_pct), fmt(p.sm_pct), fmt(p.warps_pct), theoretical_cell(p.occupancy),
              fmt(None if tflops is None else tflops / 1e12, 0),
              fmt(None if tflops is None or not compute_peak[1] else 100 * tflops / compute_peak[1]),
              bound_by(p)]
@@ -419,7 +479,9 @@ def profile_table_lines(results, copy_gbs, dram_peak_fallback=None):
               "in L2); × minBytes: that over the "
               "task's minimum; DRAM GB/s: those bytes / the timed median, as % of the copy bandwidth measured in "
               "this run and of the device's DRAM peak (ncu's, else the project's datasheet). ncu DRAM % / SM %: "
-              "throughput of peak over the kernels' time; warps active: achieved occupancy. TFLOP/s (GEMMs): the "
+              "throughput of peak over the kernels' time; warps active: achieved occupancy; theoretical: the most "
+              "warps an SM could hold at the launch of the contender's longest kernel, and the resources (registers, "
+              "shared memory, threads, the block count) whose block limit sets it. TFLOP/s (GEMMs): the "
               "task's flops / the timed median, against the project's datasheet peak. Bound by: DRAM-bound at ncu "
               f"DRAM >= {DRAM_BOUND_PCT:.0f}%, else compute-bound at SM >= {COMPUTE_BOUND_PCT:.0f}%, else "
               "latency/occupancy-bound."]

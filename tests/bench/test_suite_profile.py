@@ -154,6 +154,50 @@ class ProfileTest(unittest.TestCase):
         self.assertEqual(sp.describe("ours", None, 71.2, 4200.0), "ours: no profile")
 
 
+# The occupancy figures of a transpose kernel as ncu 2025 prints them with --print-units base:
+# 256 threads, 32 registers and 16.6 KiB of shared memory a block, all three allowing 8 blocks.
+OCCUPANCY = [("launch__occupancy_limit_blocks", "block", "32"),
+             ("launch__occupancy_limit_registers", "block", "8"),
+             ("launch__occupancy_limit_shared_mem", "block", "9"),
+             ("launch__occupancy_limit_warps", "block", "8"),
+             ("launch__registers_per_thread", "register/thread", "32"),
+             ("launch__shared_mem_config_size", "byte", "167,936"),
+             ("sm__maximum_warps_per_active_cycle_pct", "%", "100.00")]
+
+
+class OccupancyTest(unittest.TestCase):
+    def profile(self, extra):
+        text = NCU_LOG
+        text += "\n".join(rows(3, "library", "transpose_kernel",
+                                metrics("268,435,456", "268,435,456", "130,000", "81.80", "23.40", "59.00") + extra))
+        return sp.profiles_by_contender(sp.parse_ncu_csv(text + "\n"))["library"]
+
+    def test_the_limits_the_registers_and_the_shared_memory_configuration(self):
+        occupancy = self.profile(OCCUPANCY).occupancy
+        self.assertEqual(occupancy.theoretical_pct, 100.0)
+        self.assertEqual(occupancy.limited_by, ("registers", "threads"))   # both allow 8 blocks, the lowest
+        self.assertEqual((occupancy.blocks, occupancy.registers, occupancy.shared_config), (8, 32, 167936.0))
+
+    def test_describe_reads_achieved_against_theoretical(self):
+        text = sp.describe("ours", self.profile(OCCUPANCY), 132.3, 4200.0)
+        self.assertIn("warps active 59.0% of a theoretical 100.0% (8 blocks an SM, limited by registers and "
+                      "threads; 32 registers a thread, 164 KiB shared-memory configuration): "
+                      "latency/occupancy-bound", text)
+
+    def test_the_table_cell_and_a_profile_without_the_figures(self):
+        self.assertEqual(sp.theoretical_cell(self.profile(OCCUPANCY).occupancy), "100.0 (registers, threads)")
+        without = self.profile([])
+        self.assertIsNone(without.occupancy)
+        self.assertEqual(sp.theoretical_cell(without.occupancy), "—")
+        self.assertNotIn("theoretical", sp.describe("ours", without, 132.3, 4200.0))
+
+    def test_a_limit_ncu_left_out_is_not_guessed(self):
+        only_theoretical = [m for m in OCCUPANCY if m[0] == sp.THEORETICAL_PCT]
+        occupancy = self.profile(only_theoretical).occupancy
+        self.assertEqual((occupancy.limited_by, occupancy.blocks, occupancy.registers), ((), None, None))
+        self.assertEqual(occupancy.text(), "theoretical 100.0%")
+
+
 class CommandTest(unittest.TestCase):
     def test_only_our_ranges_a_bounded_count_and_the_gpus_own_clocks(self):
         cmd = sp.ncu_command("/usr/local/cuda/bin/ncu", "/tmp/t.csv", sp.REQUIRED_METRICS, 3, ["python3", "x.py"])
@@ -198,6 +242,9 @@ FAKE_NCU = textwrap.dedent('''\
                                  "dram__throughput.avg.pct_of_peak_sustained_elapsed\\n")
             sys.exit(1)
         text = text.replace('"dram__throughput', '"gpu__dram_throughput')
+    if mode == "no-occupancy" and "sm__maximum_warps_per_active_cycle_pct" in metrics:
+        open(log, "w").write("==ERROR== Failed to find metric sm__maximum_warps_per_active_cycle_pct\\n")
+        sys.exit(1)
     if mode == "outside":
         text = text.replace("crucible_contender_", "somebody_else_")
     if mode == "no-permission":
@@ -230,6 +277,17 @@ class ProfileTaskTest(unittest.TestCase):
         run = self.run_fake("no-peak")
         self.assertEqual(sorted(run.profiles), ["compile", "ours"])
         self.assertEqual(run.note, "ncu does not know dram__bytes.sum.peak_sustained: profiled without")
+
+    def test_an_occupancy_metric_ncu_does_not_know_is_dropped_alone(self):
+        run = self.run_fake("no-occupancy")
+        self.assertEqual(sorted(run.profiles), ["compile", "ours"])
+        self.assertEqual(run.note, "ncu does not know sm__maximum_warps_per_active_cycle_pct: profiled without")
+
+    def test_the_occupancy_metrics_are_asked_for(self):
+        cmd = sp.ncu_command("ncu", "/tmp/t.csv", sp.REQUIRED_METRICS + sp.OPTIONAL_METRICS, 1, ["python3"])
+        asked = cmd[cmd.index("--metrics") + 1].split(",")
+        for metric in sp.OCCUPANCY_METRICS:
+            self.assertIn(metric, asked)
 
     def test_an_error_naming_none_of_ours_drops_the_peak_metrics(self):
         run = self.run_fake("unnamed")
