@@ -6,7 +6,8 @@
 // global), one-pass online statistics against separate passes, warp shuffles
 // against a shared-memory tree, and the vector width; then the genes both row
 // families share (row_designs.h): sub-warp rows, loads in flight (UNROLL), a
-// persistent grid, cache hints.
+// persistent grid, cache hints (here also evict_last: a row re-read from
+// global memory kept in L2 until its last sweep, torch.compile's design).
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/spaces.h"
