@@ -217,12 +217,11 @@ class Occupancy:
     def text(self):
         """'theoretical 100.0% (8 blocks an SM, limited by threads; 32 registers a thread, 164 KiB shared-memory
         configuration)'."""
-        resources = [None if self.registers is None else f"{self.registers} registers a thread",
-                     None if self.shared_config is None else
-                     f"{self.shared_config / 1024:.0f} KiB shared-memory configuration"]
-        details = [f"{self.blocks} blocks an SM, limited by {' and '.join(self.limited_by)}" if self.limited_by
-                   else None, ", ".join(r for r in resources if r)]
-        details = [d for d in details if d]
+        details = [f"{self.blocks} blocks an SM, limited by {' and '.join(self.limited_by)}"] if self.limited_by else []
+        resources = ([] if self.registers is None else [f"{self.registers} registers a thread"]) + \
+            ([] if self.shared_config is None else [f"{self.shared_config / 1024:.0f} KiB shared-memory configuration"])
+        if resources:
+            details.append(", ".join(resources))
         head = f"theoretical {pct(self.theoretical_pct)}"
         return head + (" (" + "; ".join(details) + ")" if details else "")
 
@@ -239,7 +238,7 @@ def occupancy_of(kernel):
 
 
 def combine(kernels):
-    longest = max(kernels, key=lambda k: k.metrics.get(TIME, 0.0)) if kernels else None
+    longest = max(kernels, key=lambda k: k.metrics.get(TIME, 0.0), default=None)
     return Profile([short_name(k.name) for k in kernels], summed(kernels, DRAM_READ), summed(kernels, DRAM_WRITE),
                    summed(kernels, TIME), time_weighted(kernels, DRAM_PCT), time_weighted(kernels, SM_PCT),
                    time_weighted(kernels, WARPS_PCT), dram_peak(kernels),

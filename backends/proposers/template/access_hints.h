@@ -50,6 +50,13 @@ template <> struct HintWord<8> { using type = uint2; };
 template <> struct HintWord<16> { using type = uint4; };
 
 )";
+  // The hints that change only the loads store plainly.
+  const std::string plainStore = R"(template <class P>
+__device__ __forceinline__ void hinted_store(void* p, const P& v) {
+  *reinterpret_cast<P*>(p) = v;
+}
+
+)";
   if (hint == "evict_first")
     return s + R"(// Streamed data is touched once: evict-first loads (ld.global.cs) and stores (st.global.cs).
 template <class P>
@@ -100,12 +107,7 @@ __device__ __forceinline__ P hinted_load(const void* p) {
   return out;
 }
 
-template <class P>
-__device__ __forceinline__ void hinted_store(void* p, const P& v) {
-  *reinterpret_cast<P*>(p) = v;
-}
-
-)";
+)" + plainStore;
   if (hint == kRereadHint) {
     // ld.global with an L1 eviction priority and an L2 cache policy (createpolicy), as Triton emits
     // for eviction_policy: evict-last while a later sweep reads the row again, evict-first at its last read.
@@ -154,12 +156,7 @@ __device__ __forceinline__ P hinted_load(const void* p) {
   return pack_of<P>(ld_evict_first(reinterpret_cast<const typename HintWord<sizeof(P)>::type*>(p)));
 }
 
-template <class P>
-__device__ __forceinline__ void hinted_store(void* p, const P& v) {
-  *reinterpret_cast<P*>(p) = v;
-}
-
-)";
+)" + plainStore;
   }
   throw std::logic_error("access hint '" + hint + "'");
 }

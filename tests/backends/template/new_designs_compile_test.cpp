@@ -91,8 +91,8 @@ TEST(NewDesignsCompile, EveryNewDesignOfTheStartingPointsCompilesForSm90) {
     });
   };
   for (const auto& [gene, value] : std::vector<std::pair<std::string, std::string>>{
-           {"granularity", "subwarp"}, {"schedule", "persistent"}, {"hint", "evict_first"}, {"hint", "no_allocate"}, {"hint", "evict_last"},
-           {"lse", "pack"}, {"indexing", "rows"}, {"order", "diagonal"}})
+           {"granularity", "subwarp"}, {"schedule", "persistent"}, {"hint", "evict_first"}, {"hint", "no_allocate"},
+           {"hint", "evict_last"}, {"lse", "pack"}, {"indexing", "rows"}, {"order", "diagonal"}})
     EXPECT_TRUE(some(gene, value)) << gene << "=" << value;
 
   std::vector<CompileRequest> requests;

@@ -47,6 +47,21 @@ bool mentions(const std::vector<std::string>& reasons, const std::string& what) 
   return joined(reasons).find(what) != std::string::npos;
 }
 
+int occurrences(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A block per row re-reading its row from global memory with hint=evict_last, plus the family's `extra` genes.
+Genome rereadGenome(const std::string& family, const std::string& vector, const templates::GeneMap& extra,
+                    const templates::ParamMap& params) {
+  templates::GeneMap genes = {{"granularity", "block"}, {"memory", "global"}, {"reduction", "shuffle"},
+                              {"vector", vector},       {"schedule", "row_blocks"}, {"hint", "evict_last"}};
+  genes.insert(extra.begin(), extra.end());
+  return Genome{family, genes, params};
+}
+
 // Every problem of the memory-bound families the new genes touch.
 std::vector<KernelProblem> touchedProblems() {
   std::vector<KernelProblem> out;
@@ -309,58 +324,44 @@ TEST(NewDesigns, IllegalCombinationsAreRefusedWithAReason) {
 // sweep but the last, which loads it evict-first; weights and biases evict-last. Only kernels that
 // re-read their rows take it, and only the families whose emitter knows the last sweep.
 TEST(NewDesigns, EvictLastKeepsAReReadRowCachedUntilItsLastSweep) {
-  auto count = [](const std::string& text, const std::string& what) {
-    int n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
   const std::string keep = "hinted_load_keep<Pack>(row_in + col)", last = "hinted_load<Pack>(row_in + col)";
 
   const auto rms = suiteProblem("rmsnorm", DType::BF16, 8192, 8192);
-  const Genome reread{"rmsnorm",
-                      {{"granularity", "block"}, {"memory", "global"}, {"reduction", "shuffle"}, {"vector", "8"},
-                       {"schedule", "row_blocks"}, {"hint", "evict_last"}},
-                      {{"WARPS_PER_ROW", 16}, {"UNROLL", 1}}};
+  const Genome reread = rereadGenome("rmsnorm", "8", {}, {{"WARPS_PER_ROW", 16}, {"UNROLL", 1}});
   ASSERT_TRUE(templates::isLegal(reread, rms)) << joined(templates::checkGenome(reread, rms));
   const std::string code = codeOf(reread, rms);
-  EXPECT_EQ(count(code, keep), 1) << code;  // the sum of squares
-  EXPECT_EQ(count(code, last), 1) << code;  // the write sweep
+  EXPECT_EQ(occurrences(code, keep), 1) << code;  // the sum of squares
+  EXPECT_EQ(occurrences(code, last), 1) << code;  // the write sweep
   EXPECT_LT(code.find(keep), code.find(last));
-  EXPECT_EQ(count(code, "load_pack(hinted_load_keep<Pack>(weight + col).v, w);"), 1) << code;
-  EXPECT_EQ(count(code, "store_pack_hinted(row_out + col, v);"), 1) << code;
+  EXPECT_EQ(occurrences(code, "load_pack(hinted_load_keep<Pack>(weight + col).v, w);"), 1) << code;
+  EXPECT_EQ(occurrences(code, "store_pack_hinted(row_out + col, v);"), 1) << code;
   EXPECT_NE(code.find("createpolicy.fractional.L2::evict_last.b64"), std::string::npos);
   EXPECT_NE(code.find("ld.global.L1::evict_first.L2::cache_hint.v4.u32"), std::string::npos);
 
   // Layernorm in two passes reads the row three times; softmax in several passes too; a two-pass
   // cross-entropy twice. Only the last read lets the row go.
   const auto layernorm = suiteProblem("layernorm", DType::F32, 8192, 4096);
-  const Genome twoPass{"layernorm",
-                       {{"granularity", "block"}, {"memory", "global"}, {"stats", "twopass"}, {"reduction", "shuffle"},
-                        {"vector", "4"}, {"schedule", "row_blocks"}, {"hint", "evict_last"}},
-                       {{"WARPS_PER_ROW", 16}, {"UNROLL", 1}}};
+  const Genome twoPass =
+      rereadGenome("layernorm", "4", {{"stats", "twopass"}}, {{"WARPS_PER_ROW", 16}, {"UNROLL", 1}});
   ASSERT_TRUE(templates::isLegal(twoPass, layernorm)) << joined(templates::checkGenome(twoPass, layernorm));
   const std::string ln = codeOf(twoPass, layernorm);
-  EXPECT_EQ(count(ln, keep), 2) << ln;
-  EXPECT_EQ(count(ln, last), 1) << ln;
+  EXPECT_EQ(occurrences(ln, keep), 2) << ln;
+  EXPECT_EQ(occurrences(ln, last), 1) << ln;
   EXPECT_LT(ln.rfind(keep), ln.find(last));
-  EXPECT_EQ(count(ln, "hinted_load_keep<Pack>(bias + col)"), 1) << ln;
+  EXPECT_EQ(occurrences(ln, "hinted_load_keep<Pack>(bias + col)"), 1) << ln;
   const auto softmax = suiteProblem("softmax", DType::F32, 8192, 4096);
-  const Genome multipass{"softmax",
-                         {{"granularity", "block"}, {"memory", "global"}, {"pass", "multipass"}, {"reduction", "shuffle"},
-                          {"vector", "4"}, {"schedule", "row_blocks"}, {"hint", "evict_last"}},
-                         {{"WARPS_PER_ROW", 8}, {"UNROLL", 4}}};
+  const Genome multipass =
+      rereadGenome("softmax", "4", {{"pass", "multipass"}}, {{"WARPS_PER_ROW", 8}, {"UNROLL", 4}});
   ASSERT_TRUE(templates::isLegal(multipass, softmax)) << joined(templates::checkGenome(multipass, softmax));
-  EXPECT_EQ(count(codeOf(multipass, softmax), keep), 2);
-  EXPECT_EQ(count(codeOf(multipass, softmax), last), 1);
+  EXPECT_EQ(occurrences(codeOf(multipass, softmax), keep), 2);
+  EXPECT_EQ(occurrences(codeOf(multipass, softmax), last), 1);
   const auto ce =
       templates::problemFromSpec(testing_support::makeTask("cross_entropy", DType::F32, {{"M", 8192}, {"V", 32000}}));
-  const Genome ceTwoPass{"cross_entropy",
-                         {{"granularity", "block"}, {"memory", "global"}, {"pass", "twopass"}, {"reduction", "shuffle"},
-                          {"vector", "4"}, {"schedule", "row_blocks"}, {"hint", "evict_last"}},
-                         {{"WARPS_PER_ROW", 8}, {"UNROLL", 4}}};
+  const Genome ceTwoPass =
+      rereadGenome("cross_entropy", "4", {{"pass", "twopass"}}, {{"WARPS_PER_ROW", 8}, {"UNROLL", 4}});
   ASSERT_TRUE(templates::isLegal(ceTwoPass, ce)) << joined(templates::checkGenome(ceTwoPass, ce));
-  EXPECT_EQ(count(codeOf(ceTwoPass, ce), keep), 1);
-  EXPECT_EQ(count(codeOf(ceTwoPass, ce), last), 1);
+  EXPECT_EQ(occurrences(codeOf(ceTwoPass, ce), keep), 1);
+  EXPECT_EQ(occurrences(codeOf(ceTwoPass, ce), last), 1);
 
   // A row read once (cached in registers) has nothing to keep; the read-once hints stay refused on re-reads.
   Genome cached = reread;
@@ -382,9 +383,13 @@ TEST(NewDesigns, EvictLastKeepsAReReadRowCachedUntilItsLastSweep) {
   // The expression rows do not offer it (their sweeps do not say which is last).
   const auto lse = anyOperatorProblem("row_logsumexp");
   for (const auto& def : templates::designSpaceFor(lse.family).genes(lse))
-    if (def.name == "hint") EXPECT_EQ(std::count(def.values.begin(), def.values.end(), "evict_last"), 0);
+    if (def.name == "hint") {
+      EXPECT_EQ(std::count(def.values.begin(), def.values.end(), "evict_last"), 0);
+    }
   for (const auto& def : templates::designSpaceFor("rmsnorm").genes(rms))
-    if (def.name == "hint") EXPECT_EQ(std::count(def.values.begin(), def.values.end(), "evict_last"), 1);
+    if (def.name == "hint") {
+      EXPECT_EQ(std::count(def.values.begin(), def.values.end(), "evict_last"), 1);
+    }
 }
 
 TEST(NewDesigns, EachDesignEmitsWhatItNames) {
