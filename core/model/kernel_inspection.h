@@ -4,7 +4,7 @@
 // lines, registers, shared and local memory, spills, PTX features), the PTX
 // and the SASS, each with the source line of every listing line, and what is
 // wrong with the kernel's signature. Produced off the GUI thread by a
-// KernelInspector (backends/cuda/compile: NVRTC + nvJitLink, nvdisasm where
+// KernelInspector (backends/cuda/compile: NVRTC, nvJitLink, nvdisasm where
 // installed); tests use doubles.
 #pragma once
 #include <map>

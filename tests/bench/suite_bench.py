@@ -630,14 +630,23 @@ def target_arch(source, capability):
     return arch + "a" if needs_arch_specific(source) else arch
 
 
+def links_with_nvjitlink(arch):
+    """The worker's choice (backends/cuda/compile/nvrtc_compiler.cpp): arch-specific targets (sm_90a) go
+    NVRTC -> PTX -> nvJitLink; every other kernel is compiled whole-program by NVRTC. nvJitLink assembles
+    PTX as a separate compilation (ptxas -c), which gave kernels more registers (46 instead of 32 for a
+    transpose) and ran them up to 17% slower; the warp-specialized GEMM was tuned with its setmaxnreg
+    dropped, as only nvJitLink drops it."""
+    return arch.endswith("a")
+
+
 def nvrtc_options(arch):
-    """What the worker gives NVRTC (backends/cuda/compile/nvrtc_compiler.cpp): PTX for the virtual
-    architecture, then nvJitLink makes the cubin (nvjitlink_options). Compiling straight to a cubin
-    is not the same binary: there ptxas honours setmaxnreg, which it drops under nvJitLink (C7504),
-    and the warp-specialized GEMM measured 24% apart between the two."""
+    """What the worker gives NVRTC: the real architecture and ptxas's report for a whole-program compile,
+    the virtual architecture's PTX for nvJitLink."""
     include = CUDA_HOME / "include"
-    virtual = arch.replace("sm_", "compute_")
-    return [f"--gpu-architecture={virtual}", "-lineinfo", "-std=c++17", f"-I{include}", f"-I{include / 'cccl'}"]
+    target = ["--gpu-architecture=" + arch.replace("sm_", "compute_")] if links_with_nvjitlink(arch) else \
+        [f"--gpu-architecture={arch}"]
+    report = [] if links_with_nvjitlink(arch) else ["--ptxas-options=-v"]
+    return target + ["-lineinfo", "-std=c++17"] + report + [f"-I{include}", f"-I{include / 'cccl'}"]
 
 
 def nvjitlink_options(arch):
@@ -666,10 +675,14 @@ class Nvrtc:
         return text.value.decode(errors="replace")
 
     def compile_cubin(self, source, name, arch):
-        """NVRTC -> PTX -> nvJitLink, with the worker's options: the cubin the evolution measured."""
-        return NvJitLink().link_ptx(self.compile_ptx(source, name, nvrtc_options(arch)), name, nvjitlink_options(arch))
+        """The cubin the evolution measured, built as the worker builds it (links_with_nvjitlink)."""
+        if links_with_nvjitlink(arch):
+            return NvJitLink().link_ptx(self.compile(source, name, nvrtc_options(arch), "PTX"), name,
+                                        nvjitlink_options(arch))
+        return self.compile(source, name, nvrtc_options(arch), "CUBIN")
 
-    def compile_ptx(self, source, name, options):
+    def compile(self, source, name, options, output):
+        """NVRTC's PTX or CUBIN (nvrtcGet<output>Size, nvrtcGet<output>) of one compile."""
         program = ctypes.c_void_p()
         self.check(self.lib.nvrtcCreateProgram(ctypes.byref(program), source.encode(), f"{name}.cu".encode(),
                                                0, None, None), "create program")
@@ -679,10 +692,10 @@ class Nvrtc:
             if rc != 0:
                 raise RuntimeError(f"{name}: NVRTC compile failed ({' '.join(options)}):\n{self.log(program)}")
             size = ctypes.c_size_t()
-            self.check(self.lib.nvrtcGetPTXSize(program, ctypes.byref(size)), "PTX size")
-            ptx = ctypes.create_string_buffer(size.value)
-            self.check(self.lib.nvrtcGetPTX(program, ptx), "get PTX")
-            return ptx.raw
+            self.check(getattr(self.lib, f"nvrtcGet{output}Size")(program, ctypes.byref(size)), f"{output} size")
+            data = ctypes.create_string_buffer(size.value)
+            self.check(getattr(self.lib, f"nvrtcGet{output}")(program, data), f"get {output}")
+            return data.raw
         finally:
             self.lib.nvrtcDestroyProgram(ctypes.byref(program))
 
@@ -1464,8 +1477,9 @@ def describe_case(case):
     lines = [f"{case.name}  [{case.family}, {case.origin}]",
              f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B{assumed}; scalars "
              f"{dict(zip(case.spec.get('scalars', []), scalar_values(case.spec)))}",
-             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}; nvJitLink: "
-             f"{' '.join(nvjitlink_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"]
+             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"
+             + (f"; nvJitLink: {' '.join(nvjitlink_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"
+                if links_with_nvjitlink(target_arch(case.source, DRY_RUN_CAPABILITY)) else "")]
     for rule in case.tensor_maps:
         lines.append(describe_tensor_map(case.spec, rule))
     for p in input_plans(case.spec):

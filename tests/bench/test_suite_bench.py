@@ -184,16 +184,24 @@ def export_with_launch(directory, spec, launch):
 
 
 class CompilePathTest(unittest.TestCase):
-    """The bench must time the binary the worker measured: NVRTC to PTX for the virtual architecture,
-    then nvJitLink for the real one, both with the worker's options."""
+    """The bench must time the binary the worker measured (backends/cuda/compile/nvrtc_compiler.cpp): one
+    whole-program NVRTC compile for the real architecture, or, for an arch-specific target, NVRTC to PTX
+    for the virtual architecture and nvJitLink for the real one; both with the worker's options."""
 
-    def test_nvrtc_makes_ptx_for_the_virtual_architecture(self):
+    def test_nvrtc_compiles_whole_program_for_the_real_architecture(self):
+        self.assertFalse(sb.links_with_nvjitlink("sm_90"))
+        options = sb.nvrtc_options("sm_90")
+        self.assertIn("--gpu-architecture=sm_90", options)
+        self.assertIn("-lineinfo", options)
+        self.assertIn("-std=c++17", options)
+        self.assertIn("--ptxas-options=-v", options)
+
+    def test_arch_specific_targets_make_ptx_for_nvjitlink(self):
+        self.assertTrue(sb.links_with_nvjitlink("sm_90a"))
         options = sb.nvrtc_options("sm_90a")
         self.assertIn("--gpu-architecture=compute_90a", options)
         self.assertIn("-lineinfo", options)
-        self.assertIn("-std=c++17", options)
-
-    def test_nvjitlink_makes_the_cubin(self):
+        self.assertNotIn("--ptxas-options=-v", options)
         self.assertEqual(sb.nvjitlink_options("sm_90a"), ["-arch=sm_90a", "-lineinfo"])
 
     def test_arch_specific_source_goes_to_the_a_target(self):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading the compilers' logs: NVRTC diagnostics mapped onto the candidate's
 // own line numbers, and the ptxas resource report (registers, shared memory,
-// stack, spills) that nvJitLink prints with -verbose.
+// stack, spills) that NVRTC (--ptxas-options=-v) and nvJitLink (-verbose) print.
 #pragma once
 #include <map>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The kernel editor's compiler (issue 17): NVRTC + nvJitLink as every
-// candidate is compiled (NvrtcCompiler), keeping the PTX, then nvdisasm on the
-// linked cubin for the SASS where the toolkit has it. Both listings come with
+// The kernel editor's compiler (issue 17): NVRTC (nvJitLink for sm_90a) as
+// every candidate is compiled (NvrtcCompiler), keeping the PTX, then nvdisasm on
+// the cubin for the SASS where the toolkit has it. Both listings come with
 // their source lines (core/model/kernel_inspection.h). Needs no GPU.
 #pragma once
 #include <string>

@@ -73,9 +73,30 @@ bool ptxHasEntry(const std::string& ptx, const std::string& entry) {
   return false;
 }
 
-// NVRTC: source -> PTX for the virtual arch. Fills diagnostics and the log.
-bool compileToPtx(const CompileRequest& request, const GpuArch& arch, const std::vector<std::string>& includeDirs,
-                  CompileReport& report, std::string& ptx) {
+// How a candidate becomes a cubin.
+//
+// Whole-program (NVRTC's own ptxas, PTX and cubin from one compile) for every
+// target but the arch-specific ones. Until 2026-12-03 every kernel went PTX ->
+// nvJitLink, which assembles PTX input as a separate compilation unit (ptxas -c),
+// and there ptxas gives entry functions more registers than in a whole-program
+// compile. Measured on the H200 with CUDA 13.0
+// (tests/bench/results/2026-12-03-h200-whole-program.md): 46 registers instead of
+// 32 for a transpose, 36-40 instead of 32 for cross-entropy, 54-96 instead of
+// 46-62 for layernorm; fewer blocks fit an SM and the same kernels ran up to 17%
+// slower. nvcc and Triton compile whole-program too.
+//
+// Arch-specific targets (sm_90a: wgmma, setmaxnreg) stay on nvJitLink: their
+// kernels are launched with __launch_bounds__(THREADS, 1) and take the same
+// registers either way, except the warp-specialized GEMM, whose setmaxnreg
+// ptxas honours only whole-program (nvJitLink drops it, C7504) and which was
+// tuned without it (it measured 1786 us without, 2221 us with it, at 8192^3:
+// results/2026-11-29-h200-variants.md).
+bool linksWithNvJitLink(const GpuArch& arch) { return arch.suffix == 'a'; }
+
+// NVRTC: source -> PTX, and the cubin when the compile is whole-program. Fills
+// diagnostics and the log (NVRTC's, with ptxas's resource report when it ran).
+bool compileProgram(const CompileRequest& request, const GpuArch& arch, const std::vector<std::string>& includeDirs,
+                    CompileReport& report, std::string& ptx, std::string* cubin) {
   nvrtcProgram raw = nullptr;
   if (auto rc = nvrtcCreateProgram(&raw, request.source.c_str(), NvrtcCompiler::kSourceName, 0, nullptr, nullptr);
       rc != NVRTC_SUCCESS) {
@@ -83,7 +104,10 @@ bool compileToPtx(const CompileRequest& request, const GpuArch& arch, const std:
     return false;
   }
   Program program(raw);
-  std::vector<std::string> options{"--gpu-architecture=" + arch.compute(), "-lineinfo", "-std=c++17"};
+  // Whole-program: the real arch, and ptxas's resource report (-v) in the log.
+  std::vector<std::string> options{"--gpu-architecture=" + (cubin ? arch.sm() : arch.compute()), "-lineinfo",
+                                   "-std=c++17"};
+  if (cubin) options.push_back("--ptxas-options=-v");
   for (const auto& dir : includeDirs) options.push_back("-I" + dir);
   options.insert(options.end(), request.extraOptions.begin(), request.extraOptions.end());
   std::vector<const char*> argv;
@@ -96,6 +120,12 @@ bool compileToPtx(const CompileRequest& request, const GpuArch& arch, const std:
   if (rc != NVRTC_SUCCESS) {
     bool reported = false;
     for (const auto& d : report.diagnostics) reported = reported || d.severity == "error";
+    if (!reported) {
+      // The front end passed and ptxas failed: its own error lines (they refer to PTX).
+      auto assembler = parseLinkerErrors(log);
+      report.diagnostics.insert(report.diagnostics.end(), assembler.begin(), assembler.end());
+      reported = !assembler.empty();
+    }
     if (!reported) addError(report, std::string("NVRTC: ") + nvrtcGetErrorString(rc));
     return false;
   }
@@ -107,6 +137,14 @@ bool compileToPtx(const CompileRequest& request, const GpuArch& arch, const std:
   ptx.assign(size, '\0');
   nvrtcGetPTX(raw, ptx.data());
   ptx.resize(size - 1);
+  if (!cubin) return true;
+  size = 0;
+  if (nvrtcGetCUBINSize(raw, &size) != NVRTC_SUCCESS || size == 0) {
+    addError(report, "NVRTC produced no cubin for " + arch.sm());
+    return false;
+  }
+  cubin->assign(size, '\0');
+  nvrtcGetCUBIN(raw, cubin->data());
   return true;
 }
 
@@ -187,7 +225,8 @@ CompileResult NvrtcCompiler::compile(const CompileRequest& request, std::string&
     return finish();
   }
 
-  if (!compileToPtx(request, arch, nvrtcIncludeDirs(includeDir_), report, ptx)) {
+  const bool link = linksWithNvJitLink(arch);
+  if (!compileProgram(request, arch, nvrtcIncludeDirs(includeDir_), report, ptx, link ? nullptr : &result.cubin)) {
     if (includeDir_.empty())
       appendLog(report.log, "note: no CUDA toolkit headers found (set CUDA_HOME); toolkit includes are unavailable");
     return finish();
@@ -200,9 +239,9 @@ CompileResult NvrtcCompiler::compile(const CompileRequest& request, std::string&
   }
 
   std::string infoLog;
-  if (!linkToCubin(ptx, arch, report, result.cubin, infoLog)) return finish();
+  if (link && !linkToCubin(ptx, arch, report, result.cubin, infoLog)) return finish();
 
-  const auto stats = parsePtxasInfo(infoLog);
+  const auto stats = parsePtxasInfo(link ? infoLog : report.log);
   const PtxasFunctionStats* kernel = nullptr;
   if (auto it = stats.find(request.entry); !request.entry.empty() && it != stats.end()) {
     kernel = &it->second;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Compiles candidates in process: CUDA C++ -> PTX with NVRTC, PTX -> cubin with
-// nvJitLink. Needs the CUDA toolkit libraries but no GPU and no driver, so
+// Compiles candidates in process: CUDA C++ -> PTX and the cubin for the real
+// architecture in one whole-program NVRTC compile, or, for arch-specific targets
+// (sm_90a), PTX with NVRTC then the cubin with nvJitLink (nvrtc_compiler.cpp says why).
+// Needs the CUDA toolkit libraries but no GPU and no driver, so
 // candidates compile on any machine and only evaluation needs the hardware.
 #pragma once
 #include <string>

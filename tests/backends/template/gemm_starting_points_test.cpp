@@ -10,6 +10,7 @@
 #include "backends/proposers/template/spaces.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "tests/backends/template/suite_tasks.h"
+#include "tests/backends/compile/register_fit.h"
 
 namespace crucible {
 namespace {
@@ -121,7 +122,7 @@ TEST(GemmStartingPoints, CompileToWhatTheyClaim) {
       const Candidate c = TemplateProposer::candidateFor(g, p);
       const CompileResult r = compiler.compile({c.source, c.launch.entry, "sm_90", {}});
       ASSERT_TRUE(r.report.ok) << g.toJson() << "\n" << r.report.log;
-      EXPECT_EQ(r.report.spillStoreBytes, 0) << g.toJson();
+      EXPECT_LE(r.report.spillStoreBytes, compile_tests::kOccupancySpillBytes) << g.toJson();
       auto count = [&](const char* key) {
         auto it = r.report.features.find(key);
         return it == r.report.features.end() ? 0 : it->second;

@@ -9,6 +9,7 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/proposers/template/template_proposer.h"
 #include "tests/backends/template/starting_points.h"
+#include "tests/backends/compile/register_fit.h"
 
 namespace crucible {
 namespace {
@@ -35,8 +36,8 @@ TEST(MemoryBoundStartingPoints, CompileToWhatTheyClaim) {
     const Item& i = items[n];
     const CompileReport& r = results[n].report;
     ASSERT_TRUE(r.ok) << i.where << "\n" << r.log << "\n" << i.candidate.source;
-    EXPECT_EQ(r.spillStoreBytes, 0) << i.where;
-    EXPECT_EQ(r.localBytes, 0) << i.where;
+    EXPECT_LE(r.spillStoreBytes, compile_tests::kOccupancySpillBytes) << i.where;
+    EXPECT_LE(r.localBytes, compile_tests::kOccupancySpillBytes) << i.where;
     auto count = [&](const std::string& key) {
       auto it = r.features.find(key);
       return it == r.features.end() ? 0 : it->second;

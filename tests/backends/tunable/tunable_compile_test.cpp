@@ -9,6 +9,7 @@
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "core/task/tunable_kernel.h"
 #include "example_kernel.h"
+#include "tests/backends/compile/register_fit.h"
 
 namespace crucible {
 namespace {
@@ -21,7 +22,7 @@ void expectCompiles(NvrtcCompiler& compiler, const std::string& source, const st
   const CompileResult r = compiler.compile(request);
   EXPECT_TRUE(r.report.ok) << what << " failed to compile:\n" << r.report.log;
   EXPECT_FALSE(r.cubin.empty()) << what;
-  EXPECT_EQ(r.report.spillStoreBytes, 0) << what << " spills registers";
+  EXPECT_LE(r.report.spillStoreBytes, compile_tests::kOccupancySpillBytes) << what << " spills registers";
   for (const auto& d : r.report.diagnostics)
     EXPECT_NE(d.severity, "warning") << what << ": line " << d.line << ": " << d.message;
 }

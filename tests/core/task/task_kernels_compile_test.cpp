@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "core/task/task_library.h"
+#include "tests/backends/compile/register_fit.h"
 
 namespace crucible {
 namespace {
@@ -18,7 +19,7 @@ void expectCompiles(NvrtcCompiler& compiler, const SpecKernel& k, const std::str
   const CompileResult r = compiler.compile(request);
   EXPECT_TRUE(r.report.ok) << what << " failed to compile:\n" << r.report.log;
   EXPECT_FALSE(r.cubin.empty()) << what;
-  EXPECT_EQ(r.report.spillStoreBytes, 0) << what << " spills registers";
+  EXPECT_LE(r.report.spillStoreBytes, compile_tests::kOccupancySpillBytes) << what << " spills registers";
   for (const auto& d : r.report.diagnostics)
     EXPECT_NE(d.severity, "warning") << what << ": line " << d.line << ": " << d.message;
 }
