@@ -3,7 +3,8 @@
 // are (TILE / VEC) wide and (TILE / ROWS_PER_THREAD) tall, each moving
 // ROWS_PER_THREAD packs of VEC elements. hint: the cache policy of the staged
 // tile's global loads and stores; order=diagonal: block (bx, by) takes tile
-// column (bx + by) % gridDim.x (a rotation per block row: every tile once).
+// column (bx + by) % gridDim.x (a rotation per block row: every tile once);
+// order=column_major: blockIdx.x walks the tile rows, blockIdx.y the columns.
 // A genome without these genes emits the same text as before they existed.
 #include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/design_space.h"
@@ -16,7 +17,8 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   const ProblemTensor& x = p.input("x");
   const std::string& staging = g.gene("staging");
   const std::string hint = geneOr(g.genes, "hint", "default");
-  const bool diagonal = geneOr(g.genes, "order", "row_major") == "diagonal";
+  const std::string order = geneOr(g.genes, "order", "row_major");
+  const bool diagonal = order == "diagonal", columnMajor = order == "column_major";
   const std::int64_t vec = std::stoll(g.gene("vector"));
   const std::string T = cudaTypeName(x.dtype);
   const std::map<std::string, std::string> vars = {
@@ -30,6 +32,7 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   summary += ", " + std::to_string(vec * sizeOf(x.dtype)) + "-byte accesses";
   if (hint != "default") summary += ", " + hint + " cache hints";
   if (diagonal) summary += ", tiles taken in diagonal order";
+  if (columnMajor) summary += ", tiles taken down the columns";
 
   std::string src = headerComment(g, p, summary);
   src += includes(p) + "\n";
@@ -45,13 +48,20 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
            "// column of the tile touches 32 different banks.\n"
            "__device__ __forceinline__ int swizzle(int r, int c) { return c ^ (r & 31); }\n\n";
   src += p.signature("BLOCK_X * BLOCK_Y") + " {\n";
-  src += "  const long long row0 = (long long)blockIdx.y * TILE;  // first row of x in this tile\n";
-  if (diagonal)
-    src += "  // Diagonal order: block row by takes its tiles rotated by by, so concurrent blocks write\n"
-           "  // rows of y far apart.\n"
-           "  const long long col0 = (long long)((blockIdx.x + blockIdx.y) % gridDim.x) * TILE;  // first column of x in this tile\n";
-  else
-    src += "  const long long col0 = (long long)blockIdx.x * TILE;  // first column of x in this tile\n";
+  if (columnMajor) {
+    src += "  // Column-major order: consecutive blocks take the tiles down a column of x, so together\n"
+           "  // they write whole rows of y.\n"
+           "  const long long row0 = (long long)blockIdx.x * TILE;  // first row of x in this tile\n"
+           "  const long long col0 = (long long)blockIdx.y * TILE;  // first column of x in this tile\n";
+  } else {
+    src += "  const long long row0 = (long long)blockIdx.y * TILE;  // first row of x in this tile\n";
+    if (diagonal)
+      src += "  // Diagonal order: block row by takes its tiles rotated by by, so concurrent blocks write\n"
+             "  // rows of y far apart.\n"
+             "  const long long col0 = (long long)((blockIdx.x + blockIdx.y) % gridDim.x) * TILE;  // first column of x in this tile\n";
+    else
+      src += "  const long long col0 = (long long)blockIdx.x * TILE;  // first column of x in this tile\n";
+  }
 
   if (staging == "direct") {
     src += render(R"(#pragma unroll
@@ -130,8 +140,10 @@ EmittedKernel emitTranspose(const Genome& g, const KernelProblem& p) {
   k.source = std::move(src);
   k.launch.entry = p.entry;
   const std::string tile = std::to_string(g.param("TILE"));
-  k.launch.grid[0] = "ceil_div(" + p.extentExpr(x, 1) + ", " + tile + ")";
-  k.launch.grid[1] = "ceil_div(" + p.extentExpr(x, 0) + ", " + tile + ")";
+  const std::string tileColumns = "ceil_div(" + p.extentExpr(x, 1) + ", " + tile + ")";
+  const std::string tileRows = "ceil_div(" + p.extentExpr(x, 0) + ", " + tile + ")";
+  k.launch.grid[0] = columnMajor ? tileRows : tileColumns;
+  k.launch.grid[1] = columnMajor ? tileColumns : tileRows;
   k.launch.block[0] = std::to_string(g.param("TILE") / vec);
   k.launch.block[1] = std::to_string(g.param("TILE") / g.param("ROWS_PER_THREAD"));
   return k;

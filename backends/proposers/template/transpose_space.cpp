@@ -6,7 +6,12 @@
 // global loads and stores (access_hints.h), and the order in which blocks
 // take tiles (row-major, or diagonal: block (bx, by) takes tile
 // ((bx + by) % gridDim.x, by), so the blocks in flight together write rows of
-// y spread over more DRAM channels instead of one band of them).
+// y spread over more DRAM channels instead of one band of them; or
+// column-major: consecutive blocks take consecutive tiles down a column of x,
+// so together they write whole rows of y, and it is the reads that stride.
+// torch.compile's transpose is level with the column-major kernels: on the H200
+// the same three kernels ran 129.3-129.6 us column-major against 131.8-132.6
+// row-major, torch.compile 129.1: tests/bench/results/2026-12-03-h200-whole-program.md).
 #include "backends/proposers/template/access_hints.h"
 #include "backends/proposers/template/constraints.h"
 #include "backends/proposers/template/spaces.h"
@@ -24,7 +29,7 @@ public:
         {"staging", {"direct", "smem_plain", "smem_padded", "smem_swizzled"}},
         {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}},
         {"hint", accessHintValues(), "default"},
-        {"order", {"row_major", "diagonal"}, "row_major"},
+        {"order", {"row_major", "diagonal", "column_major"}, "row_major"},
     };
   }
 
@@ -49,7 +54,11 @@ public:
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     // The swizzle XORs the low five bits of the column: the tile must span whole 32-bank rows.
     if (staging == "smem_swizzled") v.require(tile >= 32, "the XOR swizzle needs TILE >= 32");
-    v.atMost(ceilDiv(rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
+    // Column-major order puts the tile columns on grid.y.
+    if (geneOr(g.genes, "order", "row_major") == "column_major")
+      v.atMost(ceilDiv(cols, tile), "grid.y", kMaxGridY, "the grid.y limit");
+    else
+      v.atMost(ceilDiv(rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
     const std::string& hint = g.gene("hint");
     if (hint != "default") {
       if (staging == "direct") v.add("hint=" + hint + " applies to the staged tile's packs: not with staging=direct");

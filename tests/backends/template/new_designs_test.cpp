@@ -460,6 +460,24 @@ TEST(NewDesigns, EachDesignEmitsWhatItNames) {
   Genome direct = staged;
   direct.genes["staging"] = "direct";
   EXPECT_TRUE(mentions(templates::checkGenome(direct, transpose), "not with staging=direct"));
+
+  // Column-major order: blockIdx.x walks the tile rows of x, blockIdx.y its tile columns, and the
+  // grid is laid out to match: every tile of a 8192 x 4096 x is taken once.
+  const auto wide = suiteProblem("transpose", DType::F32, 8192, 4096);
+  Genome columns = staged;
+  columns.genes["order"] = "column_major";
+  ASSERT_TRUE(templates::checkGenome(columns, wide).empty());
+  const Candidate c = TemplateProposer::candidateFor(columns, wide);
+  EXPECT_NE(c.source.find("const long long row0 = (long long)blockIdx.x * TILE;"), std::string::npos);
+  EXPECT_NE(c.source.find("const long long col0 = (long long)blockIdx.y * TILE;"), std::string::npos);
+  EXPECT_EQ(c.source.find("gridDim.x"), std::string::npos);
+  EXPECT_EQ(c.launch.grid[0], "ceil_div(M, 64)");
+  EXPECT_EQ(c.launch.grid[1], "ceil_div(N, 64)");
+  const Candidate rowMajor = TemplateProposer::candidateFor(Genome{"transpose", {{"staging", "smem_padded"}, {"vector", "4"}},
+                                                                   {{"TILE", 64}, {"ROWS_PER_THREAD", 8}}},
+                                                            wide);
+  EXPECT_EQ(rowMajor.launch.grid[0], "ceil_div(N, 64)");
+  EXPECT_EQ(rowMajor.launch.grid[1], "ceil_div(M, 64)");
 }
 
 }  // namespace
