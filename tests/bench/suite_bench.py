@@ -239,6 +239,7 @@ class KernelCase:
     smem: object
     origin: str           # where the kernel comes from, for the report
     tensor_maps: list = field(default_factory=list)   # TensorMapRule, appended after the task's parameters
+    other_build: bool = False   # built the other way from the worker (variant_bench --both-builds; Nvrtc.compile_cubin)
 
     @property
     def family(self):
@@ -639,13 +640,14 @@ def links_with_nvjitlink(arch):
     return arch.endswith("a")
 
 
-def nvrtc_options(arch):
+def nvrtc_options(arch, nvjitlink=None):
     """What the worker gives NVRTC: the real architecture and ptxas's report for a whole-program compile,
-    the virtual architecture's PTX for nvJitLink."""
+    the virtual architecture's PTX for nvJitLink (nvjitlink None: as the worker chooses for `arch`)."""
     include = CUDA_HOME / "include"
-    target = ["--gpu-architecture=" + arch.replace("sm_", "compute_")] if links_with_nvjitlink(arch) else \
-        [f"--gpu-architecture={arch}"]
-    report = [] if links_with_nvjitlink(arch) else ["--ptxas-options=-v"]
+    if nvjitlink is None:
+        nvjitlink = links_with_nvjitlink(arch)
+    target = ["--gpu-architecture=" + arch.replace("sm_", "compute_")] if nvjitlink else [f"--gpu-architecture={arch}"]
+    report = [] if nvjitlink else ["--ptxas-options=-v"]
     return target + ["-lineinfo", "-std=c++17"] + report + [f"-I{include}", f"-I{include / 'cccl'}"]
 
 
@@ -674,12 +676,15 @@ class Nvrtc:
         self.lib.nvrtcGetProgramLog(program, text)
         return text.value.decode(errors="replace")
 
-    def compile_cubin(self, source, name, arch):
-        """The cubin the evolution measured, built as the worker builds it (links_with_nvjitlink)."""
-        if links_with_nvjitlink(arch):
-            return NvJitLink().link_ptx(self.compile(source, name, nvrtc_options(arch), "PTX"), name,
+    def compile_cubin(self, source, name, arch, other_build=False):
+        """The cubin the evolution measured, built as the worker builds it (links_with_nvjitlink); with
+        other_build, the other way (whole-program for sm_90a, PTX + nvJitLink for the rest), to measure the
+        choice (variant_bench --both-builds)."""
+        nvjitlink = links_with_nvjitlink(arch) != other_build
+        if nvjitlink:
+            return NvJitLink().link_ptx(self.compile(source, name, nvrtc_options(arch, True), "PTX"), name,
                                         nvjitlink_options(arch))
-        return self.compile(source, name, nvrtc_options(arch), "CUBIN")
+        return self.compile(source, name, nvrtc_options(arch, False), "CUBIN")
 
     def compile(self, source, name, options, output):
         """NVRTC's PTX or CUBIN (nvrtcGet<output>Size, nvrtcGet<output>) of one compile."""
@@ -808,7 +813,7 @@ class OurKernel:
         self.driver, self.case = driver, case
         self.grid, self.block, self.smem = launch_dims(case, device_sm_count())
         self.arch = target_arch(case.source, torch.cuda.get_device_capability())
-        cubin = nvrtc.compile_cubin(case.source, case.name, self.arch)
+        cubin = nvrtc.compile_cubin(case.source, case.name, self.arch, case.other_build)
         self.function = driver.load(cubin, case.entry, self.smem)
         pointers = [ctypes.c_void_p(t.data_ptr()) for t in inputs + outputs]
         scalars = [ctypes.c_longlong(v) for v in scalar_values(case.spec)]

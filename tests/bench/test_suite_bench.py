@@ -204,6 +204,11 @@ class CompilePathTest(unittest.TestCase):
         self.assertNotIn("--ptxas-options=-v", options)
         self.assertEqual(sb.nvjitlink_options("sm_90a"), ["-arch=sm_90a", "-lineinfo"])
 
+    def test_the_other_build_is_asked_for_explicitly(self):
+        self.assertIn("--gpu-architecture=compute_90", sb.nvrtc_options("sm_90", nvjitlink=True))
+        self.assertIn("--gpu-architecture=sm_90a", sb.nvrtc_options("sm_90a", nvjitlink=False))
+        self.assertIn("--ptxas-options=-v", sb.nvrtc_options("sm_90a", nvjitlink=False))
+
     def test_arch_specific_source_goes_to_the_a_target(self):
         self.assertEqual(sb.target_arch("asm(\"wgmma.fence.sync.aligned;\");", (9, 0)), "sm_90a")
         self.assertEqual(sb.target_arch("__global__ void k() {}", (9, 0)), "sm_90")

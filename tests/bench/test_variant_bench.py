@@ -47,6 +47,23 @@ class LoadVariantsTest(unittest.TestCase):
                          [("A", 128, 64, "128B"), ("B", 64, 64, "128B")])
         self.assertEqual(second.tensor_maps, [])
 
+    def test_both_builds_adds_each_kernel_built_the_other_way(self):
+        gelu = json.loads((TASKS_DIR / "gelu_f32_1048576.json").read_text())
+        gemm = json.loads((TASKS_DIR / "matmul_bf16_1024x1024x1024.json").read_text())
+        with tempfile.TemporaryDirectory() as d:
+            write_variant(d, gelu, "v0", {"THREADS": 128})
+            write_variant(d, gemm, "v0", {})
+            (Path(d) / f"{gemm['name']}@v0.cu").write_text('asm("wgmma.fence.sync.aligned;");')
+            plain = vb.load_variants(d)
+            both = vb.load_variants(d, both_builds=True)
+        self.assertEqual([c.origin for c, _, _ in plain[gelu["name"]]], ["v0"])
+        self.assertEqual([(c.origin, c.other_build) for c, _, _ in both[gelu["name"]]],
+                         [("v0", False), ("v0 (PTX + nvJitLink)", True)])
+        # sm_90a kernels: the worker links with nvJitLink, the other build is whole-program.
+        self.assertEqual([(c.origin, c.other_build) for c, _, _ in both[gemm["name"]]],
+                         [("v0", False), ("v0 (whole-program)", True)])
+        self.assertEqual(both[gelu["name"]][1][0].source, both[gelu["name"]][0][0].source)
+
     def test_a_map_the_task_cannot_take_is_an_error_naming_it(self):
         gemm = json.loads((TASKS_DIR / "matmul_bf16_1024x1024x1024.json").read_text())
         with tempfile.TemporaryDirectory() as d:

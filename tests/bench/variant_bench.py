@@ -9,7 +9,11 @@ suite benchmark's method (CUDA events, L2 flush before every sample, rotating or
 per task: what a gene or a parameter is worth, measured in one run rather than across runs.
 
   variant_bench.py --kernels DIR [--samples 30] [--only task1,task2] [--copy] [--accuracy]
-                   [--compile [MODE]]
+                   [--compile [MODE]] [--both-builds]
+
+--both-builds times every kernel a second time, built the other way from the worker (a separate compilation
+through nvJitLink for sm_90, whole-program for sm_90a), labelled so: what the worker's choice of compile is worth
+(results/2026-12-03-h200-whole-program.md).
 
 --compile adds torch.compile of the eager function (mode max-autotune-no-cudagraphs unless MODE is
 given) as a contender and an "x compile" column: issue 20's targets are against it.
@@ -20,6 +24,7 @@ neighbours along the named genes and parameters, ready for this bench.
 |out - ref64| over the first output): how close to exact a kernel is, next to cuBLAS's own error.
 """
 import argparse
+import dataclasses
 import json
 import sys
 from collections import defaultdict
@@ -29,7 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import suite_bench as sb  # noqa: E402
 
 
-def load_variants(directory):
+def other_build_name(case):
+    """What --both-builds adds next to a kernel: the build the worker does not use for its target."""
+    arch = sb.target_arch(case.source, sb.DRY_RUN_CAPABILITY)
+    return "whole-program" if sb.links_with_nvjitlink(arch) else "PTX + nvJitLink"
+
+
+def load_variants(directory, both_builds=False):
     groups = defaultdict(list)
     for meta_path in sorted(Path(directory).glob("*.json")):
         meta = json.loads(meta_path.read_text())
@@ -39,6 +50,9 @@ def load_variants(directory):
         genome = meta.get("genome", {})
         params = " ".join(f"{k}={v}" for k, v in genome.get("params", {}).items())
         groups[meta["task"]].append((case, meta.get("architecture", "?"), params))
+        if both_builds:
+            other = dataclasses.replace(case, origin=f"{case.origin} ({other_build_name(case)})", other_build=True)
+            groups[meta["task"]].append((other, meta.get("architecture", "?"), params))
     return groups
 
 
@@ -103,10 +117,13 @@ def main(argv=None):
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
     parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
+    parser.add_argument("--both-builds", action="store_true",
+                        help="also time every kernel built the other way: PTX + nvJitLink where the worker compiles "
+                             "whole-program (sm_90), whole-program where it links with nvJitLink (sm_90a)")
     parser.add_argument("--compile", nargs="?", const="max-autotune-no-cudagraphs", default=None, metavar="MODE",
                         help="also time torch.compile (default mode max-autotune-no-cudagraphs)")
     args = parser.parse_args(argv)
-    groups = load_variants(args.kernels)
+    groups = load_variants(args.kernels, args.both_builds)
     only = {t for t in args.only.split(",") if t}
     if only:
         groups = {t: v for t, v in groups.items() if t in only}
