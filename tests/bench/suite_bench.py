@@ -1478,13 +1478,13 @@ def render_report(results, copy, sampler, nvrtc_version, args, expected_names, p
 
 def describe_case(case):
     grid, block, smem = launch_dims(case, DRY_RUN_SM_COUNT)
+    arch = target_arch(case.source, DRY_RUN_CAPABILITY)
     assumed = f" (sm_count = {DRY_RUN_SM_COUNT} assumed: a dry run has no GPU)" if case_uses_sm_count(case) else ""
     lines = [f"{case.name}  [{case.family}, {case.origin}]",
              f"  launch {case.entry}: grid {grid}, block {block}, dynamic smem {smem} B{assumed}; scalars "
              f"{dict(zip(case.spec.get('scalars', []), scalar_values(case.spec)))}",
-             f"  nvrtc: {' '.join(nvrtc_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"
-             + (f"; nvJitLink: {' '.join(nvjitlink_options(target_arch(case.source, DRY_RUN_CAPABILITY)))}"
-                if links_with_nvjitlink(target_arch(case.source, DRY_RUN_CAPABILITY)) else "")]
+             f"  nvrtc: {' '.join(nvrtc_options(arch))}"
+             + (f"; nvJitLink: {' '.join(nvjitlink_options(arch))}" if links_with_nvjitlink(arch) else "")]
     for rule in case.tensor_maps:
         lines.append(describe_tensor_map(case.spec, rule))
     for p in input_plans(case.spec):

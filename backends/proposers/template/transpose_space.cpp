@@ -54,11 +54,9 @@ public:
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     // The swizzle XORs the low five bits of the column: the tile must span whole 32-bank rows.
     if (staging == "smem_swizzled") v.require(tile >= 32, "the XOR swizzle needs TILE >= 32");
-    // Column-major order puts the tile columns on grid.y.
-    if (geneOr(g.genes, "order", "row_major") == "column_major")
-      v.atMost(ceilDiv(cols, tile), "grid.y", kMaxGridY, "the grid.y limit");
-    else
-      v.atMost(ceilDiv(rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
+    // grid.y walks the tile rows, or the tile columns in column-major order.
+    const bool columnMajor = geneOr(g.genes, "order", "row_major") == "column_major";
+    v.atMost(ceilDiv(columnMajor ? cols : rows, tile), "grid.y", kMaxGridY, "the grid.y limit");
     const std::string& hint = g.gene("hint");
     if (hint != "default") {
       if (staging == "direct") v.add("hint=" + hint + " applies to the staged tile's packs: not with staging=direct");
