@@ -1036,6 +1036,7 @@ class TaskResult:
     error: str = ""                             # the task could not be measured at all
     fp64_errors: dict = None                    # fp32 GEMMs: contender -> (max, RMS) error against fp64
     same_copy_us: float = None                  # memory-bound: a torch copy_ moving the task's minBytes
+    same_read_us: float = None                  # memory-bound: a kernel that only reads them (same_size_read)
     profiles: dict = field(default_factory=dict)   # --profile: contender -> suite_profile.Profile
     profile_note: str = ""                      # what the profile lacks, and why
     min_bytes: float = None                     # the task's formulas at its shape (attach_figures)
@@ -1134,6 +1135,9 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
     same_copy = same_size_copy(case)
     if same_copy is not None:
         contenders["same_copy"] = same_copy
+    same_read = same_size_read(case, driver, nvrtc)
+    if same_read is not None:
+        contenders["same_read"] = same_read
 
     started = datetime.datetime.now()   # local time, as nvidia-smi stamps its samples
     medians = time_interleaved(contenders, samples, flush)
@@ -1147,6 +1151,7 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
     result.ours_us, result.eager_us = medians["ours"], medians["eager"]
     result.library_us, result.compile_us = medians.get("library"), medians.get("compile")
     result.same_copy_us = medians.get("same_copy")
+    result.same_read_us = medians.get("same_read")
     return result
 
 
@@ -1161,6 +1166,46 @@ def same_size_copy(case):
     src = torch.ones(elements, dtype=torch.float32, device="cuda")
     dst = torch.empty_like(src)
     return lambda: dst.copy_(src)
+
+
+# The read roof at a task's size: every thread reads two 16-byte words of a contiguous buffer and
+# keeps nothing (a sum it never stores, unless it is impossible, so the loads stay). The fastest of
+# the read-only kernels tried on the H200 for 65.5 MB (results/2026-12-03-h200-read-roof.md).
+READ_ROOF_SOURCE = r"""extern "C" __global__ void __launch_bounds__(128) read_roof(const float* __restrict__ x,
+                                                                   float* __restrict__ sink, long long n) {
+  const long long packs = n / 4;
+  const long long first = (long long)blockIdx.x * 256 + threadIdx.x;
+  const float4* p = reinterpret_cast<const float4*>(x);
+  const float4 a = first < packs ? __ldg(p + first) : make_float4(0.f, 0.f, 0.f, 0.f);
+  const float4 b = first + 128 < packs ? __ldg(p + first + 128) : make_float4(0.f, 0.f, 0.f, 0.f);
+  const float s = a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
+  if (s == -1.2345e30f) sink[0] = s;
+}
+"""
+
+
+def read_roof_case(min_bytes):
+    """The read-roof kernel as a KernelCase over a float buffer of `min_bytes` (rounded up to 16 bytes)."""
+    n = max(4, -(-int(min_bytes) // 16) * 4)
+    spec = {"name": "read_roof", "family": "read_roof", "axes": {"n": n}, "scalars": ["n"],
+            "inputs": [{"name": "x", "dtype": "f32", "shape": ["n"],
+                        "distribution": {"kind": "uniform", "low": 0.0, "high": 1.0}}],
+            "outputs": [{"name": "sink", "dtype": "f32", "shape": ["1"]}]}
+    return KernelCase("read_roof", spec, READ_ROOF_SOURCE, "read_roof", ["ceil_div(n, 1024)", "1", "1"],
+                      ["128", "1", "1"], "0", "read roof")
+
+
+def same_size_read(case, driver, nvrtc):
+    """For a memory-bound task, a kernel that only reads the task's minBytes, timed with the contenders:
+    how fast anything can move that many bytes at this size. A copy splits them into reads and writes;
+    a task that mostly reads is better measured against this (its "% same-size read": that read's
+    time / ours)."""
+    if not is_memory_bound(case):
+        return None
+    roof = read_roof_case(eval_expression(case.spec["minBytes"], case.axes))
+    x = torch.ones(roof.axes["n"], dtype=torch.float32, device="cuda")
+    sink = torch.zeros(1, dtype=torch.float32, device="cuda")
+    return OurKernel(driver, nvrtc, roof, [x], [sink])
 
 
 def configure_torch():
@@ -1339,14 +1384,24 @@ def table_row(r, copy_gbs):
              fmt(ratio(r.eager_us, r.ours_us), 2), fmt(ratio(r.compile_us, r.ours_us), 2),
              fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1),
              fmt(None if r.same_copy_us is None or r.ours_us is None else 100.0 * r.same_copy_us / r.ours_us, 1),
+             fmt(None if r.same_read_us is None or r.ours_us is None else 100.0 * r.same_read_us / r.ours_us, 1),
              fmt(achieved_tflops(r), 1),
              fmt(r.sm_mhz, 0), correct]
     return "| " + " | ".join(cells) + " |"
 
 
 TABLE_HEADER = ("| task | shape | ours µs | eager µs | compile µs | library µs | × eager | × compile | × library "
-                "| GB/s | % copy BW | % same-size copy | TFLOP/s | SM MHz | correct |\n"
-                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+                "| GB/s | % copy BW | % same-size copy | % same-size read | TFLOP/s | SM MHz | correct |\n"
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+
+
+def read_roof_text(r, copy_gbs):
+    """Where a kernel that only reads the task's bytes stands on the same scale: the most any kernel
+    of the task could show at its size."""
+    if r.same_read_us is None:
+        return ""
+    read_gbs = eval_expression(r.case.spec["minBytes"], r.case.axes) / (r.same_read_us * 1e-6) / 1e9
+    return f"; a kernel that only reads the same bytes: {read_gbs / copy_gbs:.1%} ({r.same_read_us:.1f} µs)"
 
 
 def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
@@ -1371,7 +1426,7 @@ def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
             fraction = achieved_gbs(r) / copy_gbs
             checks.append((fraction >= COPY_BW_TARGET,
                            f"{name}: >= {COPY_BW_TARGET:.0%} of copy bandwidth: {fraction:.1%} "
-                           f"({achieved_gbs(r):.0f} of {copy_gbs:.0f} GB/s)"))
+                           f"({achieved_gbs(r):.0f} of {copy_gbs:.0f} GB/s)" + read_roof_text(r, copy_gbs)))
         if compile_target is not None:
             if r.compile_us is None:
                 checks.append((False, f"{name}: torch.compile was not measured"))
@@ -1423,7 +1478,9 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_statu
         "",
         "× eager / × compile / × library: that time divided by ours (> 1: ours is faster). GB/s: the task's "
         "minBytes / our time. % same-size copy: a torch copy_ moving the task's minBytes, timed with the "
-        "contenders, as a share of our time (the launch and ramp-up cost at the task's size). TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
+        "contenders, as a share of our time (the launch and ramp-up cost at the task's size). % same-size read: the same "
+        "for a kernel that only reads those bytes (two 16-byte loads a thread, nothing stored), the roof of a task that "
+        "mostly reads. TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
         "",
     ]
 

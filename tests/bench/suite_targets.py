@@ -269,6 +269,9 @@ def copy_limit(r, copy_gbs, dram_peak):
     compile_fraction = copy_fraction(r, r.compile_us, copy_gbs)
     if compile_fraction is not None:
         parts.append(f"torch.compile reaches {compile_fraction:.1%} of copy bandwidth on the same minBytes")
+    read_fraction = copy_fraction(r, getattr(r, "same_read_us", None), copy_gbs)
+    if read_fraction is not None:
+        parts.append(f"a kernel that only reads the same bytes reaches {read_fraction:.1%} at this size")
     return sentences(parts)
 
 

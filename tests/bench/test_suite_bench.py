@@ -214,6 +214,33 @@ class CompilePathTest(unittest.TestCase):
         self.assertEqual(sb.target_arch("__global__ void k() {}", (9, 0)), "sm_90")
 
 
+class ReadRoofTest(unittest.TestCase):
+    """The same-size read (variant_bench --copy): a read-only kernel over the task's minBytes."""
+
+    def test_the_launch_reads_at_least_the_tasks_bytes(self):
+        for min_bytes in (4, 1000, 65536000 + 65536, 2**31 + 12):
+            case = sb.read_roof_case(min_bytes)
+            n = case.axes["n"]
+            self.assertGreaterEqual(n * 4, min_bytes)
+            self.assertEqual(n % 4, 0)   # whole 16-byte words
+            grid, block, smem = sb.launch_dims(case)
+            self.assertEqual(block, [128, 1, 1])
+            self.assertGreaterEqual(grid[0] * 128 * 2 * 4, n)   # two words a thread
+            self.assertEqual(smem, 0)
+
+    def test_its_tensors_follow_the_kernel_signature(self):
+        case = sb.read_roof_case(4096)
+        self.assertEqual([t.name for t in sb.input_plans(case.spec)], ["x"])
+        self.assertEqual([t.shape for t in sb.output_plans(case.spec)], [(1,)])
+        self.assertEqual(sb.scalar_values(case.spec), [1024])
+        self.assertIn("read_roof(const float* __restrict__ x", case.source)
+
+    @unittest.skipUnless(Path("/usr/local/cuda/lib64/libnvrtc.so").exists(), "no NVRTC here")
+    def test_it_compiles_with_nvrtc(self):
+        cubin = sb.Nvrtc().compile_cubin(sb.READ_ROOF_SOURCE, "read_roof", "sm_90")
+        self.assertGreater(len(cubin), 0)
+
+
 class TensorMapTest(unittest.TestCase):
     SPEC = spec_named("matmul_bf16_1024x1024x1024")
 
@@ -396,6 +423,20 @@ class AnyOperatorTest(unittest.TestCase):
         self.assertFalse(sb.acceptance_lines([r], 4000.0, [], compile_target=0.9)[2][0])
         r.compile_us = None
         self.assertIn("not measured", sb.acceptance_lines([r], 4000.0, [], compile_target=0.9)[2][1])
+
+    def test_the_copy_bandwidth_check_names_the_read_roof_when_it_was_timed(self):
+        (case,) = sb.select_cases(sb.load_baselines(self.FOLDERS[0]), ["swiglu_bf16_4096x11008"])
+        r = sb.TaskResult(case, ours_us=100.0, eager_us=200.0, correct=True)
+        min_bytes = sb.eval_expression(case.spec["minBytes"], case.axes)
+        self.assertNotIn("only reads", sb.acceptance_lines([r], 4000.0, [])[1][1])
+        r.same_read_us = min_bytes / 3600e9 * 1e6   # 3600 GB/s: 90% of the 4000 GB/s copy
+        ok, line = sb.acceptance_lines([r], 4000.0, [])[1]
+        self.assertIn("of copy bandwidth", line)
+        self.assertIn("; a kernel that only reads the same bytes: 90.0% (", line)
+        self.assertIn("%.1f µs)" % r.same_read_us, line)
+        row = sb.table_row(r, 4000.0)
+        self.assertEqual(row.count("|"), sb.TABLE_HEADER.split("\n")[0].count("|"))
+        self.assertIn(" | %.1f | " % (100.0 * r.same_read_us / 100.0), row)
 
 
 class ClockLineTest(unittest.TestCase):

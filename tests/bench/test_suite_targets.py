@@ -170,6 +170,13 @@ class LimitTest(unittest.TestCase):
         (copy_line,) = self.line(lines, "softmax_f32_8192x4096: 71.0% of copy bandwidth")
         self.assertIn("Ours moves 1.120x the task's minBytes", copy_line)
         self.assertIn("torch.compile reaches 91.3% of copy bandwidth on the same minBytes", copy_line)
+        self.assertNotIn("only reads", copy_line)   # no read roof was timed
+
+    def test_the_read_roof_at_the_tasks_size_is_named_where_it_was_timed(self):
+        r = sample("softmax_f32_8192x4096")
+        r.same_read_us = r.min_bytes / (COPY * 0.95 * 1e9) * 1e6   # a read-only kernel at 95% of the copy rate
+        (copy_line,) = self.line(limits([r]), "softmax_f32_8192x4096: 71.0% of copy bandwidth")
+        self.assertIn("a kernel that only reads the same bytes reaches 95.0% at this size", copy_line)
 
     def test_gemm_against_the_library_in_tflops_of_the_tensor_peak(self):
         lines = limits([sample("matmul_bf16_8192x8192x8192")])

@@ -20,6 +20,11 @@ given) as a contender and an "x compile" column: issue 20's targets are against 
 `template-variants TASK.json OUT --sweep=NAMES` writes a task's starting points and their one-step
 neighbours along the named genes and parameters, ready for this bench.
 
+--copy measures the 2 GiB device-to-device copy (the "% copy BW" roof) and, for a memory-bound task, times a
+torch copy of the task's minBytes with its kernels: "% same-size copy" is that copy's time over the kernel's,
+what launch and ramp-up leave of the roof at the task's size; "% same-size read" the same for a kernel that
+only reads those bytes (suite_bench.same_size_read), the roof of a task that mostly reads.
+
 --accuracy adds each contender's error against the same reference evaluated in fp64 (max and RMS of
 |out - ref64| over the first output): how close to exact a kernel is, next to cuBLAS's own error.
 """
@@ -32,6 +37,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import suite_bench as sb  # noqa: E402
+
+
+# The contender label of the copy moving the task's minBytes (--copy, memory-bound tasks).
+SAME_COPY = "same-size copy"
+# ... and of the kernel that only reads them (suite_bench.same_size_read).
+SAME_READ = "same-size read"
 
 
 def other_build_name(case):
@@ -56,7 +67,7 @@ def load_variants(directory, both_builds=False):
     return groups
 
 
-def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, compile_mode=None):
+def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, compile_mode=None, same_copy=False):
     case0 = variants[0][0]
     ref = sb.reference_for(case0)
     generator = sb.torch.Generator(device="cuda").manual_seed(1234)
@@ -69,6 +80,10 @@ def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, c
         compiled = compile_torch(ref.eager, inputs, compile_mode, notes)
         if compiled is not None:
             contenders["compile"] = lambda: compiled(*inputs)
+    if same_copy:
+        for label, roof in ((SAME_COPY, sb.same_size_copy(case0)), (SAME_READ, sb.same_size_read(case0, driver, nvrtc))):
+            if roof is not None:
+                contenders[label] = roof
     for case, _, _ in variants:
         try:
             outs = [sb.make_output(p) for p in sb.output_plans(case.spec)]
@@ -86,6 +101,8 @@ def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, c
     if accuracy:
         reference64 = sb.reference_in_fp64(ref, inputs)
         for label, fn in contenders.items():
+            if label in (SAME_COPY, SAME_READ):
+                continue
             outs = outputs.get(label) or list(sb.as_tuple(fn()))
             errors[label] = sb.fp64_errors(outs, reference64)
         del reference64
@@ -115,7 +132,9 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--flush", choices=sb.FLUSH_MODES, default="write", help="how the L2 is emptied (suite_bench.L2Flush)")
     parser.add_argument("--only", default="", help="comma-separated task names")
-    parser.add_argument("--copy", action="store_true", help="also measure the device-to-device copy bandwidth")
+    parser.add_argument("--copy", action="store_true",
+                        help="also measure the device-to-device copy bandwidth, and time a copy of each memory-bound "
+                             "task's minBytes beside its kernels (the %% same-size copy column)")
     parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
     parser.add_argument("--both-builds", action="store_true",
                         help="also time every kernel built the other way: PTX + nvJitLink where the worker compiles "
@@ -144,7 +163,7 @@ def main(argv=None):
     for task, variants in groups.items():
         started = sb.datetime.datetime.now()
         medians, notes, errors = bench_group(task, variants, driver, nvrtc, flush, args.samples, args.accuracy,
-                                             args.compile)
+                                             args.compile, same_copy=args.copy)
         sm_mhz = sampler.sm_median_during((started, sb.datetime.datetime.now()))
         eager = medians["eager"]
         spec = variants[0][0].spec
@@ -152,25 +171,31 @@ def main(argv=None):
         print(f"\n## {task} ({args.samples} samples; eager {eager:.1f} us"
               + (f", library {medians['library']:.1f} us" if "library" in medians else "")
               + (f", torch.compile {medians['compile']:.1f} us" if "compile" in medians else "")
+              + (f", a copy of the same bytes {medians[SAME_COPY]:.1f} us" if SAME_COPY in medians else "")
+              + (f", a read of them {medians[SAME_READ]:.1f} us" if SAME_READ in medians else "")
               + (f"; median SM clock {sm_mhz:.0f} MHz" if sm_mhz else "") + ")\n")
         if errors:
             print("Error against the reference in fp64, max / RMS: "
                   + "; ".join(f"{label} {e[0]:.3g} / {e[1]:.3g}" for label, e in errors.items()) + "\n")
         if "compile" in notes:
             print(notes["compile"] + "\n")
-        print("| kernel | us | x eager | x compile | x library | % copy BW | architecture | parameters |")
-        print("|---|--:|--:|--:|--:|--:|---|---|")
+        print("| kernel | us | x eager | x compile | x library | % copy BW | % same-size copy | % same-size read "
+              "| architecture | parameters |")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|---|---|")
         for case, arch, params in variants:
             label = case.origin
             if label not in medians:
-                print(f"| {label} | — | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
+                print(f"| {label} | — | — | — | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
                 continue
             us = medians[label]
             lib = f"{medians['library'] / us:.3f}" if "library" in medians else "—"
             comp = f"{medians['compile'] / us:.3f}" if "compile" in medians else "—"
             bw = f"{min_bytes / (us * 1e-6) / 1e9 / copy_gbs * 100:.1f}" if copy_gbs and min_bytes else "—"
+            same = f"{medians[SAME_COPY] / us * 100:.1f}" if SAME_COPY in medians else "—"
+            read = f"{medians[SAME_READ] / us * 100:.1f}" if SAME_READ in medians else "—"
             note = f" ({notes[label]})" if label in notes else ""
-            print(f"| {label} | {us:.1f} | {eager / us:.3f} | {comp} | {lib} | {bw} | {arch} | {params}{note} |")
+            print(f"| {label} | {us:.1f} | {eager / us:.3f} | {comp} | {lib} | {bw} | {same} | {read} | {arch} "
+                  f"| {params}{note} |")
         sys.stdout.flush()
         sb.torch.cuda.empty_cache()
     sampler.stop()

@@ -304,6 +304,21 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     return s;
   }
 
+  // A row's (max, sum) pairs held by the lanes of its warp (or part of one), combined by two
+  // plain shuffle reductions: the maximum first, then the sums rescaled to it once. Combining the
+  // pairs (LseOp) puts two exponentials and a branch at every step of the shuffle tree, on the
+  // critical path at the end of each row: on the H200 the two-step form took row_logsumexp
+  // 16384x1000 from 20.6 to 20.2 us (results/2026-12-03-h200-read-roof.md).
+  static std::string lseByTwoShuffleReductions(const std::string& acc) {
+    return render(R"(  {
+    const float cr_m = row_reduce({{ACC}}.max, MaxOp());
+    const float cr_s = {{ACC}}.max == cr_neg_inf() ? 0.0f : {{ACC}}.sum * expf({{ACC}}.max - cr_m);
+    {{ACC}} = MaxSum{cr_m, row_reduce(cr_s, SumOp())};
+  }
+)",
+                  {{"ACC", acc}});
+  }
+
   std::string reduceCall(const std::string& op, const std::string& value) const {
     const bool lse = op == "logsumexp";
     std::string call = "row_reduce(" + value + ", " +
@@ -485,7 +500,10 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
         const std::string& op = rs[j].op;
         if (op == "logsumexp" && lsePack_ && registers_)
           s += "  " + acc + " = MaxSum{cr_tmax_" + rs[j].name + ", cr_tsum_" + rs[j].name + "};\n";
-        s += "  " + acc + " = " + reduceCall(op, acc) + ";\n";
+        if (op == "logsumexp" && !needsScratch())
+          s += lseByTwoShuffleReductions(acc);
+        else
+          s += "  " + acc + " = " + reduceCall(op, acc) + ";\n";
         if (op == "logsumexp")
           s += "  const float cr_" + rs[j].name + " = " + acc + ".max == cr_neg_inf() ? cr_neg_inf() : " + acc +
                ".max + logf(" + acc + ".sum);\n";

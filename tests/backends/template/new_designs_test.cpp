@@ -480,5 +480,27 @@ TEST(NewDesigns, EachDesignEmitsWhatItNames) {
   EXPECT_EQ(rowMajor.launch.grid[1], "ceil_div(M, 64)");
 }
 
+
+TEST(NewDesigns, ALogSumExpInsideAWarpIsReducedAsTheMaximumThenTheRescaledSums) {
+  // Shuffles inside one warp: two plain reductions, with no (max, sum) pair combined per step.
+  const auto lse = anyOperatorProblem("row_logsumexp");
+  const Genome warp{lse.family,
+                    {{"granularity", "warp"}, {"memory", "registers"}, {"reduction", "shuffle"}, {"vector", "4"},
+                     {"lse", "pack"}},
+                    {{"ROWS_PER_BLOCK", 4}}};
+  const std::string inWarp = codeOf(warp, lse);
+  EXPECT_NE(inWarp.find("const float cr_m = row_reduce(cr_acc_r.max, MaxOp());"), std::string::npos) << inWarp;
+  EXPECT_NE(inWarp.find("cr_acc_r.sum * expf(cr_acc_r.max - cr_m)"), std::string::npos) << inWarp;
+  EXPECT_NE(inWarp.find("cr_acc_r = MaxSum{cr_m, row_reduce(cr_s, SumOp())};"), std::string::npos) << inWarp;
+  EXPECT_EQ(inWarp.find("row_reduce(cr_acc_r, LseOp())"), std::string::npos) << inWarp;
+  // Across warps the pairs meet in shared memory, combined as before.
+  Genome block = warp;
+  block.genes["granularity"] = "multiwarp";
+  block.params = {{"ROWS_PER_BLOCK", 2}, {"WARPS_PER_ROW", 4}};
+  const std::string acrossWarps = codeOf(block, lse);
+  EXPECT_NE(acrossWarps.find("row_reduce(cr_acc_r, LseOp(), cr_scratch_lse)"), std::string::npos) << acrossWarps;
+  EXPECT_EQ(acrossWarps.find("row_reduce(cr_acc_r.max, MaxOp())"), std::string::npos) << acrossWarps;
+}
+
 }  // namespace
 }  // namespace crucible
