@@ -145,15 +145,19 @@ public:
               make("warp", welford, {{"ROWS_PER_BLOCK", 4}})};
     }
     if (f == "rmsnorm") {
-      // torch.compile's design (Triton, measured on the H200 2026-12-03): the row re-read from L2
-      // rather than held in registers, evict_last keeping it there between the sweeps. 8 warps with
-      // one pack in flight measured best of 17 (65.0 us, 0.984x torch.compile; the register design
-      // 65.9). At Triton's own 16 warps ours measured 88-154 us (up to 56 registers a thread: two
-      // blocks an SM). Layernorm has no such starting point: its best re-read kernel measured 70.2 us
-      // against 68.3 for its register design (the gene stays in its space for the search).
+      // The row in registers at 16 warps: since candidates are compiled whole-program it takes 32
+      // registers a thread (a full SM), and on the H200 (2026-12-03, 100 samples, three processes) it
+      // was the fastest of the family at 8192x8192, 64.4-64.7 us, with the same design at 8 warps
+      // (64.7-64.9; a mutation away: one starting point per architecture) and against 66.0-66.2 for
+      // the re-read row below (results/2026-12-03-h200-read-roof.md).
+      // The re-read row is torch.compile's design (Triton): read again from L2 rather than held in
+      // registers, evict_last keeping it there between the sweeps. It measured best while candidates
+      // were linked by nvJitLink (more registers: results/2026-12-03-h200-l2-reread-rows.md) and stays
+      // a starting point. Layernorm has no re-read starting point: its best measured 70.2 us against
+      // 68.3 for its register design (the gene stays in its space for the search).
       const ParamMap rereadBlock = {{"WARPS_PER_ROW", 8}, {"UNROLL", 1}};
       const GeneMap registers = {{"memory", "registers"}};
-      return {make("block", registers, block8), make("multiwarp", registers, twoRowsOf4Warps),
+      return {make("block", registers, block16), make("multiwarp", registers, twoRowsOf4Warps),
               make("warp", registers, {{"ROWS_PER_BLOCK", 4}}),
               make("block", {{"memory", "global"}, {"hint", kRereadHint}}, rereadBlock)};
     }
