@@ -81,9 +81,8 @@ def bench_group(task, variants, driver, nvrtc, flush, samples, accuracy=False, c
         if compiled is not None:
             contenders["compile"] = lambda: compiled(*inputs)
     if same_copy:
-        for label, roof in ((SAME_COPY, sb.same_size_copy(case0)), (SAME_READ, sb.same_size_read(case0, driver, nvrtc))):
-            if roof is not None:
-                contenders[label] = roof
+        roofs = {SAME_COPY: sb.same_size_copy(case0), SAME_READ: sb.same_size_read(case0, driver, nvrtc)}
+        contenders.update({label: roof for label, roof in roofs.items() if roof is not None})
     for case, _, _ in variants:
         try:
             outs = [sb.make_output(p) for p in sb.output_plans(case.spec)]
@@ -134,7 +133,8 @@ def main(argv=None):
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--copy", action="store_true",
                         help="also measure the device-to-device copy bandwidth, and time a copy of each memory-bound "
-                             "task's minBytes beside its kernels (the %% same-size copy column)")
+                             "task's minBytes and a read-only kernel over them beside its kernels (the %% same-size "
+                             "copy and read columns)")
     parser.add_argument("--accuracy", action="store_true", help="also report each contender's error against fp64")
     parser.add_argument("--both-builds", action="store_true",
                         help="also time every kernel built the other way: PTX + nvJitLink where the worker compiles "
@@ -185,7 +185,8 @@ def main(argv=None):
         for case, arch, params in variants:
             label = case.origin
             if label not in medians:
-                print(f"| {label} | — | — | — | — | — | — | — | {arch} | {params} ({notes.get(label, '?')}) |")
+                dashes = " | ".join(["—"] * 7)
+                print(f"| {label} | {dashes} | {arch} | {params} ({notes.get(label, '?')}) |")
                 continue
             us = medians[label]
             lib = f"{medians['library'] / us:.3f}" if "library" in medians else "—"
