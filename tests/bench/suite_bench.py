@@ -1361,10 +1361,12 @@ def ratio(other_us, ours_us):
     return None if other_us is None or ours_us is None else other_us / ours_us
 
 
-def achieved_gbs(r):
-    if r.ours_us is None or not is_memory_bound(r.case):
+def achieved_gbs(r, time_us=None):
+    """The task's minBytes over our time (or over `time_us`: another contender moving the same bytes)."""
+    time_us = r.ours_us if time_us is None else time_us
+    if time_us is None or not is_memory_bound(r.case):
         return None
-    return eval_expression(r.case.spec["minBytes"], r.case.axes) / (r.ours_us * 1e-6) / 1e9
+    return eval_expression(r.case.spec["minBytes"], r.case.axes) / (time_us * 1e-6) / 1e9
 
 
 def achieved_tflops(r):
@@ -1380,11 +1382,14 @@ def table_row(r, copy_gbs):
         correct = "ERROR"
     else:
         correct = "yes" if r.correct else "**NO**"
+    def percent_of_ours(roof_us):
+        share = ratio(roof_us, r.ours_us)
+        return fmt(None if share is None else 100.0 * share, 1)
+
     cells = [r.case.name, shape_text(r.case), fmt(r.ours_us), fmt(r.eager_us), fmt(r.compile_us), fmt(r.library_us),
              fmt(ratio(r.eager_us, r.ours_us), 2), fmt(ratio(r.compile_us, r.ours_us), 2),
              fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1),
-             fmt(None if r.same_copy_us is None or r.ours_us is None else 100.0 * r.same_copy_us / r.ours_us, 1),
-             fmt(None if r.same_read_us is None or r.ours_us is None else 100.0 * r.same_read_us / r.ours_us, 1),
+             percent_of_ours(r.same_copy_us), percent_of_ours(r.same_read_us),
              fmt(achieved_tflops(r), 1),
              fmt(r.sm_mhz, 0), correct]
     return "| " + " | ".join(cells) + " |"
@@ -1400,7 +1405,7 @@ def read_roof_text(r, copy_gbs):
     of the task could show at its size."""
     if r.same_read_us is None:
         return ""
-    read_gbs = eval_expression(r.case.spec["minBytes"], r.case.axes) / (r.same_read_us * 1e-6) / 1e9
+    read_gbs = achieved_gbs(r, r.same_read_us)
     return f"; a kernel that only reads the same bytes: {read_gbs / copy_gbs:.1%} ({r.same_read_us:.1f} µs)"
 
 
