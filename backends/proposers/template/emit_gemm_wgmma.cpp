@@ -250,10 +250,12 @@ __device__ __forceinline__ unsigned long long smem_descriptor(unsigned address, 
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes) {
   if (auto pipeline = genes.find("pipeline"); pipeline != genes.end() && isWarpSpecialized(pipeline->second)) {
     std::vector<TunableParameter> out = wgmmaWarpSpecializedParameters(pipeline->second == kTma);
-    // epilogue=tma: one staging buffer per consumer warpgroup (leaves room for a deeper ring) or two
-    // (a warpgroup never waits for its last store to be read); emit_gemm_wgmma_persistent.cpp.
+    // epilogue=tma: one staging buffer per consumer warpgroup (leaves room for a deeper ring), two
+    // (a warpgroup never waits for its last store to be read), or four (a 256-column tile's four
+    // steps never wait on the copy engine; the ring one stage shorter at 128 x 256);
+    // emit_gemm_wgmma_persistent.cpp.
     if (auto epilogue = genes.find("epilogue"); epilogue != genes.end() && epilogue->second == kTmaEpilogue)
-      out.push_back({"EPI_BUFFERS", {1, 2}});
+      out.push_back({"EPI_BUFFERS", {1, 2, 4}});
     return out;
   }
   return {{"BLOCK_M", {64, 128, 256}},

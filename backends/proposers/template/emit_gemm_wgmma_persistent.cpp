@@ -31,13 +31,15 @@
 // start its next tile's wgmmas while the other is still storing.
 //
 // epilogue=tma (the gene's third value): C leaves by the copy engine instead. Each consumer
-// warpgroup has EPI_BUFFERS (1 or 2) staging buffers of its rows x 64 columns in the 128-byte swizzle of a TMA
+// warpgroup has EPI_BUFFERS (1, 2 or 4) staging buffers of its rows x 64 columns in the 128-byte swizzle of a TMA
 // box (conflict-free writes without padding). Per 64-column step it writes its fragments into
 // one buffer, fences them to the async proxy, syncs, and one thread issues a bulk tensor store
 // (cp.async.bulk.tensor, tmap_C) and commits it as a bulk group; before a buffer is written
 // again that thread waits until the store issued from it EPI_BUFFERS steps earlier has read it
 // (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One buffer leaves room for a deeper ring
-// (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two never wait on the copy engine. The warps never wait for C's global writes: they go back
+// (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two wait only within a tile of more than two
+// steps; four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against
+// 1.54 us a tile on the H200, with a 3-stage ring beside them: results/2026-12-04-h200-streamk-fixup.md). The warps never wait for C's global writes: they go back
 // to the next tile's wgmmas while the copy engine drains the stores, which is what the
 // cooperative kernel's epilogue cost (the tensor cores idle while 128 threads stored 64 KiB).
 // The map clips rows past M and columns past N; a batched GEMM's map stacks the entries
@@ -130,9 +132,10 @@ std::string batchCode(const KernelProblem& p) {
 }  // namespace
 
 std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g) {
-  const std::int64_t turns = isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : 0;  // turn[CONSUMERS]
+  // turn[CONSUMERS] (pingpong), or the stream-K fix-up's and start partial's barriers
+  const std::int64_t extra = isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : isStreamKSchedule(g.genes) ? 2 : 0;
   return g.param("STAGES") * stageBytes(g) + epilogueBytes(g) + kSwizzleAlignment +
-         (2 * g.param("STAGES") + turns) * kMbarrierBytes;
+         (2 * g.param("STAGES") + extra) * kMbarrierBytes;
 }
 
 std::int64_t wgmmaPersistentTiles(const Genome& g, const KernelProblem& p) {
@@ -247,7 +250,12 @@ constexpr int EPI_STORES = WG_ROWS * EPI_CHUNKS / 128;  // chunks per consumer t
 static_assert(EPI_BYTES % 16 == 0, "the staging buffers keep 16-byte alignment");
 static_assert(EPI_STORES * 128 == WG_ROWS * EPI_CHUNKS, "every consumer thread stores the same number of chunks");
 )"},
-                 {"SLOT_FLOATS", streamk ? "constexpr int STREAMK_SLOT_FLOATS = CONSUMER_THREADS * SLABS * BLOCK_N / 2;  // a block's partial sums\n" : ""},
+                 {"SLOT_FLOATS", streamk ? R"(constexpr int STREAMK_SLOT_GROUPS = CONSUMER_THREADS * SLABS * BLOCK_N / 8;  // a block's partial sums, in float4
+constexpr int STREAMK_CHUNK_GROUPS = RING_BYTES / (CONSUMER_THREADS * 16) < SLABS * BLOCK_N / 8
+                                         ? RING_BYTES / (CONSUMER_THREADS * 16) : SLABS * BLOCK_N / 8;  // float4 rows the ring takes
+constexpr int STREAMK_CHUNKS = (SLABS * BLOCK_N / 8 + STREAMK_CHUNK_GROUPS - 1) / STREAMK_CHUNK_GROUPS;
+static_assert(STREAMK_CHUNK_GROUPS > 0, "the ring holds a float4 of every consumer thread");
+)" : ""},
                  {"SHARE_ROWS", cluster ? "constexpr int B_SHARE_ROWS = BLOCK_K / CLUSTER_M;        // k-rows of each panel a block copies (to all)\n"
                                         : ""}});
   src += tensorMapTypeDeclaration() + "  // the driver's tensor map, passed by value\n\n";
@@ -335,11 +343,16 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   vars["STREAMK_FIXUP"] = streamk ? streamkFixup() : "";
   vars["SKIP_FIRST"] = pingpong ? "  skip_k_tiles(consumer * k_tiles, stage, phase);  // the tiles before this warpgroup's first\n" : "";
   vars["SKIP_OTHERS"] = pingpong ? "    skip_k_tiles((CONSUMERS - 1) * k_tiles, stage, phase);  // the other warpgroups' next tiles\n" : "";
-  vars["TURN_DOC"] = pingpong ? ", then turn[CONSUMERS]" : "";
-  vars["TURN_BARS"] = pingpong ? "  const unsigned turn_bars = empty_bars + STAGES * 8;\n" : "";
+  vars["TURN_DOC"] = pingpong ? ", then turn[CONSUMERS]" : streamk ? ", then the fix-up's and the start partial's barriers" : "";
+  vars["TURN_BARS"] = pingpong ? "  const unsigned turn_bars = empty_bars + STAGES * 8;\n"
+                      : streamk ? "  const unsigned fixup_bar = empty_bars + STAGES * 8;  // the end partial's copy of the next block's sums\n"
+                                  "  const unsigned partial_bar = fixup_bar + 8;           // the start partial's stores, all issued\n"
+                                : "";
   vars["TURN_INIT"] = pingpong ? R"(#pragma unroll
     for (int c = 0; c < CONSUMERS; ++c) mbarrier_init(turn_bars + c * 8, 128 / 32);  // the warps of warpgroup c - 1
 )"
+                     : streamk ? "    mbarrier_init(fixup_bar, 1);  // the arrival with the byte count; the copy's bytes do the rest\n"
+                                 "    mbarrier_init(partial_bar, CONSUMER_THREADS);  // every consumer thread, after its stores\n"
                                : "";
   vars["TURN_WAIT"] = pingpong ? R"(    if (!first_turn) {
       mbarrier_wait(turn_bars + consumer * 8, turn);  // the warpgroup before has waited for all of its k-tiles
@@ -358,7 +371,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                                : "  __syncthreads();\n";
   vars["CLUSTER_SETUP"] = cluster ? "  const unsigned rank = cluster_rank(), peer = rank ^ 1;\n" : "";
   vars["PRODUCER_EXIT"] = cluster ? "    cluster_sync();  // the peer may still arrive on this block's barriers until it leaves too\n    return;\n"
-                                  : "    return;\n";
+                                  : (streamk ? streamkFlagRaiser() : std::string()) + "    return;\n";
   // The stage before `stage` (k-tile t - 1's; after the k-loop, the tile's last).
   const std::string previous = "const int previous = stage == 0 ? STAGES - 1 : stage - 1;";
   vars["RELEASE"] = cluster ? "      if (t > " + vars["T0"] + " && lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +

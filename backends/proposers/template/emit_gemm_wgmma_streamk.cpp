@@ -21,13 +21,19 @@
 // b + 1 starts with [t1, k_tiles) (a "start partial", t0 > 0).
 //
 // Fix-up: a start partial stores no C: its consumer threads write their fp32 accumulators to
-// the block's slot of a module-scope workspace (streamk_partials[blockIdx.x], coalesced:
-// element i of consumer thread c at i * CONSUMER_THREADS + c), fence, meet at the consumers'
-// named barrier 1, and one thread raises streamk_flags[blockIdx.x] with a release store. The
-// end partial's block waits (one thread: acquire loads with a sleep between, then a fence and
-// barrier 1) for its successor's flag, adds the successor's slot (ld.global.cg: L2, never a
-// stale L1 line) into its accumulators, lowers the flag again (the flags start at 0 in the
+// the block's slot of a module-scope workspace (streamk_partials[blockIdx.x], in float4 groups,
+// coalesced: group q of consumer thread c at q * CONSUMER_THREADS + c), arrive on an mbarrier
+// and go on; an otherwise idle thread of the producer warpgroup waits for that barrier, fences
+// and raises streamk_flags[blockIdx.x] with a release store (streamkFlagRaiser). The end partial's block waits (one thread: acquire loads with a sleep between, then a
+// fence and barrier 1) for its successor's flag, has the copy engine bring the successor's slot
+// into its ring (idle by then: the end partial is the block's last segment, and every k-tile of
+// it has landed and been read by both warpgroups' wgmmas once they meet at barrier 1), adds it
+// from shared memory into its accumulators, lowers the flag again (the flags start at 0 in the
 // module image, and a launcher may launch the module again) and stores the tile as usual.
+// Why the copy engine: loads from L2 straight into registers keep only as many bytes in flight
+// as the registers left beside the 128 accumulators, and the 128 KiB slot of a 128 x 256 tile
+// took 7-9 us to add that way on the H200 (bmm 16 x 2048^3: a whole tile's k-loop is 20 us),
+// against one bulk copy at the L2's rate. A ring smaller than the slot takes it in chunks.
 //
 // No deadlock: the grid is at most one block per SM (min(tiles, sm_count, STREAMK_MAX_BLOCKS),
 // and the kernel's shared memory allows one block per SM), so every block is resident; a block
@@ -74,8 +80,9 @@ std::vector<StreamKSegment> streamkSegments(std::int64_t tiles, std::int64_t kTi
 
 std::string streamkDeviceHelpers() {
   return R"(// Stream-K workspace (module scope; the flags are 0 in the module image): slot b holds the
-// partial sums of block b's start partial, consumer thread c's element i at i * CONSUMER_THREADS + c.
-__device__ float streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_FLOATS];
+// partial sums of block b's start partial, consumer thread c's float4 group q (its accumulators
+// 4q .. 4q + 3, slab after slab) at q * CONSUMER_THREADS + c. 16-byte aligned for the copy engine.
+__device__ __align__(128) float4 streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_GROUPS];
 __device__ int streamk_flags[STREAMK_MAX_BLOCKS];  // 1: slot b is written
 
 // A block's work: its data-parallel tiles (blockIdx.x + n gridDim.x below dp_tiles, whole),
@@ -141,38 +148,88 @@ __device__ __forceinline__ void streamk_flag_wait(const int* flag) {
   }
 }
 
+// Orders this thread's view of global memory (the acquired slot) before the copy engine's reads.
+__device__ __forceinline__ void fence_global_to_async() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
+
+// `bytes` (a multiple of 16) of global memory into shared memory by the copy engine; the bytes
+// complete the transaction count of `bar` (the caller arrives on it with the count first).
+__device__ __forceinline__ void bulk_copy_to_shared(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+               ::"r"(dst), "l"(__cvta_generic_to_global(src)), "r"(bytes), "r"(bar) : "memory");
+}
+
+)";
+}
+
+std::string streamkFlagRaiser() {
+  return R"(    if (threadIdx.x == 32) {
+      // This block's flag, raised by a thread with nothing else to do (the producer warpgroup's
+      // second warp), so that the consumers go on from their start partial to their next
+      // segment at once instead of waiting for 128 KiB of stores to reach L2 (3.8 us a block on
+      // the H200, bmm 16 x 2048^3): every consumer thread has issued its stores and arrived on
+      // partial_bar (release, CTA scope); this thread waits for them (acquire), fences at GPU
+      // scope and raises the flag (release): the stores are visible before the flag.
+      StreamKWalk mine = streamk_walk(tiles, k_tiles);
+      int tile, t0, t1;
+      while (streamk_next(mine, k_tiles, tile, t0, t1)) {
+        if (t0 == 0) continue;
+        mbarrier_wait(partial_bar, 0);  // a block has at most one start partial
+        __threadfence();
+        streamk_flag_store(streamk_flags + blockIdx.x, 1);
+        break;
+      }
+    }
 )";
 }
 
 std::string streamkFixup() {
   return R"(    if (t0 > 0) {
       // A start partial: the block before stores this tile. Hand it these sums through this
-      // block's slot (coalesced: consecutive consumer threads, consecutive floats), then the flag.
-      float* slot = streamk_partials[blockIdx.x] + (threadIdx.x - PRODUCER_THREADS);
+      // block's slot (coalesced: consecutive consumer threads, consecutive float4 groups), then the flag.
+      float4* slot = streamk_partials[blockIdx.x] + (threadIdx.x - PRODUCER_THREADS);
 #pragma unroll
-      for (int s = 0; s < SLABS; ++s)
-#pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) __stcg(slot + (s * (BLOCK_N / 2) + i) * CONSUMER_THREADS, acc[s][i]);
-      __threadfence();   // this thread's partials reach the GPU scope before the flag
-      consumers_sync();  // every consumer thread's have
-      if (threadIdx.x == PRODUCER_THREADS) streamk_flag_store(streamk_flags + blockIdx.x, 1);
+      for (int q = 0; q < STREAMK_SLOT_GROUPS / CONSUMER_THREADS; ++q) {
+        const int s = q / (BLOCK_N / 8), i = q % (BLOCK_N / 8) * 4;  // compile-time: the loop is unrolled
+        __stcg(slot + q * CONSUMER_THREADS, make_float4(acc[s][i], acc[s][i + 1], acc[s][i + 2], acc[s][i + 3]));
+      }
+      mbarrier_arrive(partial_bar);  // release: the producer warpgroup's thread 32 raises the flag (streamk_flag_raiser)
       continue;
     }
     if (t1 < k_tiles) {
-      // An end partial: the block after has the rest of the tile's k-tiles (its start partial,
-      // the first thing it does after its data-parallel tiles). Add its sums, then store the tile.
+      // An end partial, the block's last segment: the block after has the rest of the tile's
+      // k-tiles (its start partial, the first thing it does after its data-parallel tiles).
       if (threadIdx.x == PRODUCER_THREADS) {
         streamk_flag_wait(streamk_flags + blockIdx.x + 1);
         __threadfence();
+        fence_global_to_async();  // the slot, written by the other block's threads, read by the copy engine
       }
-      consumers_sync();  // the flag was seen: the slot is complete for every consumer thread
-      const float* slot = streamk_partials[blockIdx.x + 1] + (threadIdx.x - PRODUCER_THREADS);
+      consumers_sync();  // the flag was seen, and both warpgroups' wgmmas are done with the ring
+      // The slot into the ring by the copy engine, STREAMK_CHUNK_GROUPS float4 rows at a time
+      // (all of it at once when the ring holds it), added from shared memory.
+      const float4* part = reinterpret_cast<const float4*>(smem + (ring - smem_address(smem))) + (threadIdx.x - PRODUCER_THREADS);
 #pragma unroll
-      for (int s = 0; s < SLABS; ++s)
+      for (int chunk = 0; chunk < STREAMK_CHUNKS; ++chunk) {
+        const int first = chunk * STREAMK_CHUNK_GROUPS;
+        const int rows = min(STREAMK_CHUNK_GROUPS, STREAMK_SLOT_GROUPS / CONSUMER_THREADS - first);
+        if (chunk > 0) consumers_sync();  // every thread has added the chunk before: the ring is free
+        if (threadIdx.x == PRODUCER_THREADS) {
+          mbarrier_arrive_expect_tx(fixup_bar, rows * CONSUMER_THREADS * 16);
+          bulk_copy_to_shared(ring, streamk_partials[blockIdx.x + 1] + first * CONSUMER_THREADS, rows * CONSUMER_THREADS * 16,
+                              fixup_bar);
+        }
+        mbarrier_wait(fixup_bar, chunk & 1);  // one end partial a launch: the barrier's phases count the chunks
 #pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] += __ldcg(slot + (s * (BLOCK_N / 2) + i) * CONSUMER_THREADS);
-      consumers_sync();  // every consumer thread has read the slot
-      // Lowered for the next launch of the module (nothing writes the slot again in this one).
+        for (int r = 0; r < rows; ++r) {
+          const float4 v = part[r * CONSUMER_THREADS];
+          const int s = (first + r) / (BLOCK_N / 8), i = (first + r) % (BLOCK_N / 8) * 4;
+          acc[s][i] += v.x;
+          acc[s][i + 1] += v.y;
+          acc[s][i + 2] += v.z;
+          acc[s][i + 3] += v.w;
+        }
+      }
+      // Lowered for the next launch of the module (the copy has read the slot: this thread waited
+      // for its last bytes; nothing writes the slot again in this launch).
       if (threadIdx.x == PRODUCER_THREADS) streamk_flag_store(streamk_flags + blockIdx.x + 1, 0);
     }
 )";

@@ -359,9 +359,10 @@ public:
       const auto persistentByTma = storedByTma(persistentTmaStore, persistentTile);
       out.push_back(persistentByTma ? *persistentByTma : genome(persistent, persistentTile));
       // Stream-K with the copy engine's epilogue, on 128 x 256 tiles: the fastest kernel at bf16
-      // 8192^3 in three side-by-side runs on the H200 (1615 us against 1626 for the persistent
-      // seed), slower on the bmm (1.6%) and with bias + ReLU at 4096^3 (8%)
-      // (results/2026-12-03-h200-gemm-tma-store.md): a starting point, the search keeps the better.
+      // 8192^3 in every side-by-side run on the H200 (since its fix-up goes through the copy
+      // engine: 1505.6 us against 1530.8 for the persistent seed, 1.041x cuBLAS), level on the bmm
+      // (372.2 against 373.6) and slower with bias + ReLU at 4096^3 (9%)
+      // (results/2026-12-04-h200-streamk-fixup.md): a starting point, the search keeps the better.
       // (With the threads' stores it was not one: slower at both shapes of 2026-12-02.)
       GeneMap streamk = persistentTmaStore;
       streamk["schedule"] = kStreamKSchedule;

@@ -57,7 +57,7 @@
 // gene epilogue, of the persistent schedules: "smem" (the tile staged in a padded buffer, stored
 //   by the consumer threads) or "tma" (staged in 128-byte-swizzled boxes per warpgroup, stored
 //   by the copy engine while the warps go on to the next tile; a third tensor map, of C).
-//   EPI_BUFFERS {1, 2} (tma only) boxes per warpgroup, used in turn.
+//   EPI_BUFFERS {1, 2, 4} (tma only) boxes per warpgroup, used in turn.
 //
 // tensor_core "wgmma_bf16x3" (emit_gemm_wgmma_split.cpp): fp32 A, B and C with
 // fp32 accuracy on bf16 tensor cores: a producer warpgroup splits every fp32
@@ -167,6 +167,8 @@ std::vector<StreamKSegment> streamkSegments(std::int64_t tiles, std::int64_t kTi
                                             std::int64_t block);
 std::string streamkDeviceHelpers();
 std::string streamkFixup();
+// The producer warpgroup's thread 32: raises the block's flag once its start partial is stored.
+std::string streamkFlagRaiser();
 void addWgmmaStreamKViolations(const Genome& g, const KernelProblem& p, Violations& v);
 // The helpers of the TMA kernels' clusters (cluster rank and addresses, remote arrival,
 // cluster barrier, multicast bulk tensor copy).

@@ -169,7 +169,7 @@ TEST(WgmmaTmaEpilogue, OnlyThePersistentTmaKernelsStoreByTheCopyEngine) {
     const auto params = templates::designSpaceFor("matmul").parameters("matmul", g);
     const auto buffers = std::find_if(params.begin(), params.end(), [](const auto& t) { return t.name == "EPI_BUFFERS"; });
     ASSERT_NE(buffers, params.end()) << schedule;
-    EXPECT_EQ(buffers->values, (std::vector<std::int64_t>{1, 2}));
+    EXPECT_EQ(buffers->values, (std::vector<std::int64_t>{1, 2, 4}));
   }
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul")), p).empty());
   EXPECT_TRUE(violations(withTmaEpilogue(pingpongGenome("matmul")), p).empty());
@@ -198,6 +198,14 @@ TEST(WgmmaTmaEpilogue, CIsAThirdMapOfOneWarpgroupsRowsAndTheStagingFitsBesideThe
   for (std::int64_t buffers : {1, 2})
     EXPECT_EQ(templates::gemmWgmmaSmemBytes(withTmaEpilogue(persistentGenome("matmul"), buffers)),
               4 * 49152 + 2 * buffers * 64 * 128 + 1024 + 8 * 8);
+  // Four boxes per warpgroup (a 256-column tile's steps never wait for the copy engine) fit
+  // beside a 3-stage ring at 128 x 256, not beside 4 stages; the wait lets 3 stores read.
+  EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).empty());
+  EXPECT_TRUE(mentions(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 4), 4), p), "shared memory"));
+  EXPECT_NE(emit(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).source.find("tma_store_wait_read<EPI_BUFFERS - 1>();"),
+            std::string::npos);
+  EXPECT_NE(emit(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).source.find("constexpr int EPI_BUFFERS = 4;"),
+            std::string::npos);
   // cuBLAS's bmm tile, 256 x 128 with 4 stages, fits with one box per warpgroup only.
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 256, 128, 4), 1), p).empty());
   EXPECT_TRUE(mentions(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 256, 128, 4), 2), p), "shared memory"));
@@ -382,8 +390,9 @@ TEST(WgmmaStreamK, IsThePersistentKernelWithoutClustersAndACappedGrid) {
   const KernelProblem p = builtinProblem("matmul_bf16_8192x8192x8192");
   EXPECT_TRUE(violations(streamkGenome("matmul"), p).empty());
   EXPECT_TRUE(mentions(violations(streamkGenome("matmul", 128, 256, 4, 2), p), "CLUSTER_M=1"));
+  // Two more mbarriers than the persistent kernel: the fix-up's copy and the start partial's stores.
   EXPECT_EQ(templates::gemmWgmmaSmemBytes(streamkGenome("matmul")),
-            templates::gemmWgmmaSmemBytes(persistentGenome("matmul")));
+            templates::gemmWgmmaSmemBytes(persistentGenome("matmul")) + 2 * 8);
   // Too few tiles: 32 at 1024^3; and a GPU of 200 SMs gets a grid of 160 blocks.
   KernelProblem small = builtinProblem("matmul_bf16_1024x1024x1024");
   EXPECT_TRUE(mentions(violations(streamkGenome("matmul"), small), "schedule=grid"));
@@ -405,10 +414,12 @@ TEST(WgmmaStreamK, IsThePersistentKernelWithoutClustersAndACappedGrid) {
   EXPECT_EQ(k.launch.grid[2], "1");
   const std::string& src = k.source;
   for (const char* piece : {"constexpr int STREAMK_MAX_BLOCKS = 160;",
-                            "__device__ float streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_FLOATS];",
+                            "__device__ __align__(128) float4 streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_GROUPS];",
                             "__device__ int streamk_flags[STREAMK_MAX_BLOCKS];", "for (int t = t0; t < t1; ++t) {",
                             "if (t > t0 && lane == 0) {", "streamk_flag_wait(streamk_flags + blockIdx.x + 1);",
-                            "streamk_flag_store(streamk_flags + blockIdx.x, 1);",
+                            "streamk_flag_store(streamk_flags + blockIdx.x, 1);", "mbarrier_arrive(partial_bar);",
+                            "mbarrier_wait(partial_bar, 0);", "mbarrier_init(partial_bar, CONSUMER_THREADS);",
+                            "mbarrier_init(fixup_bar, 1);", "bulk_copy_to_shared(ring, streamk_partials[blockIdx.x + 1]",
                             "streamk_flag_store(streamk_flags + blockIdx.x + 1, 0);"})
     EXPECT_NE(src.find(piece), std::string::npos) << piece;
   // Producer and consumers walk the same segments.
@@ -571,8 +582,11 @@ TEST(WgmmaPersistentCompile, EveryLegalGenomeCompilesForSm90aWithoutSpills) {
     EXPECT_EQ(count("cp.async"), 0) << where;
     EXPECT_EQ(count("setmaxnreg"), 0) << where;
     // The copy engine stores C (epilogue=tma), or the consumer threads do in 16-byte chunks.
+    // Stream-K's only 16-byte stores from threads are a start partial's float4 groups.
+    const std::int64_t partialStores =
+        templates::isStreamKSchedule(all[i].genome.genes) ? slabs * all[i].genome.param("BLOCK_N") / 8 : 0;
     if (all[i].genome.gene("epilogue") == "tma") {
-      EXPECT_EQ(count("st.global.16B"), 0) << where;
+      EXPECT_EQ(count("st.global.16B"), partialStores) << where;
       EXPECT_GE(count("cp.async.bulk.tensor"), 3) << where;
     } else {
       EXPECT_GT(count("st.global.16B"), 0) << where;
@@ -631,8 +645,12 @@ TEST(WgmmaStreamK, PtxHasTheFlagsReleaseAndAcquire) {
   const KernelProblem p = templates::problemFromSpec(bmmSpec());
   const std::string ptx = ptxOf(emit(streamkGenome("matmul"), p).source);
   ASSERT_FALSE(ptx.empty());
+  // The start partial in 16-byte stores; the end partial's copy of it by the copy engine, after
+  // the proxy fence, into shared memory.
   for (const char* op : {"st.release.gpu.global", "ld.acquire.gpu.global", "nanosleep", "bar.sync 1, 256",
-                         "ld.global.cg.f32", "st.global.cg.f32", "cp.async.bulk.tensor.2d", "wgmma.mma_async"})
+                         "st.global.cg.v4.f32", "fence.proxy.async.global",
+                         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", "ld.shared.v4.f32",
+                         "cp.async.bulk.tensor.2d", "wgmma.mma_async"})
     EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX";
 }
 

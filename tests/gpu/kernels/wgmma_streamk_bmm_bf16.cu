@@ -1,4 +1,4 @@
-// Launch: crucible-cli eval --task tests/tasks/any-operator/bmm_bf16_16x2048x2048x2048.json --kernel tests/gpu/kernels/wgmma_streamk_bmm_bf16.cu --grid 'min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, min(sm_count, 160))' --block 384 --smem 216128 --tensor-map A:128x64:128B --tensor-map B:64x64:128B
+// Launch: crucible-cli eval --task tests/tasks/any-operator/bmm_bf16_16x2048x2048x2048.json --kernel tests/gpu/kernels/wgmma_streamk_bmm_bf16.cu --grid 'min(ceil_div(N, 256) * ceil_div(M, 128) * Bt, min(sm_count, 160))' --block 384 --smem 216144 --tensor-map A:128x64:128B --tensor-map B:64x64:128B
 // Crucible template kernel: GEMM on Hopper warpgroup tensor cores (wgmma m64n256k16 bf16, fp32 accumulate, 128B-swizzled shared-memory operands), warp-specialized, persistent: one block per SM looping over the tiles of every batch entry, 1 TMA producer thread (bulk tensor copies) running ahead across tiles, stream-K: the last tiles' k-iterations split evenly over the blocks, 2 consumer warpgroups, 4-stage mbarrier ring, epilogue staged through its own shared buffer
 // task:   bmm_bf16_16x2048x2048x2048 (matmul, Bt=16, K=2048, M=2048, N=2048)
 // genes:  epilogue=smem pipeline=tma schedule=streamk split_k=none tensor_core=wgmma vector=8
@@ -25,7 +25,11 @@ constexpr int B_STAGE_BYTES = BLOCK_N / 64 * B_PANEL_BYTES;
 constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int B_PANELS = BLOCK_N / 64;                  // bulk copies of B per stage: 64 k-rows x 64 columns
-constexpr int STREAMK_SLOT_FLOATS = CONSUMER_THREADS * SLABS * BLOCK_N / 2;  // a block's partial sums
+constexpr int STREAMK_SLOT_GROUPS = CONSUMER_THREADS * SLABS * BLOCK_N / 8;  // a block's partial sums, in float4
+constexpr int STREAMK_CHUNK_GROUPS = RING_BYTES / (CONSUMER_THREADS * 16) < SLABS * BLOCK_N / 8
+                                         ? RING_BYTES / (CONSUMER_THREADS * 16) : SLABS * BLOCK_N / 8;  // float4 rows the ring takes
+constexpr int STREAMK_CHUNKS = (SLABS * BLOCK_N / 8 + STREAMK_CHUNK_GROUPS - 1) / STREAMK_CHUNK_GROUPS;
+static_assert(STREAMK_CHUNK_GROUPS > 0, "the ring holds a float4 of every consumer thread");
 constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consumer warpgroup
 constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
 constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
@@ -117,8 +121,9 @@ __device__ __forceinline__ void consumers_sync() {
 }
 
 // Stream-K workspace (module scope; the flags are 0 in the module image): slot b holds the
-// partial sums of block b's start partial, consumer thread c's element i at i * CONSUMER_THREADS + c.
-__device__ float streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_FLOATS];
+// partial sums of block b's start partial, consumer thread c's float4 group q (its accumulators
+// 4q .. 4q + 3, slab after slab) at q * CONSUMER_THREADS + c. 16-byte aligned for the copy engine.
+__device__ __align__(128) float4 streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_GROUPS];
 __device__ int streamk_flags[STREAMK_MAX_BLOCKS];  // 1: slot b is written
 
 // A block's work: its data-parallel tiles (blockIdx.x + n gridDim.x below dp_tiles, whole),
@@ -182,6 +187,16 @@ __device__ __forceinline__ void streamk_flag_wait(const int* flag) {
     __nanosleep(sleep);
     sleep = min(sleep * 2, 512u);
   }
+}
+
+// Orders this thread's view of global memory (the acquired slot) before the copy engine's reads.
+__device__ __forceinline__ void fence_global_to_async() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
+
+// `bytes` (a multiple of 16) of global memory into shared memory by the copy engine; the bytes
+// complete the transaction count of `bar` (the caller arrives on it with the count first).
+__device__ __forceinline__ void bulk_copy_to_shared(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+               ::"r"(dst), "l"(__cvta_generic_to_global(src)), "r"(bytes), "r"(bar) : "memory");
 }
 
 // Synchronises the 128 threads of one consumer warpgroup only (named barrier 2 + consumer;
@@ -257,16 +272,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
   // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), then
-  // full[STAGES], then empty[STAGES].
+  // full[STAGES], then empty[STAGES], then the fix-up's and the start partial's barriers.
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
   const unsigned staging_buffers = ring + RING_BYTES;
   const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES, empty_bars = full_bars + STAGES * 8;
+  const unsigned fixup_bar = empty_bars + STAGES * 8;  // the end partial's copy of the next block's sums
+  const unsigned partial_bar = fixup_bar + 8;           // the start partial's stores, all issued
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(full_bars + s * 8, 1);                  // the producer's expect_tx arrival; the bytes do the rest
       mbarrier_init(empty_bars + s * 8, CONSUMER_THREADS / 32);  // one arrival per consumer warp
     }
+    mbarrier_init(fixup_bar, 1);  // the arrival with the byte count; the copy's bytes do the rest
+    mbarrier_init(partial_bar, CONSUMER_THREADS);  // every consumer thread, after its stores
     // Makes the initialisation visible to the other threads and the asynchronous arrivals.
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
@@ -307,6 +326,23 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
             phase ^= 1;
           }
         }
+      }
+    }
+    if (threadIdx.x == 32) {
+      // This block's flag, raised by a thread with nothing else to do (the producer warpgroup's
+      // second warp), so that the consumers go on from their start partial to their next
+      // segment at once instead of waiting for 128 KiB of stores to reach L2 (3.8 us a block on
+      // the H200, bmm 16 x 2048^3): every consumer thread has issued its stores and arrived on
+      // partial_bar (release, CTA scope); this thread waits for them (acquire), fences at GPU
+      // scope and raises the flag (release): the stores are visible before the flag.
+      StreamKWalk mine = streamk_walk(tiles, k_tiles);
+      int tile, t0, t1;
+      while (streamk_next(mine, k_tiles, tile, t0, t1)) {
+        if (t0 == 0) continue;
+        mbarrier_wait(partial_bar, 0);  // a block has at most one start partial
+        __threadfence();
+        streamk_flag_store(streamk_flags + blockIdx.x, 1);
+        break;
       }
     }
     return;
@@ -366,32 +402,51 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
     }
     if (t0 > 0) {
       // A start partial: the block before stores this tile. Hand it these sums through this
-      // block's slot (coalesced: consecutive consumer threads, consecutive floats), then the flag.
-      float* slot = streamk_partials[blockIdx.x] + (threadIdx.x - PRODUCER_THREADS);
+      // block's slot (coalesced: consecutive consumer threads, consecutive float4 groups), then the flag.
+      float4* slot = streamk_partials[blockIdx.x] + (threadIdx.x - PRODUCER_THREADS);
 #pragma unroll
-      for (int s = 0; s < SLABS; ++s)
-#pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) __stcg(slot + (s * (BLOCK_N / 2) + i) * CONSUMER_THREADS, acc[s][i]);
-      __threadfence();   // this thread's partials reach the GPU scope before the flag
-      consumers_sync();  // every consumer thread's have
-      if (threadIdx.x == PRODUCER_THREADS) streamk_flag_store(streamk_flags + blockIdx.x, 1);
+      for (int q = 0; q < STREAMK_SLOT_GROUPS / CONSUMER_THREADS; ++q) {
+        const int s = q / (BLOCK_N / 8), i = q % (BLOCK_N / 8) * 4;  // compile-time: the loop is unrolled
+        __stcg(slot + q * CONSUMER_THREADS, make_float4(acc[s][i], acc[s][i + 1], acc[s][i + 2], acc[s][i + 3]));
+      }
+      mbarrier_arrive(partial_bar);  // release: the producer warpgroup's thread 32 raises the flag (streamk_flag_raiser)
       continue;
     }
     if (t1 < k_tiles) {
-      // An end partial: the block after has the rest of the tile's k-tiles (its start partial,
-      // the first thing it does after its data-parallel tiles). Add its sums, then store the tile.
+      // An end partial, the block's last segment: the block after has the rest of the tile's
+      // k-tiles (its start partial, the first thing it does after its data-parallel tiles).
       if (threadIdx.x == PRODUCER_THREADS) {
         streamk_flag_wait(streamk_flags + blockIdx.x + 1);
         __threadfence();
+        fence_global_to_async();  // the slot, written by the other block's threads, read by the copy engine
       }
-      consumers_sync();  // the flag was seen: the slot is complete for every consumer thread
-      const float* slot = streamk_partials[blockIdx.x + 1] + (threadIdx.x - PRODUCER_THREADS);
+      consumers_sync();  // the flag was seen, and both warpgroups' wgmmas are done with the ring
+      // The slot into the ring by the copy engine, STREAMK_CHUNK_GROUPS float4 rows at a time
+      // (all of it at once when the ring holds it), added from shared memory.
+      const float4* part = reinterpret_cast<const float4*>(smem + (ring - smem_address(smem))) + (threadIdx.x - PRODUCER_THREADS);
 #pragma unroll
-      for (int s = 0; s < SLABS; ++s)
+      for (int chunk = 0; chunk < STREAMK_CHUNKS; ++chunk) {
+        const int first = chunk * STREAMK_CHUNK_GROUPS;
+        const int rows = min(STREAMK_CHUNK_GROUPS, STREAMK_SLOT_GROUPS / CONSUMER_THREADS - first);
+        if (chunk > 0) consumers_sync();  // every thread has added the chunk before: the ring is free
+        if (threadIdx.x == PRODUCER_THREADS) {
+          mbarrier_arrive_expect_tx(fixup_bar, rows * CONSUMER_THREADS * 16);
+          bulk_copy_to_shared(ring, streamk_partials[blockIdx.x + 1] + first * CONSUMER_THREADS, rows * CONSUMER_THREADS * 16,
+                              fixup_bar);
+        }
+        mbarrier_wait(fixup_bar, chunk & 1);  // one end partial a launch: the barrier's phases count the chunks
 #pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] += __ldcg(slot + (s * (BLOCK_N / 2) + i) * CONSUMER_THREADS);
-      consumers_sync();  // every consumer thread has read the slot
-      // Lowered for the next launch of the module (nothing writes the slot again in this one).
+        for (int r = 0; r < rows; ++r) {
+          const float4 v = part[r * CONSUMER_THREADS];
+          const int s = (first + r) / (BLOCK_N / 8), i = (first + r) % (BLOCK_N / 8) * 4;
+          acc[s][i] += v.x;
+          acc[s][i + 1] += v.y;
+          acc[s][i + 2] += v.z;
+          acc[s][i + 3] += v.w;
+        }
+      }
+      // Lowered for the next launch of the module (the copy has read the slot: this thread waited
+      // for its last bytes; nothing writes the slot again in this launch).
       if (threadIdx.x == PRODUCER_THREADS) streamk_flag_store(streamk_flags + blockIdx.x + 1, 0);
     }
     // Where the tile lies, worked out only now: nothing of it is live during the k-loop.
