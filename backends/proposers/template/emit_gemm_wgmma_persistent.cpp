@@ -39,8 +39,9 @@
 // (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One buffer leaves room for a deeper ring
 // (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two wait only within a tile of more than two
 // steps; four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against
-// 1.54 us a tile on the H200, with a 3-stage ring beside them: results/2026-12-04-h200-streamk-fixup.md). The warps never wait for C's global writes: they go back
-// to the next tile's wgmmas while the copy engine drains the stores, which is what the
+// 1.54 us a tile on the H200, with a 3-stage ring beside them:
+// results/2026-12-03-h200-streamk-fixup.md). The warps never wait for C's global writes: they
+// go back to the next tile's wgmmas while the copy engine drains the stores, which is what the
 // cooperative kernel's epilogue cost (the tensor cores idle while 128 threads stored 64 KiB).
 // The map clips rows past M and columns past N; a batched GEMM's map stacks the entries
 // row-wise, so a tile must not reach into the next entry's rows (M % BLOCK_M == 0, a rule).
@@ -134,7 +135,9 @@ std::string batchCode(const KernelProblem& p) {
 std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g) {
   // turn[CONSUMERS] (pingpong), or the stream-K fix-up's and start partial's barriers
   const std::int64_t extra = isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : isStreamKSchedule(g.genes) ? 2 : 0;
-  return g.param("STAGES") * stageBytes(g) + epilogueBytes(g) + kSwizzleAlignment +
+  // matmul_bias_relu: each consumer warpgroup's slice of the bias (bf16).
+  const std::int64_t biasSlices = g.family == "matmul_bias_relu" ? g.param("WARPGROUPS") * g.param("BLOCK_N") * kBf16Bytes : 0;
+  return g.param("STAGES") * stageBytes(g) + epilogueBytes(g) + biasSlices + kSwizzleAlignment +
          (2 * g.param("STAGES") + extra) * kMbarrierBytes;
 }
 
@@ -226,6 +229,7 @@ EmittedKernel emitGemmWgmmaPersistent(const Genome& g, const KernelProblem& p) {
   src += constant("EPI_COLS", kEpilogueColumns, "columns of C staged per epilogue step");
   if (tmaStore) src += constant("EPI_BUFFERS", g.param("EPI_BUFFERS"), "staging buffers per consumer warpgroup, used in turn");
   if (streamk) src += constant("STREAMK_MAX_BLOCKS", kStreamKMaxBlocks, "the largest grid: workspace slots");
+  if (fused) src += constant("BIAS_SLICE_BYTES", bn * kBf16Bytes, "a consumer warpgroup's slice of the bias (bf16)");
   src += render(R"(constexpr int PRODUCER_THREADS = 128;
 constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
 {{SLABS}}
@@ -262,6 +266,7 @@ static_assert(STREAMK_CHUNK_GROUPS > 0, "the ring holds a float4 of every consum
   src += wgmmaDeviceHelpers(false);
   src += mbarrierInitArriveHelpers() + tmaCopyHelpers() + (cluster ? wgmmaClusterHelpers() : "") + mbarrierWaitHelpers();
   if (tmaStore) src += tmaStoreHelpers();
+  if (fused) src += cpAsyncCopyHelpers();
   if (streamk) src += streamkDeviceHelpers();
   if (pingpong)
     src += R"(// Moves a consumer's place in the ring's stream of k-tiles `count` k-tiles on (the other
@@ -389,11 +394,45 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
 )"
                                  : "    if (lane == 0) {\n      " + previous + "\n      mbarrier_arrive(empty_bars + previous * 8);\n    }\n";
   vars["END_SYNC"] = cluster ? "  cluster_sync();  // no block leaves while the other may still arrive on its barriers\n" : "";
+  // matmul_bias_relu: the tile's slice of the bias (bf16, as A and B) reaches shared memory by
+  // cp.async while the k-loop runs, one slice per consumer warpgroup, and the epilogue reads it
+  // there. Why: the epilogue's global loads of the bias stood between the accumulators and the
+  // stores of every tile, the tensor cores idle meanwhile (H200, 4096^3, 128 x 256: 179.3 against
+  // 183.3 us, results/2026-12-03-h200-streamk-fixup.md). Warp 0 of the warpgroup copies 16 bytes a
+  // lane at the tile's start (in stream-K only for a segment that stores its tile: t0 = 0) and
+  // waits for them before the epilogue, whose first warpgroup barrier shows them to the other
+  // warps. The next tile's copy cannot overwrite the slice while a warp still reads it: every
+  // epilogue step ends at a warpgroup barrier after its reads, and warp 0 copies only after the
+  // last one.
+  // Columns past N hold zeros in the slice (their chunks copy no source bytes), so the guard on N
+  // is not needed for the values; without it, though, ptxas spilled 40-56 bytes on the two-slab
+  // warpgroups (256 x 128, pingpong 128 x 128), and with it none.
   const DType biasType = fused ? p.input("bias").dtype : DType::F32;
-  vars["BIAS"] = fused ? "          const long long col = block_col + step * EPI_COLS + tile_col;  // N % 8 == 0: col + 1 < N when col < N\n"
-                         "          const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias[col]") +
-                             " : 0.0f, bias1 = col < {{N}} ? " + toFloat(biasType, "bias[col + 1]") + " : 0.0f;\n"
+  vars["BIAS"] = fused ? "          const int slice_col = step * EPI_COLS + tile_col;\n"
+                         "          const long long col = block_col + slice_col;  // N % 8 == 0: col + 1 < N when col < N\n"
+                         "          const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col]") +
+                             " : 0.0f, bias1 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col + 1]") + " : 0.0f;\n"
                        : "";
+  vars["BIAS_DOC"] = fused ? "then the bias slices\n  // (CONSUMERS x BIAS_SLICE_BYTES), " : "";
+  vars["BIAS_SLICES"] = fused ? "  const unsigned bias_slices = staging_buffers + CONSUMERS * EPI_WG_BYTES;\n" : "";
+  vars["BIAS_SKIP"] = fused ? " + CONSUMERS * BIAS_SLICE_BYTES" : "";
+  vars["BIAS_PREFETCH"] = fused ? render(R"(    if (warp == 0 && {{T0}} == 0) {
+      // This tile's bias slice into the warpgroup's buffer, under the k-loop (read by the epilogue).
+      int bias_entry;
+      long long bias_row, bias_col;
+      tile_position(tile, tiles_m, tiles_n, bias_entry, bias_row, bias_col);
+      unsigned char* const slice = smem + (bias_slices + consumer * BIAS_SLICE_BYTES - smem_address(smem));
+      for (int c = lane; c < BLOCK_N / 8; c += 32)
+        cp_async_16(slice + c * 16, bias + bias_col + c * 8, bias_col + c * 8 < {{N}});
+      cp_async_commit();
+    }
+)", vars)
+                                : "";
+  vars["BIAS_WAIT"] = fused ? R"(    if (warp == 0) cp_async_wait<0>();  // the slice has landed; the epilogue's first barrier shows it
+    const __nv_bfloat16* const bias_slice =
+        reinterpret_cast<const __nv_bfloat16*>(smem + (bias_slices + consumer * BIAS_SLICE_BYTES - smem_address(smem)));
+)"
+                            : "";
   vars["BIAS"] = render(vars["BIAS"], vars);
   vars["V0"] = fused ? "fmaxf(acc[s][a + half * 2] + bias0, 0.0f)" : "acc[s][a + half * 2]";
   vars["V1"] = fused ? "fmaxf(acc[s][a + half * 2 + 1] + bias1, 0.0f)" : "acc[s][a + half * 2 + 1]";
@@ -483,11 +522,11 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
-  // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), then
+  // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), {{BIAS_DOC}}then
   // full[STAGES], then empty[STAGES]{{TURN_DOC}}.
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
   const unsigned staging_buffers = ring + RING_BYTES;
-  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES, empty_bars = full_bars + STAGES * 8;
+{{BIAS_SLICES}}  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES{{BIAS_SKIP}}, empty_bars = full_bars + STAGES * 8;
 {{TURN_BARS}}  if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
@@ -543,7 +582,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     for (int s = 0; s < SLABS; ++s)
 #pragma unroll
       for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-    for (int t = {{T0}}; t < {{T1}}; ++t) {
+{{BIAS_PREFETCH}}    for (int t = {{T0}}; t < {{T1}}; ++t) {
       mbarrier_wait(full_bars + stage * 8, phase);  // k-tile t of this tile has landed
 )" + indentLines(wgmmaIssueTile(), 2) + R"(      wgmma_wait<1>();  // this warp's wgmmas of k-tile t - 1 are done: hand its stage back
 {{RELEASE}}      if (++stage == STAGES) {
@@ -557,7 +596,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     int entry;
     long long block_row, block_col;
     tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
-{{EPILOGUE}}{{SKIP_OTHERS}}  }
+{{BIAS_WAIT}}{{EPILOGUE}}{{SKIP_OTHERS}}  }
 {{EPILOGUE_TAIL}}{{END_SYNC}}}
 )",
                 vars);

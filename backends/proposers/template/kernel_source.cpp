@@ -109,7 +109,11 @@ std::string cpAsyncHelpers() {
 __device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
+)" + cpAsyncCopyHelpers();
+}
 
+std::string cpAsyncCopyHelpers() {
+  return R"(
 // 16 bytes global -> shared without a register round trip; `valid` = false writes zeros.
 __device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool valid) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),

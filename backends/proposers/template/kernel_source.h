@@ -40,6 +40,8 @@ std::string packHelpers(DType d, bool withConversions = true);
 // smem_address(p), cp_async_16(dst, src, valid) (16 bytes global -> shared,
 // zeros when !valid), cp_async_commit(), cp_async_wait<PENDING>().
 std::string cpAsyncHelpers();
+// The cp.async copy, commit and wait alone (for kernels that define smem_address themselves).
+std::string cpAsyncCopyHelpers();
 
 // The multistage main loop over k-tiles: STAGES - 1 tiles in flight, one
 // commit group per iteration. Expects in scope: STAGES, `k_tiles`, and the

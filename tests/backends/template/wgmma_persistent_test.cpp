@@ -213,6 +213,36 @@ TEST(WgmmaTmaEpilogue, CIsAThirdMapOfOneWarpgroupsRowsAndTheStagingFitsBesideThe
   EXPECT_TRUE(mentions(violations(withTmaEpilogue(streamkGenome("matmul_bias_relu", 256, 128, 3), 1), p), "epilogue=tma"));
 }
 
+// matmul_bias_relu: the tile's bias slice reaches shared memory under the k-loop (cp.async by
+// warp 0 of each consumer warpgroup), and the epilogue reads it there, never from global memory.
+TEST(WgmmaBiasSlice, TheEpilogueReadsTheBiasFromSharedMemoryCopiedUnderTheKLoop) {
+  const KernelProblem p = builtinProblem("matmul_bias_relu_bf16_4096x4096x4096");
+  for (const Genome& g : {withTmaEpilogue(persistentGenome("matmul_bias_relu")), persistentGenome("matmul_bias_relu"),
+                          withTmaEpilogue(streamkGenome("matmul_bias_relu")), pingpongGenome("matmul_bias_relu")}) {
+    ASSERT_TRUE(violations(g, p).empty()) << g.toJson() << testing::PrintToString(violations(g, p));
+    const std::string src = emit(g, p).source;
+    const std::size_t copy = src.find("cp_async_16(slice + c * 16, bias + bias_col + c * 8, bias_col + c * 8 < N);");
+    const std::size_t kloop = src.find("mbarrier_wait(full_bars + stage * 8, phase);", src.find("------ consumers"));
+    const std::size_t wait = src.find("if (warp == 0) cp_async_wait<0>();");
+    const std::size_t read = src.find("bias_slice[slice_col]");
+    ASSERT_NE(copy, std::string::npos) << g.toJson();
+    ASSERT_NE(wait, std::string::npos) << g.toJson();
+    ASSERT_NE(read, std::string::npos) << g.toJson();
+    EXPECT_LT(copy, kloop) << g.toJson();
+    EXPECT_LT(kloop, wait) << g.toJson();
+    EXPECT_LT(wait, read) << g.toJson();
+    EXPECT_EQ(src.find("bias[col]"), std::string::npos) << g.toJson();
+    // Stream-K copies only for a segment that stores its tile.
+    EXPECT_EQ(src.find("if (warp == 0 && t0 == 0) {") != std::string::npos, templates::isStreamKSchedule(g.genes));
+    // The slices sit between the staging and the barriers: BLOCK_N bf16 per consumer warpgroup.
+    Genome plain = g;
+    plain.family = "matmul";
+    EXPECT_EQ(templates::gemmWgmmaSmemBytes(g), templates::gemmWgmmaSmemBytes(plain) + 2 * g.param("BLOCK_N") * 2);
+  }
+  EXPECT_EQ(emit(persistentGenome("matmul"), builtinProblem("matmul_bf16_8192x8192x8192")).source.find("bias_slice"),
+            std::string::npos);
+}
+
 TEST(WgmmaTmaEpilogue, ABatchedTileMustNotStoreIntoTheNextEntry) {
   const KernelProblem bmm = templates::problemFromSpec(bmmSpec());  // M = 2048
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul")), bmm).empty());
@@ -579,7 +609,11 @@ TEST(WgmmaPersistentCompile, EveryLegalGenomeCompilesForSm90aWithoutSpills) {
     const std::int64_t slabs = all[i].genome.param("BLOCK_M") / all[i].genome.param("WARPGROUPS") / 64;
     EXPECT_GE(count("wgmma"), 4 * slabs) << where;
     EXPECT_GE(count("cp.async.bulk.tensor"), 2) << where;
-    EXPECT_EQ(count("cp.async"), 0) << where;
+    // cp.async (not bulk) only for matmul_bias_relu's slice of the bias, under the k-loop.
+    if (all[i].genome.family == "matmul_bias_relu")
+      EXPECT_GT(count("cp.async"), 0) << where;
+    else
+      EXPECT_EQ(count("cp.async"), 0) << where;
     EXPECT_EQ(count("setmaxnreg"), 0) << where;
     // The copy engine stores C (epilogue=tma), or the consumer threads do in 16-byte chunks.
     // Stream-K's only 16-byte stores from threads are a start partial's float4 groups.
