@@ -404,15 +404,21 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   // warps. The next tile's copy cannot overwrite the slice while a warp still reads it: every
   // epilogue step ends at a warpgroup barrier after its reads, and warp 0 copies only after the
   // last one.
-  // Columns past N hold zeros in the slice (their chunks copy no source bytes), so the guard on N
-  // is not needed for the values; without it, though, ptxas spilled 40-56 bytes on the two-slab
-  // warpgroups (256 x 128, pingpong 128 x 128), and with it none.
+  // Columns past N hold zeros in the slice (their chunks copy no source bytes), so one slab a
+  // warpgroup reads it unguarded: 178.5 against 180.8 us with the guard on N (H200, 4096^3, 128 x
+  // 256, call 6 of results/2026-12-03-h200-streamk-fixup.md). With two slabs (256 x 128, pingpong
+  // 128 x 128) unguarded reads made ptxas spill 40-56 bytes, and the guard keeps them at none.
   const DType biasType = fused ? p.input("bias").dtype : DType::F32;
-  vars["BIAS"] = fused ? "          const int slice_col = step * EPI_COLS + tile_col;\n"
-                         "          const long long col = block_col + slice_col;  // N % 8 == 0: col + 1 < N when col < N\n"
-                         "          const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col]") +
-                             " : 0.0f, bias1 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col + 1]") + " : 0.0f;\n"
-                       : "";
+  const bool guardBias = warpgroupRows(g) / kRowsPerWgmma > 1;
+  vars["BIAS"] = !fused ? ""
+                 : guardBias
+                     ? "          const int slice_col = step * EPI_COLS + tile_col;\n"
+                       "          const long long col = block_col + slice_col;  // N % 8 == 0: col + 1 < N when col < N\n"
+                       "          const float bias0 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col]") +
+                           " : 0.0f, bias1 = col < {{N}} ? " + toFloat(biasType, "bias_slice[slice_col + 1]") + " : 0.0f;\n"
+                     : "          const int slice_col = step * EPI_COLS + tile_col;  // past N: zeros\n"
+                       "          const float bias0 = " + toFloat(biasType, "bias_slice[slice_col]") +
+                           ", bias1 = " + toFloat(biasType, "bias_slice[slice_col + 1]") + ";\n";
   vars["BIAS_DOC"] = fused ? "then the bias slices\n  // (CONSUMERS x BIAS_SLICE_BYTES), " : "";
   vars["BIAS_SLICES"] = fused ? "  const unsigned bias_slices = staging_buffers + CONSUMERS * EPI_WG_BYTES;\n" : "";
   vars["BIAS_SKIP"] = fused ? " + CONSUMERS * BIAS_SLICE_BYTES" : "";
