@@ -86,8 +86,10 @@ TEST(PipelineOverlap, CompilesRunAheadOfTheEvaluator) {
   EXPECT_EQ(evaluator.evaluations.load(), n);
   EXPECT_GE(t.compileSeconds, n * 0.1 * 0.99);
   EXPECT_GE(t.evaluateSeconds, n * 0.1 * 0.99);
-  // Serial, the evaluator would wait for every compile (0.8 s); ahead, only the first.
-  EXPECT_GE(t.waitCompileSeconds, 0.1 * 0.99);
+  // Serial, the evaluator would wait for every compile (0.8 s); ahead, only the first. Its wait
+  // starts when its thread first asks, which may be some milliseconds into that compile (a fresh
+  // clone's ThreadSanitizer run on two busy cores measured 96 ms): half the compile is the floor.
+  EXPECT_GE(t.waitCompileSeconds, 0.1 * 0.5);
   EXPECT_LT(t.waitCompileSeconds, 0.4) << describe(t);
   EXPECT_GE(wall, (n + 1) * 0.1 * 0.99);
   EXPECT_LT(wall, n * 0.2 * 0.8) << "compile and evaluation did not overlap: " << describe(t);
