@@ -44,18 +44,24 @@ constexpr std::int64_t kRegisterOverhead = 64;
 
 }  // namespace
 
+namespace {
+
+enum class WgmmaScale { Accumulate, Argument, Overwrite };
+
 // The inline-asm wrapper of one wgmma.mma_async.m64n<n>k16.f32.bf16.bf16 with both operands in shared memory.
-std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument) {
+std::string wgmmaWrapper(std::int64_t n, WgmmaScale scale) {
+  const bool accumulateArgument = scale == WgmmaScale::Argument, overwrite = scale == WgmmaScale::Overwrite;
   const std::int64_t regs = n / 2;
-  const std::string name = "wgmma_m64n" + std::to_string(n) + "k16";
+  const std::string name = "wgmma_m64n" + std::to_string(n) + "k16" + (overwrite ? "_overwrite" : "");
   // "{%0, %1, ...}" split into string-literal lines of 16 registers.
   std::string list = "{", outputs;
   for (std::int64_t i = 0; i < regs; ++i) {
     list += std::string(i == 0 ? "" : i % 16 == 0 ? ",\"\n      \"" : ", ") + "%" + std::to_string(i);
-    outputs += std::string(i == 0 ? "" : i % 8 == 0 ? ",\n        " : ", ") + "\"+f\"(d[" + std::to_string(i) + "])";
+    outputs += std::string(i == 0 ? "" : i % 8 == 0 ? ",\n        " : ", ") + (overwrite ? "\"=f\"(d[" : "\"+f\"(d[") +
+               std::to_string(i) + "])";
   }
   list += "}";
-  return render(R"(// d (this warpgroup's 64 x {{N}} fp32 accumulators) += A (64 x 16, K-major) * B (16 x {{N}}, N-major).
+  return render(R"(// d (this warpgroup's 64 x {{N}} fp32 accumulators) {{OP}} A (64 x 16, K-major) * B (16 x {{N}}, N-major).
 // Asynchronous: d must not be touched until a wgmma_wait covers this call's group.
 // Trailing immediates: scale-a = scale-b = 1 (no negation), A not transposed, B transposed (N-major).{{ACC_DOC}}
 __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long long a_desc, unsigned long long b_desc{{ACC_PARAM}}) {
@@ -79,10 +85,22 @@ __device__ __forceinline__ void {{NAME}}(float (&d)[{{REGS}}], unsigned long lon
                  {"ADESC", std::to_string(regs)},
                  {"BDESC", std::to_string(regs + 1)},
                  {"SCALE", std::to_string(regs + 2)},
-                 {"ACC_DOC", accumulateArgument ? "\n// accumulate = 0: d = A * B (d's old values are ignored)." : ""},
+                 {"OP", overwrite ? "=" : "+="},
+                 {"ACC_DOC", accumulateArgument ? "\n// accumulate = 0: d = A * B (d's old values are ignored)."
+                             : overwrite ? "\n// d's old values are neither read nor kept: d is an output only (\"=f\"), so they need not\n"
+                                           "// be live before the call (a tile's first k16 step, instead of zeroing d)."
+                                         : ""},
                  {"ACC_PARAM", accumulateArgument ? ", int accumulate" : ""},
-                 {"ACC_VALUE", accumulateArgument ? "accumulate" : "1"}});
+                 {"ACC_VALUE", accumulateArgument ? "accumulate" : overwrite ? "0" : "1"}});
 }
+
+}  // namespace
+
+std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument) {
+  return wgmmaWrapper(n, accumulateArgument ? WgmmaScale::Argument : WgmmaScale::Accumulate);
+}
+
+std::string wgmmaOverwriteWrapper(std::int64_t n) { return wgmmaWrapper(n, WgmmaScale::Overwrite); }
 
 std::map<std::string, std::string> wgmmaRenderVars(const KernelProblem& p, std::int64_t blockN) {
   return {{"M", p.extentCode(p.input("A"), 0)},
@@ -164,14 +182,18 @@ std::string wgmmaZeroAccumulators() {
 )";
 }
 
-std::string wgmmaIssueTile() {
+std::string wgmmaIssueTile(bool overwriteFirst) {
+  const std::string operands = R"((acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4)))";
+  const std::string call = overwriteFirst ? "if (kk == 0)\n          {{WGMMA}}_overwrite" + operands +
+                                                ";\n        else\n          {{WGMMA}}" + operands + ";"
+                                          : "{{WGMMA}}" + operands + ";";
   return R"(    wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
 #pragma unroll
       for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
-        {{WGMMA}}(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
-                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+        )" + call + R"(
     }
     wgmma_commit();
 )";
@@ -278,7 +300,11 @@ void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations&
   v.require(p.output("C").dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
   // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
   v.require(g.param("BLOCK_K") == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
-  v.divisible(g.param("BLOCK_M"), "BLOCK_M", kRowsPerWgmma * g.param("WARPGROUPS"), "64 x WARPGROUPS");
+  // A pingpong warpgroup owns whole tiles; the other kernels split BLOCK_M over their warpgroups.
+  if (isPingpongSchedule(g.genes))
+    v.divisible(g.param("BLOCK_M"), "BLOCK_M", kRowsPerWgmma, "64 (the M of a wgmma)");
+  else
+    v.divisible(g.param("BLOCK_M"), "BLOCK_M", kRowsPerWgmma * g.param("WARPGROUPS"), "64 x WARPGROUPS");
   v.divisible(g.param("BLOCK_N"), "BLOCK_N", 64, "the 64-column swizzle panel");
   v.atMost(g.param("BLOCK_N"), "BLOCK_N", 256, "the largest wgmma N");
   v.require(g.param("STAGES") >= 3, "the ring needs STAGES >= 3: one stage being multiplied, one in flight, one filling");

@@ -301,7 +301,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
 }
 
 )";
-  src += wgmmaInstructionWrapper(bn) + "\n";
+  src += wgmmaInstructionWrapper(bn) + "\n" + wgmmaOverwriteWrapper(bn) + "\n";
   std::string signature = p.signature("THREADS, 1", tmaStore ? std::vector<std::string>{"A", "B", "C"}
                                                               : std::vector<std::string>{"A", "B"});
   if (cluster) signature.replace(signature.find("__global__ void ") + 16, 0, "__cluster_dims__(CLUSTER_M, 1, 1) ");
@@ -379,13 +379,14 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                                   : (streamk ? streamkFlagRaiser() : std::string()) + "    return;\n";
   // The stage before `stage` (k-tile t - 1's; after the k-loop, the tile's last).
   const std::string previous = "const int previous = stage == 0 ? STAGES - 1 : stage - 1;";
-  vars["RELEASE"] = cluster ? "      if (t > " + vars["T0"] + " && lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +
+  // (The loop starts at k-tile T0 + 1, the first being peeled: k-tile t - 1 is always the tile's.)
+  vars["RELEASE"] = cluster ? "      if (lane == 0) {  // both blocks' producers write this stage: release it to both\n        " +
                                   previous + R"(
         mbarrier_arrive(empty_bars + previous * 8);
         mbarrier_arrive_cluster(cluster_address(empty_bars + previous * 8, peer));
       }
 )"
-                            : "      if (t > " + vars["T0"] + " && lane == 0) {\n        " + previous +
+                            : "      if (lane == 0) {\n        " + previous +
                                   "\n        mbarrier_arrive(empty_bars + previous * 8);\n      }\n";
   vars["RELEASE_LAST"] = cluster ? "    if (lane == 0) {\n      " + previous + R"(
       mbarrier_arrive(empty_bars + previous * 8);
@@ -584,11 +585,17 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   int stage = 0;
   unsigned phase = 0;  // continues across tiles with the producer's
 {{SKIP_FIRST}}  float acc[SLABS][BLOCK_N / 2];
-{{CONSUMER_LOOP}}{{TURN_WAIT}}#pragma unroll
-    for (int s = 0; s < SLABS; ++s)
-#pragma unroll
-      for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-{{BIAS_PREFETCH}}    for (int t = {{T0}}; t < {{T1}}; ++t) {
+{{CONSUMER_LOOP}}{{TURN_WAIT}}{{BIAS_PREFETCH}}    // The tile's first k-tile: its first k16 step overwrites the accumulators instead of a zeroing
+    // loop (128 moves a thread with the tensor cores idle: 1-2 us of 355 on bmm 16 x 2048^3, H200,
+    // results/2026-12-04-h200-gemm-feed.md). Peeled, so the accumulators' old values are dead
+    // from the epilogue's last read on, as they were with the zeroing (ptxas spilled 128 bytes for
+    // sm_90 when a flag chose the step inside the loop and kept them live across the epilogue).
+    mbarrier_wait(full_bars + stage * 8, phase);
+)" + wgmmaIssueTile(true) + R"(    if (++stage == STAGES) {
+      stage = 0;
+      phase ^= 1;
+    }
+    for (int t = {{T0}} + 1; t < {{T1}}; ++t) {
       mbarrier_wait(full_bars + stage * 8, phase);  // k-tile t of this tile has landed
 )" + indentLines(wgmmaIssueTile(), 2) + R"(      wgmma_wait<1>();  // this warp's wgmmas of k-tile t - 1 are done: hand its stage back
 {{RELEASE}}      if (++stage == STAGES) {

@@ -207,6 +207,10 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g);
 std::string wgmmaDeviceHelpers(bool cpAsync = true);
 // `accumulateArgument` adds an `int accumulate` argument (0: overwrite d instead of adding to it).
 std::string wgmmaInstructionWrapper(std::int64_t n, bool accumulateArgument = false);
+// The same instruction with scale-d = 0 and d an output only ("=f"): d = A * B. A tile's first
+// k16 step, so the accumulators' old values are dead before it (no zeroing, no live range
+// across the epilogue).
+std::string wgmmaOverwriteWrapper(std::int64_t n);
 // What both emitters render with: the extents ({{M}}, {{K}}, {{N}}) and the name of the
 // wgmma wrapper for BLOCK_N ({{WGMMA}}); and the start of their header summary,
 // "GEMM[ + bias + ReLU] on Hopper warpgroup tensor cores (wgmma m64n<N>k16 ...), ".
@@ -225,7 +229,9 @@ std::string wgmmaSwizzledDestinations();  // a thread's a_dst, b_dst, b_swizzle
 std::string wgmmaCopyBTile();             // the B chunks of k-tile k0 into b_tile (inside a loop body)
 std::string wgmmaZeroAccumulators();      // float acc[SLABS][BLOCK_N / 2] = 0
 std::string wgmmaDescriptors(const std::string& groupIndex);  // a_desc / b_desc of stage 0
-std::string wgmmaIssueTile();             // one k-tile's wgmmas on `stage`, committed
+// One k-tile's wgmmas on `stage`, committed; with `overwriteFirst`, its first k16 step is
+// {{WGMMA}}_overwrite (wgmmaOverwriteWrapper): a tile's first k-tile, with no zeroing before it.
+std::string wgmmaIssueTile(bool overwriteFirst = false);
 std::string wgmmaDrain();                 // waits for every wgmma, pins the accumulators
 
 // The mbarrier helpers of the warp-specialized kernels: mbarrier_init and mbarrier_arrive;

@@ -386,6 +386,34 @@ TEST(WgmmaPersistentEmit, TheLastStageOfEveryTileIsReleasedBeforeTheEpilogue) {
   EXPECT_NE(src.find("fmaxf(acc[s][a + half * 2] + bias0, 0.0f)"), std::string::npos);
 }
 
+// A tile's accumulators are not zeroed: its first k-tile is issued before the k-loop, and its
+// first k16 step is the overwrite wrapper (scale-d = 0, the accumulators outputs only, "=f"), so
+// they are dead from the epilogue's last read on. Every schedule, stream-K's segments included.
+TEST(WgmmaPersistentEmit, EachTilesFirstKStepOverwritesTheAccumulatorsInsteadOfAZeroingLoop) {
+  const KernelProblem p = builtinProblem("matmul_bf16_8192x8192x8192");
+  for (const Genome& g : {persistentGenome("matmul"), withTmaEpilogue(persistentGenome("matmul", 128, 256, 3), 4),
+                          pingpongGenome("matmul"), withTmaEpilogue(streamkGenome("matmul"))}) {
+    SCOPED_TRACE(g.gene("schedule"));
+    const std::string src = emit(g, p).source;
+    const std::string wgmma = "wgmma_m64n" + std::to_string(g.param("BLOCK_N")) + "k16";
+    const std::size_t wrapper = src.find("void " + wgmma + "_overwrite(");
+    ASSERT_NE(wrapper, std::string::npos);
+    const std::string body = src.substr(wrapper, src.find("\n}\n", wrapper) - wrapper);
+    EXPECT_NE(body.find("\"=f\"(d[0])"), std::string::npos);
+    EXPECT_EQ(body.find("\"+f\""), std::string::npos);
+    EXPECT_NE(body.find("\"r\"(0)"), std::string::npos);  // scale-d = 0: d = A * B
+    EXPECT_EQ(src.find("acc[s][i] = 0.0f"), std::string::npos) << "no zeroing loop";
+    // Before the k-loop, which now starts at the tile's second k-tile and always releases k-tile t - 1's stage.
+    const std::size_t first = src.find("          " + wgmma + "_overwrite(acc[s]");
+    const std::size_t loop = src.find(g.gene("schedule") == "streamk" ? "for (int t = t0 + 1; t < t1; ++t)"
+                                                                       : "for (int t = 0 + 1; t < k_tiles; ++t)");
+    ASSERT_NE(first, std::string::npos);
+    ASSERT_NE(loop, std::string::npos);
+    EXPECT_LT(first, loop);
+    EXPECT_EQ(src.find("if (t > "), std::string::npos);
+  }
+}
+
 // Pingpong: each consumer warpgroup owns whole tiles (twice the accumulators of a cooperative
 // one), takes every other tile of the block, skips the other's k-tiles in the ring's stream and
 // waits for its turn before its k-loop.
@@ -395,6 +423,10 @@ TEST(WgmmaPingpong, WarpgroupsOwnAlternateTilesAndTakeTurns) {
   EXPECT_TRUE(mentions(violations(pingpongGenome("matmul", 128, 256, 3), p), "accumulators per consumer thread"));
   EXPECT_TRUE(mentions(violations(pingpongGenome("matmul", 256, 64, 3), p), "slabs per pingpong warpgroup"));  // spilled
   EXPECT_TRUE(violations(pingpongGenome("matmul", 128, 64, 6), p).empty());
+  // 64 x 256: one slab a warpgroup, as in the cooperative 128 x 256 kernel (BLOCK_M = 64 is the
+  // pingpong kernel's alone: the cooperative ones split BLOCK_M over two warpgroups).
+  EXPECT_TRUE(violations(pingpongGenome("matmul", 64, 256, 4), p).empty());
+  EXPECT_TRUE(mentions(violations(persistentGenome("matmul", 64, 256, 4), p), "64 x WARPGROUPS"));
   // 5 stages of 32 KiB, two staging buffers of 128 padded rows x 64 columns, 1 KiB, 10 + 2 mbarriers.
   EXPECT_EQ(templates::gemmWgmmaSmemBytes(pingpongGenome("matmul")), 5 * 32768 + 2 * 128 * 144 + 1024 + 12 * 8);
   EXPECT_TRUE(mentions(violations(pingpongGenome("matmul", 128, 128, 6), p), "shared memory"));
@@ -449,7 +481,7 @@ TEST(WgmmaStreamK, IsThePersistentKernelWithoutClustersAndACappedGrid) {
   for (const char* piece : {"constexpr int STREAMK_MAX_BLOCKS = 160;",
                             "__device__ __align__(128) float4 streamk_partials[STREAMK_MAX_BLOCKS][STREAMK_SLOT_GROUPS];",
                             "__device__ int streamk_flags[STREAMK_MAX_BLOCKS];", "for (int t = t0; t < t1; ++t) {",
-                            "if (t > t0 && lane == 0) {", "streamk_flag_wait(streamk_flags + blockIdx.x + 1);",
+                            "for (int t = t0 + 1; t < t1; ++t) {", "streamk_flag_wait(streamk_flags + blockIdx.x + 1);",
                             "streamk_flag_store(streamk_flags + blockIdx.x, 1);", "mbarrier_arrive(partial_bar);",
                             "mbarrier_wait(partial_bar, 0);", "mbarrier_init(partial_bar, CONSUMER_THREADS);",
                             "mbarrier_init(fixup_bar, 1);", "bulk_copy_to_shared(ring, streamk_partials[blockIdx.x + 1]",

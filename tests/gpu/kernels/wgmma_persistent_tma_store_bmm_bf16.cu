@@ -193,6 +193,46 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], unsigned long 
       : "l"(a_desc), "l"(b_desc), "r"(1));
 }
 
+// d (this warpgroup's 64 x 256 fp32 accumulators) = A (64 x 16, K-major) * B (16 x 256, N-major).
+// Asynchronous: d must not be touched until a wgmma_wait covers this call's group.
+// Trailing immediates: scale-a = scale-b = 1 (no negation), A not transposed, B transposed (N-major).
+// d's old values are neither read nor kept: d is an output only ("=f"), so they need not
+// be live before the call (a tile's first k16 step, instead of zeroing d).
+__device__ __forceinline__ void wgmma_m64n256k16_overwrite(float (&d)[128], unsigned long long a_desc, unsigned long long b_desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred accumulate;\n"
+      "setp.ne.b32 accumulate, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16\n"
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127},\n"
+      "%128, %129, accumulate, 1, 1, 0, 1;\n"
+      "}\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
+        "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
+        "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
+        "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31]),
+        "=f"(d[32]), "=f"(d[33]), "=f"(d[34]), "=f"(d[35]), "=f"(d[36]), "=f"(d[37]), "=f"(d[38]), "=f"(d[39]),
+        "=f"(d[40]), "=f"(d[41]), "=f"(d[42]), "=f"(d[43]), "=f"(d[44]), "=f"(d[45]), "=f"(d[46]), "=f"(d[47]),
+        "=f"(d[48]), "=f"(d[49]), "=f"(d[50]), "=f"(d[51]), "=f"(d[52]), "=f"(d[53]), "=f"(d[54]), "=f"(d[55]),
+        "=f"(d[56]), "=f"(d[57]), "=f"(d[58]), "=f"(d[59]), "=f"(d[60]), "=f"(d[61]), "=f"(d[62]), "=f"(d[63]),
+        "=f"(d[64]), "=f"(d[65]), "=f"(d[66]), "=f"(d[67]), "=f"(d[68]), "=f"(d[69]), "=f"(d[70]), "=f"(d[71]),
+        "=f"(d[72]), "=f"(d[73]), "=f"(d[74]), "=f"(d[75]), "=f"(d[76]), "=f"(d[77]), "=f"(d[78]), "=f"(d[79]),
+        "=f"(d[80]), "=f"(d[81]), "=f"(d[82]), "=f"(d[83]), "=f"(d[84]), "=f"(d[85]), "=f"(d[86]), "=f"(d[87]),
+        "=f"(d[88]), "=f"(d[89]), "=f"(d[90]), "=f"(d[91]), "=f"(d[92]), "=f"(d[93]), "=f"(d[94]), "=f"(d[95]),
+        "=f"(d[96]), "=f"(d[97]), "=f"(d[98]), "=f"(d[99]), "=f"(d[100]), "=f"(d[101]), "=f"(d[102]), "=f"(d[103]),
+        "=f"(d[104]), "=f"(d[105]), "=f"(d[106]), "=f"(d[107]), "=f"(d[108]), "=f"(d[109]), "=f"(d[110]), "=f"(d[111]),
+        "=f"(d[112]), "=f"(d[113]), "=f"(d[114]), "=f"(d[115]), "=f"(d[116]), "=f"(d[117]), "=f"(d[118]), "=f"(d[119]),
+        "=f"(d[120]), "=f"(d[121]), "=f"(d[122]), "=f"(d[123]), "=f"(d[124]), "=f"(d[125]), "=f"(d[126]), "=f"(d[127])
+      : "l"(a_desc), "l"(b_desc), "r"(0));
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __nv_bfloat16* __restrict__ A,
                                                                        const __nv_bfloat16* __restrict__ B,
                                                                        __nv_bfloat16* __restrict__ C,
@@ -277,11 +317,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
   unsigned phase = 0;  // continues across tiles with the producer's
   float acc[SLABS][BLOCK_N / 2];
   for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
+    // The tile's first k-tile: its first k16 step overwrites the accumulators instead of a zeroing
+    // loop (128 moves a thread with the tensor cores idle: 1-2 us of 355 on bmm 16 x 2048^3, H200,
+    // results/2026-12-04-h200-gemm-feed.md). Peeled, so the accumulators' old values are dead
+    // from the epilogue's last read on, as they were with the zeroing (ptxas spilled 128 bytes for
+    // sm_90 when a flag chose the step inside the loop and kept them live across the epilogue).
+    mbarrier_wait(full_bars + stage * 8, phase);
+    wgmma_fence();
 #pragma unroll
-    for (int s = 0; s < SLABS; ++s)
+    for (int kk = 0; kk < BLOCK_K / 16; ++kk) {
 #pragma unroll
-      for (int i = 0; i < BLOCK_N / 2; ++i) acc[s][i] = 0.0f;
-    for (int t = 0; t < k_tiles; ++t) {
+      for (int s = 0; s < SLABS; ++s)  // A: 32 bytes further along the rows per k16; B: 16 k-rows further
+        if (kk == 0)
+          wgmma_m64n256k16_overwrite(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+        else
+          wgmma_m64n256k16(acc[s], a_desc + ((stage * STAGE_BYTES + s * 64 * ROW_BYTES + kk * 32) >> 4),
+                  b_desc + ((stage * STAGE_BYTES + kk * 16 * ROW_BYTES) >> 4));
+    }
+    wgmma_commit();
+    if (++stage == STAGES) {
+      stage = 0;
+      phase ^= 1;
+    }
+    for (int t = 0 + 1; t < k_tiles; ++t) {
       mbarrier_wait(full_bars + stage * 8, phase);  // k-tile t of this tile has landed
       wgmma_fence();
 #pragma unroll
@@ -293,7 +352,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
       }
       wgmma_commit();
       wgmma_wait<1>();  // this warp's wgmmas of k-tile t - 1 are done: hand its stage back
-      if (t > 0 && lane == 0) {
+      if (lane == 0) {
         const int previous = stage == 0 ? STAGES - 1 : stage - 1;
         mbarrier_arrive(empty_bars + previous * 8);
       }
