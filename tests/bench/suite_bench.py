@@ -1485,7 +1485,10 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_statu
         "minBytes / our time. % same-size copy: a torch copy_ moving the task's minBytes, timed with the "
         "contenders, as a share of our time (the launch and ramp-up cost at the task's size). % same-size read: the same "
         "for a kernel that only reads those bytes (two 16-byte loads a thread, nothing stored), the roof of a task that "
-        "mostly reads. TFLOP/s: the task's flops / our time. SM MHz: median SM clock while the task was timed.",
+        "mostly reads. TFLOP/s: the task's flops / our time. SM MHz: the median of nvidia-smi's SM clock, sampled "
+        "every 100 ms while the task was timed, mostly between kernels and during the L2 flushes: a power-limited "
+        "kernel runs slower than that (the bf16 GEMMs at 1480-1616 MHz where this said 1980, measured by clock64 "
+        "inside them: results/2026-12-04-h200-gemm-feed.md).",
         "",
     ]
 

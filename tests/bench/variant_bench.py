@@ -173,7 +173,7 @@ def main(argv=None):
               + (f", torch.compile {medians['compile']:.1f} us" if "compile" in medians else "")
               + (f", a copy of the same bytes {medians[SAME_COPY]:.1f} us" if SAME_COPY in medians else "")
               + (f", a read of them {medians[SAME_READ]:.1f} us" if SAME_READ in medians else "")
-              + (f"; median SM clock {sm_mhz:.0f} MHz" if sm_mhz else "") + ")\n")
+              + (f"; median SM clock {sm_mhz:.0f} MHz (nvidia-smi, sampled mostly between kernels)" if sm_mhz else "") + ")\n")
         if errors:
             print("Error against the reference in fp64, max / RMS: "
                   + "; ".join(f"{label} {e[0]:.3g} / {e[1]:.3g}" for label, e in errors.items()) + "\n")
