@@ -42,10 +42,6 @@ constexpr std::int64_t kMaxAccumulators = 128;  // fp32 accumulators per thread 
 // Registers besides the accumulators: descriptors, copy addresses, loop state.
 constexpr std::int64_t kRegisterOverhead = 64;
 
-}  // namespace
-
-namespace {
-
 enum class WgmmaScale { Accumulate, Argument, Overwrite };
 
 // The inline-asm wrapper of one wgmma.mma_async.m64n<n>k16.f32.bf16.bf16 with both operands in shared memory.

@@ -210,14 +210,17 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtens
 std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma) {
   // N = 192 (three swizzle panels) shortens the last partial wave of a 8192-wide GEMM:
   // 2752 tiles of 128 x 192 are 20.8 waves of 132 blocks, 2048 of 128 x 256 are 15.5.
-  // BLOCK_M 64 (TMA only): a pingpong warpgroup's 64 x 256 tile (the cooperative kernels split
-  // BLOCK_M over two warpgroups of 64 rows or more, a rule).
-  std::vector<TunableParameter> out = {{"BLOCK_M", tma ? std::vector<std::int64_t>{64, 128, 256} : std::vector<std::int64_t>{128, 256}},
+  std::vector<TunableParameter> out = {{"BLOCK_M", {128, 256}},
                                        {"BLOCK_N", {64, 128, 192, 256}},
                                        {"BLOCK_K", {64}},
                                        {"WARPGROUPS", {2}},
                                        {"STAGES", {3, 4, 5, 6}}};
-  if (tma) out.push_back({"CLUSTER_M", {1, 2}});
+  if (tma) {
+    // BLOCK_M 64: a pingpong warpgroup's 64 x 256 tile (the cooperative kernels split BLOCK_M
+    // over two warpgroups of 64 rows or more, a rule).
+    out[0].values.insert(out[0].values.begin(), 64);
+    out.push_back({"CLUSTER_M", {1, 2}});
+  }
   return out;
 }
 
