@@ -33,12 +33,12 @@
 // epilogue=tma (the gene's third value): C leaves by the copy engine instead. Each consumer
 // warpgroup has EPI_BUFFERS (1, 2 or 4) staging buffers of its rows x 64 columns in the 128-byte swizzle of a TMA
 // box (conflict-free writes without padding). Per 64-column step it writes its fragments into
-// one buffer, fences them to the async proxy, syncs, and one thread issues a bulk tensor store
-// (cp.async.bulk.tensor, tmap_C) and commits it as a bulk group; before a buffer is written
-// again that thread waits until the store issued from it EPI_BUFFERS steps earlier has read it
-// (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One buffer leaves room for a deeper ring
-// (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two wait only within a tile of more than two
-// steps; four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against
+// one buffer (stmatrix: 16 bytes a lane per instruction), fences them to the async proxy, syncs,
+// and one thread issues a bulk tensor store (cp.async.bulk.tensor, tmap_C) and commits it as a
+// bulk group; before a buffer is written again that thread waits until the store issued from it
+// EPI_BUFFERS steps earlier has read it (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One
+// buffer leaves room for a deeper ring (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two
+// wait only within a tile of more than two steps; four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against
 // 1.54 us a tile on the H200, with a 3-stage ring beside them:
 // results/2026-12-03-h200-streamk-fixup.md). The warps never wait for C's global writes: they
 // go back to the next tile's wgmmas while the copy engine drains the stores, which is what the
@@ -246,6 +246,7 @@ static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's colu
                  {"EPI_CONSTANTS", tmaStore ? R"(constexpr int EPI_BYTES = WG_ROWS * EPI_COLS * 2;       // one: a TMA box of 64 bf16 columns, 128-byte swizzled
 constexpr int EPI_WG_BYTES = EPI_BUFFERS * EPI_BYTES;   // a consumer warpgroup's staging
 static_assert(EPI_COLS * 2 == 128 && EPI_BYTES % SWIZZLE_BYTES == 0, "every buffer is whole 128-byte swizzle periods");
+static_assert(EPI_COLS % 16 == 0, "stmatrix.x4 writes 16 columns");
 )" : R"(constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
 constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
 constexpr int EPI_WG_BYTES = EPI_BYTES;
@@ -420,6 +421,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                      : "          const int slice_col = step * EPI_COLS + tile_col;  // past N: zeros\n"
                        "          const float bias0 = " + toFloat(biasType, "bias_slice[slice_col]") +
                            ", bias1 = " + toFloat(biasType, "bias_slice[slice_col + 1]") + ";\n";
+  // The column of this lane's pair in the epilogue step, which only the bias slice needs.
+  vars["TILE_COL"] = fused ? "            const int tile_col = j * 8 + lane % 4 * 2;\n" : "";
   vars["BIAS_DOC"] = fused ? "then the bias slices\n  // (CONSUMERS x BIAS_SLICE_BYTES), " : "";
   vars["BIAS_SLICES"] = fused ? "  const unsigned bias_slices = staging_buffers + CONSUMERS * EPI_WG_BYTES;\n" : "";
   vars["BIAS_SKIP"] = fused ? " + CONSUMERS * BIAS_SLICE_BYTES" : "";
@@ -448,32 +451,40 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   vars["C_TMA_ROW"] = render(p.batched ? (pingpong ? "entry * {{M}} + block_row" : "entry * {{M}} + block_row + consumer * WG_ROWS")
                                        : (pingpong ? "block_row" : "block_row + consumer * WG_ROWS"),
                              vars);
-  vars["EPILOGUE"] = render(tmaStore ? std::string(R"__(    // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its two
-    // swizzled buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds
-    // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
-    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second. In the 128-byte
-    // swizzle, 16-byte chunk j of staged row r sits at chunk j ^ (r % 8): a warp's 8 rows x 4 lanes
-    // write 32 different banks.
+  vars["EPILOGUE"] = render(tmaStore ? std::string(R"__(    // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its swizzled
+    // buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds rows
+    // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1]
+    // on the first row, [4j + 2], [4j + 3] on the second. That is the fragment of stmatrix's 8 x 8
+    // matrices, so one stmatrix.x4 writes columns 8j .. 8j + 15 of the warp's 16 rows (matrix m:
+    // chunk j + m / 2, rows 8 (m % 2) ..; lanes 8m .. 8m + 7 address its rows), a quarter of the
+    // instructions of 4-byte stores. In the 128-byte swizzle, 16-byte chunk c of staged row r sits
+    // at chunk c ^ (r % 8): a matrix's 8 rows write 32 different banks. Side by side on the H200
+    // against the 4-byte stores: 0.6-1.2 us faster of 360 on bmm 16 x 2048^3, 0.4-3.8 of 1480 at
+    // 8192^3, 1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
 #pragma unroll
     for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
       const unsigned buffer = staging_address + epi_buffer * EPI_BYTES;
-      unsigned char* const buffer_bytes = staging_bytes + epi_buffer * EPI_BYTES;
       // The store issued from this buffer EPI_BUFFERS steps ago has read it (the others' may be pending).
       if (consumer_thread == 0) tma_store_wait_read<EPI_BUFFERS - 1>();
       warpgroup_sync(consumer);
 #pragma unroll
       for (int s = 0; s < SLABS; ++s) {
-        const int row = s * 64 + warp * 16 + lane / 4;
+        const int address_row = s * 64 + warp * 16 + (lane & 7) + (lane >> 3 & 1) * 8;
 #pragma unroll
-        for (int j = 0; j < EPI_COLS / 8; ++j) {
-          const int tile_col = j * 8 + lane % 4 * 2;
-          const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
+        for (int j0 = 0; j0 < EPI_COLS / 8; j0 += 2) {
+          unsigned packed[4];  // matrices (j0, rows 0-7), (j0, rows 8-15), (j0 + 1, ...), (j0 + 1, ...)
+#pragma unroll
+          for (int q = 0; q < 2; ++q) {
+            const int j = j0 + q;
+{{TILE_COL}}            const int a = (step * EPI_COLS / 8 + j) * 4;  // a compile-time index: the loops are unrolled
 {{BIAS}}#pragma unroll
-          for (int half = 0; half < 2; ++half) {
-            const int r = row + half * 8;
-            *reinterpret_cast<__nv_bfloat162*>(buffer_bytes + r * 128 + ((j ^ (r & 7)) << 4) + (tile_col & 7) * 2) =
-                __floats2bfloat162_rn({{V0}}, {{V1}});
+            for (int half = 0; half < 2; ++half) {
+              const __nv_bfloat162 v = __floats2bfloat162_rn({{V0}}, {{V1}});
+              packed[q * 2 + half] = *reinterpret_cast<const unsigned*>(&v);
+            }
           }
+          const int chunk = j0 + (lane >> 4);
+          stmatrix_x4(buffer + address_row * 128 + ((chunk ^ (address_row & 7)) << 4), packed);
         }
       }
       fence_shared_to_async();   // this thread's writes, visible to the copy engine
@@ -518,7 +529,6 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     }
 )__"), vars);
   vars["STAGING"] = tmaStore ? R"(  const unsigned staging_address = staging_buffers + consumer * EPI_WG_BYTES;
-  unsigned char* const staging_bytes = smem + (staging_address - smem_address(smem));
   int epi_buffer = 0;  // the staging buffer of the next step: they alternate across steps and tiles
 )"
                              : R"(  __nv_bfloat16* staging =

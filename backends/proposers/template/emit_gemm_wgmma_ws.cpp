@@ -118,6 +118,16 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap& map, unsigned sr
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
 
+// Four 8 x 8 matrices of 16-bit values from the warp's registers into shared memory: lanes
+// 8m .. 8m + 7 give the addresses of matrix m's eight 16-byte rows; r[m] holds this lane's pair
+// of matrix m (row lane / 4, columns 2 (lane % 4) and + 1), the layout of an mma or wgmma
+// accumulator fragment.
+__device__ __forceinline__ void stmatrix_x4(unsigned address, const unsigned (&r)[4]) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n"
+               ::"r"(address), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+}
+
 // Waits until at most `pending` of this thread's bulk groups are still reading shared memory.
 template <int pending>
 __device__ __forceinline__ void tma_store_wait_read() {

@@ -246,6 +246,37 @@ TEST(WgmmaBiasSlice, TheEpilogueReadsTheBiasFromSharedMemoryCopiedUnderTheKLoop)
             std::string::npos);
 }
 
+// epilogue=tma stages a warp's fragments with stmatrix.x4 (16 bytes a lane, the accumulator
+// fragment is stmatrix's), each lane addressing one 16-byte row of one of the four 8 x 8 matrices
+// in the 128-byte swizzle; no 4-byte stores are left in the staging. The threads' epilogue
+// (epilogue=smem) keeps its padded buffer and 4-byte stores.
+TEST(WgmmaTmaEpilogue, WarpsStageTheirFragmentsWithStmatrixInTheSwizzledBuffer) {
+  for (const char* family : {"matmul", "matmul_bias_relu"}) {
+    const KernelProblem p = builtinProblem(std::string(family) == "matmul" ? "matmul_bf16_8192x8192x8192"
+                                                                           : "matmul_bias_relu_bf16_4096x4096x4096");
+    for (const Genome& g : {withTmaEpilogue(persistentGenome(family), 2), withTmaEpilogue(persistentGenome(family, 128, 256, 3), 4),
+                            withTmaEpilogue(pingpongGenome(family)), withTmaEpilogue(streamkGenome(family)),
+                            withTmaEpilogue(persistentGenome(family, 256, 128, 3), 1)}) {
+      ASSERT_TRUE(violations(g, p).empty()) << g.toJson() << testing::PrintToString(violations(g, p));
+      const std::string src = emit(g, p).source;
+      EXPECT_NE(src.find("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"), std::string::npos) << g.toJson();
+      // Lanes 8m .. 8m + 7: matrix m's rows, 8 (m % 2) rows down and m / 2 chunks along.
+      EXPECT_NE(src.find("const int address_row = s * 64 + warp * 16 + (lane & 7) + (lane >> 3 & 1) * 8;"), std::string::npos);
+      EXPECT_NE(src.find("const int chunk = j0 + (lane >> 4);"), std::string::npos);
+      EXPECT_NE(src.find("stmatrix_x4(buffer + address_row * 128 + ((chunk ^ (address_row & 7)) << 4), packed);"),
+                std::string::npos);
+      EXPECT_EQ(src.find("*reinterpret_cast<__nv_bfloat162*>("), std::string::npos) << g.toJson();
+      // The bias (and only the bias) needs the lane's column.
+      EXPECT_EQ(src.find("const int tile_col = j * 8 + lane % 4 * 2;") != std::string::npos,
+                std::string(family) == "matmul_bias_relu");
+    }
+    const std::string threads = emit(persistentGenome(family), p).source;
+    EXPECT_EQ(threads.find("stmatrix_x4("), std::string::npos);
+    EXPECT_NE(threads.find("*reinterpret_cast<__nv_bfloat162*>(staging + (row + half * 8) * EPI_STRIDE + tile_col)"),
+              std::string::npos);
+  }
+}
+
 TEST(WgmmaTmaEpilogue, ABatchedTileMustNotStoreIntoTheNextEntry) {
   const KernelProblem bmm = templates::problemFromSpec(bmmSpec());  // M = 2048
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul")), bmm).empty());
