@@ -38,8 +38,8 @@
 // bulk group; before a buffer is written again that thread waits until the store issued from it
 // EPI_BUFFERS steps earlier has read it (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One
 // buffer leaves room for a deeper ring (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two
-// wait only within a tile of more than two steps; four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against
-// 1.54 us a tile on the H200, with a 3-stage ring beside them:
+// wait only within a tile of more than two steps; four never wait at 256 columns (the epilogue
+// of bmm 16 x 2048^3, 128 x 256: 1.28 against 1.54 us a tile on the H200, with a 3-stage ring beside them:
 // results/2026-12-03-h200-streamk-fixup.md). The warps never wait for C's global writes: they
 // go back to the next tile's wgmmas while the copy engine drains the stores, which is what the
 // cooperative kernel's epilogue cost (the tensor cores idle while 128 threads stored 64 KiB).
@@ -246,7 +246,6 @@ static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's colu
                  {"EPI_CONSTANTS", tmaStore ? R"(constexpr int EPI_BYTES = WG_ROWS * EPI_COLS * 2;       // one: a TMA box of 64 bf16 columns, 128-byte swizzled
 constexpr int EPI_WG_BYTES = EPI_BUFFERS * EPI_BYTES;   // a consumer warpgroup's staging
 static_assert(EPI_COLS * 2 == 128 && EPI_BYTES % SWIZZLE_BYTES == 0, "every buffer is whole 128-byte swizzle periods");
-static_assert(EPI_COLS % 16 == 0, "stmatrix.x4 writes 16 columns");
 )" : R"(constexpr int EPI_STRIDE = EPI_COLS + 8;                // staged row in elements: 16 bytes of padding
 constexpr int EPI_BYTES = WG_ROWS * EPI_STRIDE * 2;     // one consumer warpgroup's staging buffer
 constexpr int EPI_WG_BYTES = EPI_BYTES;
@@ -453,14 +452,14 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                              vars);
   vars["EPILOGUE"] = render(tmaStore ? std::string(R"__(    // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its swizzled
     // buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds rows
-    // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1]
-    // on the first row, [4j + 2], [4j + 3] on the second. That is the fragment of stmatrix's 8 x 8
+    // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
+    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second. That is the fragment of stmatrix's 8 x 8
     // matrices, so one stmatrix.x4 writes columns 8j .. 8j + 15 of the warp's 16 rows (matrix m:
     // chunk j + m / 2, rows 8 (m % 2) ..; lanes 8m .. 8m + 7 address its rows), a quarter of the
     // instructions of 4-byte stores. In the 128-byte swizzle, 16-byte chunk c of staged row r sits
     // at chunk c ^ (r % 8): a matrix's 8 rows write 32 different banks. Side by side on the H200
     // against the 4-byte stores: 0.6-1.2 us faster of 360 on bmm 16 x 2048^3, 0.4-3.8 of 1480 at
-    // 8192^3, 1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
+    // 8192^3, 0.9-1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
 #pragma unroll
     for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
       const unsigned buffer = staging_address + epi_buffer * EPI_BYTES;

@@ -29,7 +29,6 @@ constexpr int WG_ROWS = SLABS * 64;                     // rows of C per consume
 constexpr int EPI_BYTES = WG_ROWS * EPI_COLS * 2;       // one: a TMA box of 64 bf16 columns, 128-byte swizzled
 constexpr int EPI_WG_BYTES = EPI_BUFFERS * EPI_BYTES;   // a consumer warpgroup's staging
 static_assert(EPI_COLS * 2 == 128 && EPI_BYTES % SWIZZLE_BYTES == 0, "every buffer is whole 128-byte swizzle periods");
-static_assert(EPI_COLS % 16 == 0, "stmatrix.x4 writes 16 columns");
 static_assert(A_STAGE_BYTES % SWIZZLE_BYTES == 0 && B_PANEL_BYTES % SWIZZLE_BYTES == 0,
               "every tile starts on a swizzle period");
 static_assert(BLOCK_N % EPI_COLS == 0, "the epilogue steps cover the tile's columns");
@@ -386,14 +385,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
     tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
     // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its swizzled
     // buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds rows
-    // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}: acc[s][4j], [4j + 1]
-    // on the first row, [4j + 2], [4j + 3] on the second. That is the fragment of stmatrix's 8 x 8
+    // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
+    // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second. That is the fragment of stmatrix's 8 x 8
     // matrices, so one stmatrix.x4 writes columns 8j .. 8j + 15 of the warp's 16 rows (matrix m:
     // chunk j + m / 2, rows 8 (m % 2) ..; lanes 8m .. 8m + 7 address its rows), a quarter of the
     // instructions of 4-byte stores. In the 128-byte swizzle, 16-byte chunk c of staged row r sits
     // at chunk c ^ (r % 8): a matrix's 8 rows write 32 different banks. Side by side on the H200
     // against the 4-byte stores: 0.6-1.2 us faster of 360 on bmm 16 x 2048^3, 0.4-3.8 of 1480 at
-    // 8192^3, 1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
+    // 8192^3, 0.9-1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
 #pragma unroll
     for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
       const unsigned buffer = staging_address + epi_buffer * EPI_BYTES;
