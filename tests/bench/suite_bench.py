@@ -972,15 +972,25 @@ def smi_index():
 
 
 class ClockSampler:
-    """nvidia-smi -lms: SM and memory clocks every 100 ms. Each sample carries nvidia-smi's own
-    timestamp, so output buffered in the pipe still lands in the right task's window."""
+    """nvidia-smi -lms: SM and memory clocks, power draw and whether the power cap holds the clocks
+    back, every 100 ms. Each sample carries nvidia-smi's own timestamp, so output buffered in the pipe
+    still lands in the right task's window. A driver that does not know the power fields gets the
+    clocks alone (nvidia-smi refuses a whole query over one unknown field)."""
     QUERY = "timestamp,clocks.sm,clocks.mem,clocks.max.sm"
+    # The instantaneous draw first: power.draw is a one-second average on recent GPUs, which a timing
+    # loop shorter than a second (the H200's 8192^3 GEMM: about 0.5 s) mixes with what ran before it.
+    POWER_FIELDS = ("power.draw.instant,clocks_event_reasons.sw_power_cap",
+                    "power.draw,clocks_event_reasons.sw_power_cap")
 
     def __init__(self):
-        self.samples = []   # (datetime, sm MHz, mem MHz, max sm MHz)
+        self.samples = []   # ClockSample
         self.process = None
+        query = self.QUERY
+        known = [fields for fields in self.POWER_FIELDS if nvidia_smi(fields) is not None]
+        if known:
+            query += "," + known[0]
         try:
-            self.process = subprocess.Popen(["nvidia-smi", f"--query-gpu={self.QUERY}", "--format=csv,noheader,nounits",
+            self.process = subprocess.Popen(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader,nounits",
                                              "-i", smi_index(), "-lms", "100"], stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True)
         except OSError as e:
@@ -1002,19 +1012,62 @@ class ClockSampler:
             self.process.wait(timeout=10)
             self.thread.join(timeout=10)
 
+    def inside(self, window):
+        return [s for s in self.samples if window[0] <= s.stamp <= window[1]]
+
     def sm_median_during(self, window):
         """Median SM clock of the samples inside [start, end]; None if none fell inside."""
-        inside = [s[1] for s in self.samples if window[0] <= s[0] <= window[1]]
+        inside = [s.sm for s in self.inside(window)]
         return statistics.median(inside) if inside else None
+
+    def power_during(self, window):
+        """(median power draw in W, share of the samples in which the power cap held the clocks back)
+        inside [start, end]; None where no sample there carried them."""
+        return power_summary(self.inside(window))
+
+
+@dataclass
+class ClockSample:
+    stamp: datetime.datetime
+    sm: float                   # MHz
+    mem: float                  # MHz
+    max_sm: float               # MHz
+    watts: float = None         # power.draw.instant (else power.draw); None where the driver gave none
+    power_capped: bool = None   # clocks_event_reasons.sw_power_cap: the power cap holds the clocks back
 
 
 def parse_clock_line(line):
-    """'2025/01/31 12:00:00.123, 1980, 3201, 1980' -> (datetime, 1980.0, 3201.0, 1980.0); None if unreadable."""
+    """'2025/01/31 12:00:00.123, 1980, 3201, 1980[, 612.5, Active]' -> ClockSample; None if the clocks
+    are unreadable (power fields that read [N/A] are left None)."""
+    fields = [v.strip() for v in line.split(",")]
+    if len(fields) not in (4, 6):
+        return None
     try:
-        stamp, sm, mem, max_sm = (v.strip() for v in line.split(","))
-        return (datetime.datetime.strptime(stamp, "%Y/%m/%d %H:%M:%S.%f"), float(sm), float(mem), float(max_sm))
+        sample = ClockSample(datetime.datetime.strptime(fields[0], "%Y/%m/%d %H:%M:%S.%f"),
+                             float(fields[1]), float(fields[2]), float(fields[3]))
     except ValueError:
         return None
+    if len(fields) == 6:
+        try:
+            sample.watts = float(fields[4])
+        except ValueError:
+            pass
+        if fields[5] in ("Active", "Not Active"):
+            sample.power_capped = fields[5] == "Active"
+    return sample
+
+
+def power_summary(samples):
+    watts = [s.watts for s in samples if s.watts is not None]
+    capped = [s.power_capped for s in samples if s.power_capped is not None]
+    if not watts or not capped:
+        return None
+    return statistics.median(watts), sum(capped) / len(capped)
+
+
+def power_text(power):
+    """'688 W, capped 97%': the median draw and the share of samples in which the power cap held the clocks."""
+    return "—" if power is None else f"{power[0]:.0f} W, capped {power[1]:.0%}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1031,6 +1084,7 @@ class TaskResult:
     reference: Reference = None
     arch: str = ""
     sm_mhz: float = None                        # median SM clock while it was timed
+    power: tuple = None                         # (median W, share of samples power-capped) while it was timed
     window: tuple = None                        # (start, end) local time of its timing loop
     notes: list = field(default_factory=list)   # failures and mismatches, shown under the table
     error: str = ""                             # the task could not be measured at all
@@ -1241,6 +1295,7 @@ def bench_all(cases, args):
     for r in results:
         if r.window:
             r.sm_mhz = sampler.sm_median_during(r.window)
+            r.power = sampler.power_during(r.window)
     return results, (copy_gbs, copy_us), sampler, nvrtc.version()
 
 
@@ -1391,13 +1446,13 @@ def table_row(r, copy_gbs):
              fmt(ratio(r.library_us, r.ours_us), 2), fmt(gbs, 0), fmt(percent, 1),
              percent_of_ours(r.same_copy_us), percent_of_ours(r.same_read_us),
              fmt(achieved_tflops(r), 1),
-             fmt(r.sm_mhz, 0), correct]
+             fmt(r.sm_mhz, 0), power_text(r.power), correct]
     return "| " + " | ".join(cells) + " |"
 
 
 TABLE_HEADER = ("| task | shape | ours µs | eager µs | compile µs | library µs | × eager | × compile | × library "
-                "| GB/s | % copy BW | % same-size copy | % same-size read | TFLOP/s | SM MHz | correct |\n"
-                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+                "| GB/s | % copy BW | % same-size copy | % same-size read | TFLOP/s | SM MHz | power | correct |\n"
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 
 
 def read_roof_text(r, copy_gbs):
@@ -1459,8 +1514,9 @@ def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
 def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_status):
     identity = nvidia_smi("name,driver_version,clocks.max.sm,clocks.max.mem") or ["?", "?", "?", "?"]
     flush_text = "256 MiB read, the L2 left clean" if getattr(args, "flush", "write") == "clean" else "256 MiB write"
-    sm = [s[1] for s in sampler.samples]
-    mem = [s[2] for s in sampler.samples]
+    sm = [s.sm for s in sampler.samples]
+    mem = [s.mem for s in sampler.samples]
+    power_limit = nvidia_smi("enforced.power.limit")
     clock_text = (f"SM {min(sm):.0f} / {statistics.median(sm):.0f} / {max(sm):.0f} MHz (min / median / max), "
                   f"memory {min(mem):.0f} / {statistics.median(mem):.0f} / {max(mem):.0f} MHz, "
                   f"over {len(sm)} samples" if sm else "not sampled (nvidia-smi unavailable)")
@@ -1469,7 +1525,8 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_statu
         "",
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- GPU: {torch.cuda.get_device_name()} (nvidia-smi: {identity[0]}), driver {identity[1]}, "
-        f"max clocks SM {identity[2]} MHz / memory {identity[3]} MHz",
+        f"max clocks SM {identity[2]} MHz / memory {identity[3]} MHz, "
+        f"power limit {power_limit[0] + ' W' if power_limit else 'not read'}",
         f"- clocks during the run (nvidia-smi every 100 ms): {clock_text}",
         f"- software: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, NVRTC {nvrtc_version}",
         f"- device-to-device copy bandwidth, measured in this run: {copy[0]:.0f} GB/s "
@@ -1488,7 +1545,9 @@ def header_lines(args, copy, sampler, nvrtc_version, compile_mode, profile_statu
         "mostly reads. TFLOP/s: the task's flops / our time. SM MHz: the median of nvidia-smi's SM clock, sampled "
         "every 100 ms while the task was timed, mostly between kernels and during the L2 flushes: a power-limited "
         "kernel runs slower than that (the bf16 GEMMs at 1480-1616 MHz where this said 1980, measured by clock64 "
-        "inside them: results/2026-12-04-h200-gemm-feed.md).",
+        "inside them: results/2026-12-04-h200-gemm-feed.md). power: nvidia-smi's instantaneous power draw over the "
+        "same samples (median), and the share of them in which the power cap held the clocks back (clocks_event_reasons."
+        "sw_power_cap): a task capped most of the time runs at the clock its energy per second allows.",
         "",
     ]
 

@@ -275,12 +275,27 @@ def copy_limit(r, copy_gbs, dram_peak):
     return sentences(parts)
 
 
+def power_reading(r):
+    """What nvidia-smi's samples said of power while the task was timed (all its contenders interleaved,
+    so the same for each); '' without samples. ncu's profiles run at locked clocks and cannot show it."""
+    power = getattr(r, "power", None)
+    if not power:
+        return ""
+    watts, capped = power
+    clock = getattr(r, "sm_mhz", None)
+    return (f"While it was timed the GPU drew {watts:.0f} W (median) and the power cap held the clocks back in "
+            f"{capped:.0%} of the samples" + (f" (median SM clock {clock:.0f} MHz)" if clock else ""))
+
+
 def library_limit(r, text):
     po, pl = profile_of(r, "ours"), profile_of(r, "library")
     library = library_name(r.case.family)
     parts = [text, describe_compute("ours", po, r, r.ours_us), describe_compute(library, pl, r, r.library_us)]
     if po and pl:
         parts.append(comparison(po, pl, library))
+    power = power_reading(r)
+    if power:
+        parts.append(power)
     return sentences(parts)
 
 

@@ -441,12 +441,31 @@ class AnyOperatorTest(unittest.TestCase):
 
 class ClockLineTest(unittest.TestCase):
     def test_parses_nvidia_smi_csv_with_its_timestamp(self):
-        stamp, sm, mem, max_sm = sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201, 1980\n")
-        self.assertEqual((stamp.hour, stamp.microsecond, sm, mem, max_sm), (12, 123000, 1980.0, 3201.0, 1980.0))
+        s = sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201, 1980\n")
+        self.assertEqual((s.stamp.hour, s.stamp.microsecond, s.sm, s.mem, s.max_sm), (12, 123000, 1980.0, 3201.0, 1980.0))
+        self.assertEqual((s.watts, s.power_capped), (None, None))
+
+    def test_parses_the_power_draw_and_the_power_cap(self):
+        s = sb.parse_clock_line("2025/01/31 12:00:00.123, 1620, 3201, 1980, 688.41, Active\n")
+        self.assertEqual((s.sm, s.watts, s.power_capped), (1620.0, 688.41, True))
+        s = sb.parse_clock_line("2025/01/31 12:00:00.223, 1980, 3201, 1980, [N/A], Not Active")
+        self.assertEqual((s.sm, s.watts, s.power_capped), (1980.0, None, False))
 
     def test_unreadable_lines_are_skipped(self):
         self.assertIsNone(sb.parse_clock_line("2025/01/31 12:00:00.123, [N/A], 3201, 1980"))
+        self.assertIsNone(sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201"))
         self.assertIsNone(sb.parse_clock_line("garbage"))
+
+    def test_power_over_a_window_is_the_median_draw_and_the_capped_share(self):
+        lines = ["2025/01/31 12:00:00.%d00, 1600, 3201, 1980, %s, %s" % (i, w, c)
+                 for i, (w, c) in enumerate([(690, "Active"), (700, "Active"), (650, "Not Active"), ("[N/A]", "Active")])]
+        samples = [sb.parse_clock_line(line) for line in lines]
+        watts, capped = sb.power_summary(samples)
+        self.assertEqual(watts, 690.0)
+        self.assertAlmostEqual(capped, 0.75)
+        self.assertEqual(sb.power_text((watts, capped)), "690 W, capped 75%")
+        self.assertIsNone(sb.power_summary([sb.parse_clock_line("2025/01/31 12:00:00.123, 1980, 3201, 1980")]))
+        self.assertEqual(sb.power_text(None), "—")
 
 
 class DryRunTest(unittest.TestCase):

@@ -185,6 +185,15 @@ class LimitTest(unittest.TestCase):
         self.assertIn("cuBLAS reaches 564 TFLOP/s (57.0% of the bf16 tensor-core peak", line)
         self.assertIn("Both compute-bound (ncu SM 82.0% vs 90.0%, DRAM 20.0% vs 15.0%", line)
 
+    def test_a_power_capped_gemm_says_so_and_one_without_samples_does_not(self):
+        r = sample("matmul_bf16_8192x8192x8192")
+        (line,) = self.line(limits([r]), "matmul_bf16_8192x8192x8192: >= 1.05x cuBLAS")
+        self.assertNotIn("power cap", line)
+        r.power, r.sm_mhz = (688.4, 0.97), 1620.0
+        (line,) = self.line(limits([r]), "matmul_bf16_8192x8192x8192: >= 1.05x cuBLAS")
+        self.assertIn("While it was timed the GPU drew 688 W (median) and the power cap held the clocks back in 97% "
+                      "of the samples (median SM clock 1620 MHz).", line)
+
     def test_only_failed_targets_get_a_line_and_none_when_all_pass(self):
         fast = sample("layernorm_f32_8192x4096")
         fast.ours_us, fast.gbs = 60.0, 268468224 / 60e-6 / 1e9   # 1.14x compile, 106% of copy

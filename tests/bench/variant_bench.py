@@ -164,7 +164,8 @@ def main(argv=None):
         started = sb.datetime.datetime.now()
         medians, notes, errors = bench_group(task, variants, driver, nvrtc, flush, args.samples, args.accuracy,
                                              args.compile, same_copy=args.copy)
-        sm_mhz = sampler.sm_median_during((started, sb.datetime.datetime.now()))
+        window = (started, sb.datetime.datetime.now())
+        sm_mhz, power = sampler.sm_median_during(window), sampler.power_during(window)
         eager = medians["eager"]
         spec = variants[0][0].spec
         min_bytes = sb.eval_expression(spec["minBytes"], variants[0][0].axes) if "minBytes" in spec else None
@@ -173,7 +174,8 @@ def main(argv=None):
               + (f", torch.compile {medians['compile']:.1f} us" if "compile" in medians else "")
               + (f", a copy of the same bytes {medians[SAME_COPY]:.1f} us" if SAME_COPY in medians else "")
               + (f", a read of them {medians[SAME_READ]:.1f} us" if SAME_READ in medians else "")
-              + (f"; median SM clock {sm_mhz:.0f} MHz (nvidia-smi, sampled mostly between kernels)" if sm_mhz else "") + ")\n")
+              + (f"; median SM clock {sm_mhz:.0f} MHz (nvidia-smi, sampled mostly between kernels)" if sm_mhz else "")
+              + (f"; power {sb.power_text(power)}" if power else "") + ")\n")
         if errors:
             print("Error against the reference in fp64, max / RMS: "
                   + "; ".join(f"{label} {e[0]:.3g} / {e[1]:.3g}" for label, e in errors.items()) + "\n")
