@@ -985,10 +985,8 @@ class ClockSampler:
     def __init__(self):
         self.samples = []   # ClockSample
         self.process = None
-        query = self.QUERY
-        known = [fields for fields in self.POWER_FIELDS if nvidia_smi(fields) is not None]
-        if known:
-            query += "," + known[0]
+        power_fields = next((fields for fields in self.POWER_FIELDS if nvidia_smi(fields) is not None), None)
+        query = self.QUERY + ("," + power_fields if power_fields else "")
         try:
             self.process = subprocess.Popen(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader,nounits",
                                              "-i", smi_index(), "-lms", "100"], stdout=subprocess.PIPE,
