@@ -32,17 +32,21 @@
 //
 // epilogue=tma (the gene's third value): C leaves by the copy engine instead. Each consumer
 // warpgroup has EPI_BUFFERS (1, 2 or 4) staging buffers of its rows x 64 columns in the 128-byte swizzle of a TMA
-// box (conflict-free writes without padding). Per 64-column step it writes its fragments into
-// one buffer (stmatrix: 16 bytes a lane per instruction), fences them to the async proxy, syncs,
-// and one thread issues a bulk tensor store (cp.async.bulk.tensor, tmap_C) and commits it as a
-// bulk group; before a buffer is written again that thread waits until the store issued from it
-// EPI_BUFFERS steps earlier has read it (cp.async.bulk.wait_group.read EPI_BUFFERS - 1). One
-// buffer leaves room for a deeper ring (256 x 128 tiles with 4 stages, cuBLAS's bmm tile); two
-// wait only within a tile of more than two steps; four never wait at 256 columns (the epilogue
-// of bmm 16 x 2048^3, 128 x 256: 1.28 against 1.54 us a tile on the H200, with a 3-stage ring beside them:
-// results/2026-12-03-h200-streamk-fixup.md). The warps never wait for C's global writes: they
-// go back to the next tile's wgmmas while the copy engine drains the stores, which is what the
-// cooperative kernel's epilogue cost (the tensor cores idle while 128 threads stored 64 KiB).
+// box (conflict-free writes without padding), used in turn across steps and tiles. Per 64-column
+// step each warp waits until the buffer is free (its previous store has read it), writes its
+// fragments there (stmatrix: 16 bytes a lane per instruction), fences them to the async proxy and
+// arrives on the buffer's full barrier; then it goes on, with no warpgroup barrier. A store
+// issuer, thread 64 of the producer warpgroup (otherwise idle), walks the same tiles: it waits
+// for each full buffer, issues its bulk tensor store (cp.async.bulk.tensor, tmap_C), waits until
+// the copy engine has read it (cp.async.bulk.wait_group.read 0) and arrives on its free barrier.
+// So the consumers never wait for a store, its issue, or each other: they go back to the next
+// tile's wgmmas while the copy engine drains the stores, which is what the cooperative kernel's
+// epilogue cost (the tensor cores idle while 128 threads stored 64 KiB), and later what the
+// barriers around each step's store cost (bmm 16 x 2048^3 on the H200: 1.5% of the kernel,
+// results/2026-12-04-h200-store-issuer.md). One buffer leaves room for a deeper ring (256 x 128
+// tiles with 4 stages, cuBLAS's bmm tile); two wait only within a tile of more than two steps;
+// four never wait at 256 columns (the epilogue of bmm 16 x 2048^3, 128 x 256: 1.28 against 1.54
+// us a tile on the H200, with a 3-stage ring beside them: results/2026-12-03-h200-streamk-fixup.md).
 // The map clips rows past M and columns past N; a batched GEMM's map stacks the entries
 // row-wise, so a tile must not reach into the next entry's rows (M % BLOCK_M == 0, a rule).
 //
@@ -133,8 +137,10 @@ std::string batchCode(const KernelProblem& p) {
 }  // namespace
 
 std::int64_t gemmWgmmaPersistentSmemBytes(const Genome& g) {
-  // turn[CONSUMERS] (pingpong), or the stream-K fix-up's and start partial's barriers
-  const std::int64_t extra = isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : isStreamKSchedule(g.genes) ? 2 : 0;
+  // turn[CONSUMERS] (pingpong), or the stream-K fix-up's and start partial's barriers; epilogue=tma:
+  // a full and a free barrier per staging buffer of each consumer warpgroup.
+  const std::int64_t extra = (isPingpongSchedule(g.genes) ? g.param("WARPGROUPS") : isStreamKSchedule(g.genes) ? 2 : 0) +
+                             (tmaEpilogue(g) ? 2 * g.param("WARPGROUPS") * g.param("EPI_BUFFERS") : 0);
   // matmul_bias_relu: each consumer warpgroup's slice of the bias (bf16).
   const std::int64_t biasSlices = g.family == "matmul_bias_relu" ? g.param("WARPGROUPS") * g.param("BLOCK_N") * kBf16Bytes : 0;
   return g.param("STAGES") * stageBytes(g) + epilogueBytes(g) + biasSlices + kSwizzleAlignment +
@@ -402,9 +408,9 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   // 183.3 us, results/2026-12-03-h200-streamk-fixup.md). Warp 0 of the warpgroup copies 16 bytes a
   // lane at the tile's start (in stream-K only for a segment that stores its tile: t0 = 0) and
   // waits for them before the epilogue, whose first warpgroup barrier shows them to the other
-  // warps. The next tile's copy cannot overwrite the slice while a warp still reads it: every
-  // epilogue step ends at a warpgroup barrier after its reads, and warp 0 copies only after the
-  // last one.
+  // warps. The next tile's copy cannot overwrite the slice while a warp still reads it: the
+  // epilogue ends at a warpgroup barrier after its reads (epilogue=smem: every step does), and
+  // warp 0 copies only after it.
   // Columns past N hold zeros in the slice (their chunks copy no source bytes), so one slab a
   // warpgroup reads it unguarded: 178.5 against 180.8 us with the guard on N (H200, 4096^3, 128 x
   // 256, call 6 of results/2026-12-03-h200-streamk-fixup.md). With two slabs (256 x 128, pingpong
@@ -447,9 +453,11 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   vars["V1"] = fused ? "fmaxf(acc[s][a + half * 2 + 1] + bias1, 0.0f)" : "acc[s][a + half * 2 + 1]";
 
   // The epilogue of either kind, rendered with the variables above.
-  vars["C_TMA_ROW"] = render(p.batched ? (pingpong ? "entry * {{M}} + block_row" : "entry * {{M}} + block_row + consumer * WG_ROWS")
-                                       : (pingpong ? "block_row" : "block_row + consumer * WG_ROWS"),
-                             vars);
+  // epilogue=tma has no warpgroup barrier per step (the store issuer): with the bias slice, one
+  // shows the slice to every warp before the steps, and one after them keeps warp 0's copy of
+  // the next tile's slice from overwriting it while a warp still reads it.
+  vars["BIAS_SHOWN"] = fused ? "    warpgroup_sync(consumer);  // warp 0's bias slice has landed: every warp sees it\n" : "";
+  vars["BIAS_READ"] = fused ? "    warpgroup_sync(consumer);  // every warp has read the slice: warp 0 may copy the next tile's\n" : "";
   vars["EPILOGUE"] = render(tmaStore ? std::string(R"__(    // Epilogue, EPI_COLS columns per step: this warpgroup's fragments into one of its swizzled
     // buffers, then one bulk tensor store of the buffer by the copy engine. Warp w holds rows
     // 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
@@ -460,12 +468,11 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     // at chunk c ^ (r % 8): a matrix's 8 rows write 32 different banks. Side by side on the H200
     // against the 4-byte stores: 0.6-1.2 us faster of 360 on bmm 16 x 2048^3, 0.4-3.8 of 1480 at
     // 8192^3, 0.9-1.5 of 181 with bias + ReLU at 4096^3 (results/2026-12-04-h200-epilogue-stores.md).
-#pragma unroll
+{{BIAS_SHOWN}}#pragma unroll
     for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
       const unsigned buffer = staging_address + epi_buffer * EPI_BYTES;
-      // The store issued from this buffer EPI_BUFFERS steps ago has read it (the others' may be pending).
-      if (consumer_thread == 0) tma_store_wait_read<EPI_BUFFERS - 1>();
-      warpgroup_sync(consumer);
+      // The store issued from this buffer EPI_BUFFERS steps ago has read it (the issuer says so).
+      mbarrier_wait(epi_free_bars + (consumer * EPI_BUFFERS + epi_buffer) * 8, ((epi_phases >> epi_buffer) & 1u) ^ 1u);
 #pragma unroll
       for (int s = 0; s < SLABS; ++s) {
         const int address_row = s * 64 + warp * 16 + (lane & 7) + (lane >> 3 & 1) * 8;
@@ -486,13 +493,13 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
           stmatrix_x4(buffer + address_row * 128 + ((chunk ^ (address_row & 7)) << 4), packed);
         }
       }
-      fence_shared_to_async();   // this thread's writes, visible to the copy engine
-      warpgroup_sync(consumer);  // ... and every thread's
-      if (consumer_thread == 0)
-        tma_store_2d(tmap_C, buffer, static_cast<int>(block_col) + step * EPI_COLS, static_cast<int>({{C_TMA_ROW}}));
+      fence_shared_to_async();  // this thread's writes, visible to the copy engine
+      __syncwarp();             // ... and the warp's, before its arrival (release) tells the issuer
+      if (lane == 0) mbarrier_arrive(epi_full_bars + (consumer * EPI_BUFFERS + epi_buffer) * 8);
+      epi_phases ^= 1u << epi_buffer;
       if (++epi_buffer == EPI_BUFFERS) epi_buffer = 0;
     }
-)__") : std::string(R"__(    // Epilogue, EPI_COLS columns per step through this warpgroup's staging buffer. Warp w holds
+{{BIAS_READ}})__") : std::string(R"__(    // Epilogue, EPI_COLS columns per step through this warpgroup's staging buffer. Warp w holds
     // rows 16w + lane / 4 and 16w + lane / 4 + 8 of each m64 slab, columns 8j + 2 (lane % 4) + {0, 1}:
     // acc[s][4j], [4j + 1] on the first row, [4j + 2], [4j + 3] on the second.
 #pragma unroll
@@ -529,27 +536,89 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
 )__"), vars);
   vars["STAGING"] = tmaStore ? R"(  const unsigned staging_address = staging_buffers + consumer * EPI_WG_BYTES;
   int epi_buffer = 0;  // the staging buffer of the next step: they alternate across steps and tiles
+  unsigned epi_phases = 0;  // bit b: the parity of buffer b's uses so far
 )"
                              : R"(  __nv_bfloat16* staging =
       reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_WG_BYTES - smem_address(smem)));
 )";
-  // The stores still in flight are waited for before the block's shared memory goes away.
-  vars["EPILOGUE_TAIL"] = tmaStore ? "  if (consumer_thread == 0) tma_store_wait_all();\n" : "";
+  // epilogue=tma: the store issuer (a thread of the producer warpgroup) waits for the stores in
+  // flight before the block's shared memory goes away; the consumers issue none.
+  vars["EPILOGUE_TAIL"] = "";
+  vars["EPI_DOC"] = tmaStore ? ", then the staging buffers' full[CONSUMERS][EPI_BUFFERS] and free[CONSUMERS][EPI_BUFFERS]" : "";
+  vars["EPI_BARS"] =
+      !tmaStore ? ""
+                : std::string("  const unsigned epi_full_bars = ") +
+                      (pingpong ? "turn_bars + CONSUMERS * 8" : streamk ? "partial_bar + 8" : "empty_bars + STAGES * 8") +
+                      ";  // a staging buffer written by its warpgroup's 4 warps\n"
+                      "  const unsigned epi_free_bars = epi_full_bars + CONSUMERS * EPI_BUFFERS * 8;  // ... and read by its store\n";
+  vars["EPI_INIT"] = tmaStore ? R"(#pragma unroll
+    for (int b = 0; b < CONSUMERS * EPI_BUFFERS; ++b) {
+      mbarrier_init(epi_full_bars + b * 8, 128 / 32);  // the warps of the buffer's warpgroup
+      mbarrier_init(epi_free_bars + b * 8, 1);         // the store issuer
+    }
+)"
+                              : "";
+  // The issuer walks the block's tiles as the consumers do (stream-K: only the segments that store
+  // C, t0 = 0), and each tile's steps warpgroup by warpgroup (pingpong: only the tile's owner, the
+  // block's i-th tile being warpgroup i % CONSUMERS's).
+  vars["ISSUER_LOOP"] = streamk ? "      StreamKWalk walk = streamk_walk(tiles, k_tiles);\n"
+                                  "      int tile, t0, t1;\n"
+                                  "      while (streamk_next(walk, k_tiles, tile, t0, t1)) {\n"
+                                  "        if (t0 > 0) continue;  // a start partial: its sums go to the block before\n"
+                                : "      int owner = 0;  // pingpong: the warpgroup whose tile this is\n"
+                                  "      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {\n";
+  vars["ISSUER_WARPGROUPS"] = pingpong ? "int c = owner; c < owner + 1; ++c" : "int c = 0; c < CONSUMERS; ++c";
+  vars["ISSUER_NEXT"] = pingpong ? "        if (++owner == CONSUMERS) owner = 0;\n" : "";
+  vars["C_ISSUER_ROW"] = render(p.batched ? (pingpong ? "entry * {{M}} + block_row" : "entry * {{M}} + block_row + c * WG_ROWS")
+                                          : (pingpong ? "block_row" : "block_row + c * WG_ROWS"),
+                                vars);
+  vars["STORE_ISSUER"] = !tmaStore ? "" : render(R"(    if (threadIdx.x == 64) {
+      // C's bulk tensor stores, issued for the consumers: each warpgroup's staging buffer once its
+      // 4 warps have written it (full), handed back once the copy engine has read it (free). The
+      // consumers never wait for a store or a warpgroup barrier in their epilogue, only for a
+      // buffer's previous store (EPI_BUFFERS steps before) to have read it; then they return to
+      // the tensor cores. On the H200 (bmm 16 x 2048^3, 128 x 256, 4 buffers) that was 1.5% faster
+      // than the consumers storing between warpgroup barriers (results/2026-12-04-h200-store-issuer.md).
+      // Warpgroup c's boxes are used in turn, as its consumers use them, and a box's barriers'
+      // phases flip once per use. In registers (an array indexed by pingpong's owner would live in
+      // local memory): bits 8c .. 8c + 3 of `boxes` hold c's next box, bit 8c + b of `phases` box b's parity.
+      unsigned boxes = 0, phases = 0;
+{{ISSUER_LOOP}}        int entry;
+        long long block_row, block_col;
+        tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
+#pragma unroll
+        for (int step = 0; step < BLOCK_N / EPI_COLS; ++step) {
+#pragma unroll
+          for ({{ISSUER_WARPGROUPS}}) {
+            const int b = static_cast<int>(boxes >> (8 * c) & 0xfu);
+            mbarrier_wait(epi_full_bars + (c * EPI_BUFFERS + b) * 8, phases >> (8 * c + b) & 1u);
+            tma_store_2d(tmap_C, staging_buffers + c * EPI_WG_BYTES + b * EPI_BYTES, static_cast<int>(block_col) + step * EPI_COLS,
+                         static_cast<int>({{C_ISSUER_ROW}}));
+            tma_store_wait_read<0>();  // the copy engine has read the buffer: the warpgroup may write it again
+            mbarrier_arrive(epi_free_bars + (c * EPI_BUFFERS + b) * 8);
+            phases ^= 1u << (8 * c + b);
+            boxes = (boxes & ~(0xfu << (8 * c))) | static_cast<unsigned>(b + 1 == EPI_BUFFERS ? 0 : b + 1) << (8 * c);
+          }
+        }
+{{ISSUER_NEXT}}      }
+      tma_store_wait_all();  // C's writes, before the block's shared memory goes
+    }
+)", vars);
   src += render(R"(  extern __shared__ __align__(1024) unsigned char smem[];
   // The swizzle is applied to absolute shared addresses: the ring starts on a 1024-byte
   // boundary (the launch reserves 1 KiB for this). Stage s: A tile, then B's panels.
   // After the ring: the consumers' epilogue staging (CONSUMERS x EPI_WG_BYTES), {{BIAS_DOC}}then
-  // full[STAGES], then empty[STAGES]{{TURN_DOC}}.
+  // full[STAGES], then empty[STAGES]{{TURN_DOC}}{{EPI_DOC}}.
   const unsigned ring = (smem_address(smem) + (SWIZZLE_BYTES - 1)) & ~unsigned(SWIZZLE_BYTES - 1);
   const unsigned staging_buffers = ring + RING_BYTES;
 {{BIAS_SLICES}}  const unsigned full_bars = staging_buffers + CONSUMERS * EPI_WG_BYTES{{BIAS_SKIP}}, empty_bars = full_bars + STAGES * 8;
-{{TURN_BARS}}  if (threadIdx.x == 0) {
+{{TURN_BARS}}{{EPI_BARS}}  if (threadIdx.x == 0) {
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
       mbarrier_init(full_bars + s * 8, 1);                  // the producer's expect_tx arrival; the bytes do the rest
       mbarrier_init(empty_bars + s * 8, {{EMPTY_ARRIVALS}}
     }
-{{TURN_INIT}}    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
+{{TURN_INIT}}{{EPI_INIT}}    // Makes the initialisation visible to the other threads and the asynchronous arrivals.
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
 {{START_SYNC}}{{CLUSTER_SETUP}}  // The tiles: every batch entry's, entry after entry. Block b takes b, b + gridDim.x, ...
@@ -584,7 +653,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
         }
       }
     }
-{{PRODUCER_EXIT}}  }
+{{STORE_ISSUER}}{{PRODUCER_EXIT}}  }
 
   // ------------------------------------------------------------------ consumers
   const int consumer = warpgroup - 1;

@@ -194,16 +194,15 @@ TEST(WgmmaTmaEpilogue, CIsAThirdMapOfOneWarpgroupsRowsAndTheStagingFitsBesideThe
                   .empty());
   // Pingpong: a warpgroup stores whole tiles.
   EXPECT_EQ(emit(withTmaEpilogue(pingpongGenome("matmul_bias_relu")), p).launch.tensorMaps[2], (TensorMapRule{"C", 128, 64, "128B"}));
-  // 128 x 256, 4 stages: the ring, 2 warpgroups x EPI_BUFFERS boxes of 64 rows x 128 bytes, alignment, mbarriers.
+  // 128 x 256, 4 stages: the ring, 2 warpgroups x EPI_BUFFERS boxes of 64 rows x 128 bytes, alignment, the
+  // ring's mbarriers and a full and a free one per box.
   for (std::int64_t buffers : {1, 2})
     EXPECT_EQ(templates::gemmWgmmaSmemBytes(withTmaEpilogue(persistentGenome("matmul"), buffers)),
-              4 * 49152 + 2 * buffers * 64 * 128 + 1024 + 8 * 8);
+              4 * 49152 + 2 * buffers * 64 * 128 + 1024 + 8 * 8 + 2 * 2 * buffers * 8);
   // Four boxes per warpgroup (a 256-column tile's steps never wait for the copy engine) fit
   // beside a 3-stage ring at 128 x 256, not beside 4 stages; the wait lets 3 stores read.
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).empty());
   EXPECT_TRUE(mentions(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 4), 4), p), "shared memory"));
-  EXPECT_NE(emit(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).source.find("tma_store_wait_read<EPI_BUFFERS - 1>();"),
-            std::string::npos);
   EXPECT_NE(emit(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).source.find("constexpr int EPI_BUFFERS = 4;"),
             std::string::npos);
   // cuBLAS's bmm tile, 256 x 128 with 4 stages, fits with one box per warpgroup only.
@@ -733,12 +732,60 @@ TEST(WgmmaTmaEpilogue, PtxStoresBoxesByTheCopyEngineAndWaitsOnlyForTheirReads) {
     ASSERT_FALSE(ptx.empty());
     const std::vector<std::string> ops = {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group",
                                           "cp.async.bulk.commit_group",
-                                          "cp.async.bulk.wait_group.read " + std::to_string(buffers - 1),
+                                          "cp.async.bulk.wait_group.read 0",
                                           "cp.async.bulk.wait_group 0", "fence.proxy.async.shared::cta"};
     for (const std::string& op : ops)
       EXPECT_NE(ptx.find(op), std::string::npos) << "no " << op << " in the PTX (EPI_BUFFERS " << buffers << ")";
     EXPECT_EQ(ptx.find("st.global.v4"), std::string::npos) << "the threads store no C";
   }
+}
+
+// epilogue=tma: the consumers stage each step and arrive on its box's full barrier; thread 64 of
+// the producer warpgroup issues every store of C and frees the box once the copy engine has
+// read it. No consumer waits for a store or for the other warps of its warpgroup (with the bias
+// slice, two warpgroup barriers a tile guard the slice instead).
+TEST(WgmmaTmaEpilogue, AStoreIssuerStoresCAndTheConsumersNeverWaitForEachOther) {
+  const KernelProblem bmm = templates::problemFromSpec(bmmSpec());
+  const KernelProblem fused = builtinProblem("matmul_bias_relu_bf16_4096x4096x4096");
+  const auto count = [](const std::string& text, const std::string& piece) {
+    std::size_t n = 0;
+    for (std::size_t at = 0; (at = text.find(piece, at)) != std::string::npos; at += piece.size()) ++n;
+    return n;
+  };
+  const std::string consumersMark = "// ------------------------------------------------------------------ consumers";
+  for (const Genome& g : {withTmaEpilogue(persistentGenome("matmul"), 2), withTmaEpilogue(persistentGenome("matmul", 128, 256, 3), 4),
+                          withTmaEpilogue(streamkGenome("matmul"), 2), withTmaEpilogue(pingpongGenome("matmul"), 1),
+                          withTmaEpilogue(persistentGenome("matmul", 128, 256, 4, 2), 1),
+                          withTmaEpilogue(persistentGenome("matmul_bias_relu"), 2)}) {
+    const KernelProblem& p = g.family == "matmul" ? bmm : fused;
+    ASSERT_TRUE(violations(g, p).empty()) << violations(g, p).front();
+    const std::string src = emit(g, p).source;
+    const std::size_t split = src.find(consumersMark);
+    ASSERT_NE(split, std::string::npos);
+    const std::string producers = src.substr(0, split), consumers = src.substr(split);
+    const std::string what = g.gene("schedule") + " EPI_BUFFERS " + std::to_string(g.param("EPI_BUFFERS"));
+    EXPECT_NE(producers.find("if (threadIdx.x == 64) {"), std::string::npos) << what;
+    EXPECT_EQ(count(src, "tma_store_2d(tmap_C,"), 1u) << what << ": only the issuer stores C";
+    EXPECT_NE(producers.find("mbarrier_wait(epi_full_bars"), std::string::npos) << what;
+    EXPECT_NE(producers.find("tma_store_wait_read<0>();  // the copy engine has read the buffer: the warpgroup may write it again\n"
+                             "            mbarrier_arrive(epi_free_bars"), std::string::npos) << what;
+    EXPECT_NE(producers.find("tma_store_wait_all();"), std::string::npos) << what;
+    EXPECT_EQ(consumers.find("tma_store_"), std::string::npos) << what;
+    EXPECT_NE(consumers.find("mbarrier_wait(epi_free_bars"), std::string::npos) << what;
+    EXPECT_NE(consumers.find("fence_shared_to_async();  // this thread's writes, visible to the copy engine\n      __syncwarp();"),
+              std::string::npos) << what;
+    EXPECT_NE(consumers.find("if (lane == 0) mbarrier_arrive(epi_full_bars"), std::string::npos) << what;
+    EXPECT_EQ(count(consumers, "warpgroup_sync(consumer);"), g.family == "matmul" ? 0u : 2u) << what;
+    // Four warps fill a box; the issuer frees it.
+    EXPECT_NE(src.find("mbarrier_init(epi_full_bars + b * 8, 128 / 32);"), std::string::npos) << what;
+    EXPECT_NE(src.find("mbarrier_init(epi_free_bars + b * 8, 1);"), std::string::npos) << what;
+  }
+  // Stream-K's start partials store no C, so the issuer skips them; a pingpong tile has one owner.
+  const std::string streamk = emit(withTmaEpilogue(streamkGenome("matmul"), 2), bmm).source;
+  EXPECT_NE(streamk.find("if (t0 > 0) continue;  // a start partial"), std::string::npos);
+  const std::string pingpong = emit(withTmaEpilogue(pingpongGenome("matmul"), 1), bmm).source;
+  EXPECT_NE(pingpong.find("for (int c = owner; c < owner + 1; ++c)"), std::string::npos);
+  EXPECT_NE(pingpong.find("if (++owner == CONSUMERS) owner = 0;"), std::string::npos);
 }
 
 TEST(WgmmaStreamK, PtxHasTheFlagsReleaseAndAcquire) {
