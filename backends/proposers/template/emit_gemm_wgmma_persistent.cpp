@@ -541,9 +541,6 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
                              : R"(  __nv_bfloat16* staging =
       reinterpret_cast<__nv_bfloat16*>(smem + (staging_buffers + consumer * EPI_WG_BYTES - smem_address(smem)));
 )";
-  // epilogue=tma: the store issuer (a thread of the producer warpgroup) waits for the stores in
-  // flight before the block's shared memory goes away; the consumers issue none.
-  vars["EPILOGUE_TAIL"] = "";
   vars["EPI_DOC"] = tmaStore ? ", then the staging buffers' full[CONSUMERS][EPI_BUFFERS] and free[CONSUMERS][EPI_BUFFERS]" : "";
   vars["EPI_BARS"] =
       !tmaStore ? ""
@@ -688,7 +685,7 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
     long long block_row, block_col;
     tile_position(tile, tiles_m, tiles_n, entry, block_row, block_col);
 {{BIAS_WAIT}}{{EPILOGUE}}{{SKIP_OTHERS}}  }
-{{EPILOGUE_TAIL}}{{END_SYNC}}}
+{{END_SYNC}}}
 )",
                 vars);
 
