@@ -200,7 +200,7 @@ TEST(WgmmaTmaEpilogue, CIsAThirdMapOfOneWarpgroupsRowsAndTheStagingFitsBesideThe
     EXPECT_EQ(templates::gemmWgmmaSmemBytes(withTmaEpilogue(persistentGenome("matmul"), buffers)),
               4 * 49152 + 2 * buffers * 64 * 128 + 1024 + 8 * 8 + 2 * 2 * buffers * 8);
   // Four boxes per warpgroup (a 256-column tile's steps never wait for the copy engine) fit
-  // beside a 3-stage ring at 128 x 256, not beside 4 stages; the wait lets 3 stores read.
+  // beside a 3-stage ring at 128 x 256, not beside 4 stages.
   EXPECT_TRUE(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).empty());
   EXPECT_TRUE(mentions(violations(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 4), 4), p), "shared memory"));
   EXPECT_NE(emit(withTmaEpilogue(persistentGenome("matmul_bias_relu", 128, 256, 3), 4), p).source.find("constexpr int EPI_BUFFERS = 4;"),
