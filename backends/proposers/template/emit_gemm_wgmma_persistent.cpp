@@ -558,12 +558,8 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   // The issuer walks the block's tiles as the consumers do (stream-K: only the segments that store
   // C, t0 = 0), and each tile's steps warpgroup by warpgroup (pingpong: only the tile's owner, the
   // block's i-th tile being warpgroup i % CONSUMERS's).
-  vars["ISSUER_LOOP"] = streamk ? "      StreamKWalk walk = streamk_walk(tiles, k_tiles);\n"
-                                  "      int tile, t0, t1;\n"
-                                  "      while (streamk_next(walk, k_tiles, tile, t0, t1)) {\n"
-                                  "        if (t0 > 0) continue;  // a start partial: its sums go to the block before\n"
-                                : "      int owner = 0;  // pingpong: the warpgroup whose tile this is\n"
-                                  "      for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {\n";
+  vars["ISSUER_LOOP"] = (pingpong ? "      int owner = 0;  // the warpgroup whose tile this is\n" : "") + vars["PRODUCER_LOOP"] +
+                        (streamk ? "        if (t0 > 0) continue;  // a start partial: its sums go to the block before\n" : "");
   vars["ISSUER_WARPGROUPS"] = pingpong ? "int c = owner; c < owner + 1; ++c" : "int c = 0; c < CONSUMERS; ++c";
   vars["ISSUER_NEXT"] = pingpong ? "        if (++owner == CONSUMERS) owner = 0;\n" : "";
   vars["C_ISSUER_ROW"] = render(p.batched ? (pingpong ? "entry * {{M}} + block_row" : "entry * {{M}} + block_row + c * WG_ROWS")

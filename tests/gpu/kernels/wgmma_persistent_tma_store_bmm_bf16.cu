@@ -325,7 +325,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_kernel(const __n
       // phases flip once per use. In registers (an array indexed by pingpong's owner would live in
       // local memory): bits 8c .. 8c + 3 of `boxes` hold c's next box, bit 8c + b of `phases` box b's parity.
       unsigned boxes = 0, phases = 0;
-      int owner = 0;  // pingpong: the warpgroup whose tile this is
       for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
         int entry;
         long long block_row, block_col;
