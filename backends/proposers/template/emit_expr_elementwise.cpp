@@ -61,7 +61,7 @@ std::string indexLambda(const KernelProblem& p, const ProblemTensor& t, const Pr
 // whose last dimension is a multiple of VEC (else it stops: __trap).
 // `body` and the caller's prologue: returns the statements after the signature.
 std::string rowTiledBody(const KernelProblem& p, const ProblemTensor& out, const std::vector<const ProblemTensor*>& read,
-                         const ValueExpression& expr, bool gridStride, bool streaming) {
+                         const ValueExpression& expr, bool gridStride, bool streaming, MathMode math) {
   const int last = static_cast<int>(out.shape.size()) - 1;
   std::string rows;
   for (int d = 0; d < last; ++d) rows += (rows.empty() ? "" : " * ") + p.extentCode(out, d);
@@ -121,7 +121,7 @@ std::string rowTiledBody(const KernelProblem& p, const ProblemTensor& out, const
     for (const auto* t : read)
       if (t->role == name && constantAlongRow(*t)) return "cr_value_" + name;
     return "cr_" + name + "[cr_i][cr_k]";
-  });
+  }, math);
   tile += "#pragma unroll\nfor (int cr_i = 0; cr_i < ITEMS_PER_THREAD; ++cr_i) {\n";
   tile += "  const long long cr_pack = cr_first + (long long)cr_i * THREADS;\n  if (cr_pack < cr_row_packs) {\n";
   tile += "    float cr_out[VEC];\n";
@@ -144,6 +144,7 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
   const bool gridStride = g.gene("grid") == "grid_stride";
   const bool streaming = g.gene("cache") == "streaming";
   const bool rowTiles = geneOr(g.genes, "indexing", "flat") == "rows";
+  const MathMode math = mathMode(g.genes);
   const std::int64_t vec = std::stoll(g.gene("vector"));
   const bool narrowIndex = outputElements(p, out) < (std::int64_t{1} << 31);
   const ValueExpression expr = parseValueExpression(p.operation->expression, [&] {
@@ -162,17 +163,18 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
                                       std::to_string(vec) + "-element packs, " +
                                       (gridStride ? "grid-stride loop" : "one tile per block") +
                                       (streaming ? ", evict-first (streaming) loads and stores" : "") +
-                                      (rowTiles ? ", tiles inside output rows (broadcast offsets once per tile)" : ""));
+                                      (rowTiles ? ", tiles inside output rows (broadcast offsets once per tile)" : "") +
+                                      (math == MathMode::Fast ? ", fast exponentials and logarithms (__expf, __logf)" : ""));
   src += includes(p) + "\n";
   src += constant("THREADS", g.param("THREADS"));
   src += constant("VEC", vec, "elements per access");
   src += constant("ITEMS_PER_THREAD", g.param("ITEMS_PER_THREAD"), "packs per thread, THREADS apart");
   src += "constexpr int TILE = THREADS * ITEMS_PER_THREAD;  // packs per block per step\n\n";
   src += mixedPackHelpers(dtypes, streaming);
-  src += valueFunctionHelpers();
+  src += valueFunctionHelpers(math);
   src += p.signature("THREADS") + " {\n";
   if (rowTiles) {
-    src += rowTiledBody(p, out, read, expr, gridStride, streaming) + "}\n";
+    src += rowTiledBody(p, out, read, expr, gridStride, streaming, math) + "}\n";
     EmittedKernel k;
     k.source = std::move(src);
     k.launch.entry = p.entry;
@@ -232,7 +234,7 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
       body += "    load_vec(" + t->role + " + cr_index_" + t->role + "(cr_pack * VEC), " + dst + ");\n";
   }
   body += "  }\n}\n";
-  const std::string value = cudaValue(expr, [](const std::string& name) { return "cr_" + name + "[cr_i][cr_k]"; });
+  const std::string value = cudaValue(expr, [](const std::string& name) { return "cr_" + name + "[cr_i][cr_k]"; }, math);
   body += "#pragma unroll\nfor (int cr_i = 0; cr_i < ITEMS_PER_THREAD; ++cr_i) {\n";
   body += "  const long long cr_pack = cr_first + (long long)cr_i * THREADS;\n  if (cr_pack < cr_packs) {\n";
   body += "    float cr_out[VEC];\n";
@@ -259,7 +261,7 @@ EmittedKernel emitExprElementwise(const Genome& g, const KernelProblem& p) {
       src += "    const float cr_tail_" + t->role + " = to_f(" + t->role + "[" + at + "]);\n";
     }
     src += "    " + out.role + "[cr_e] = from_f<" + cudaTypeName(out.dtype) + ">(" +
-           cudaValue(expr, [](const std::string& name) { return "cr_tail_" + name; }) + ");\n";
+           cudaValue(expr, [](const std::string& name) { return "cr_tail_" + name; }, math) + ");\n";
     src += "  }\n";
   }
   src += "}\n";

@@ -75,6 +75,8 @@ public:
     hint_ = geneOr(g.genes, "hint", "default");
     persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
     lsePack_ = geneOr(g.genes, "lse", "element") == "pack";
+    math_ = mathMode(g.genes);
+    exp_ = cudaExp(math_);
     const int last = static_cast<int>(x_.shape.size()) - 1;
     N_ = p.extentCode(x_, last);
     cols_ = p.extent(x_, last);
@@ -100,7 +102,7 @@ public:
     src += mixedPackHelpers(dtypes, false);
     if (ragged_) src += rowPackCuda();
     if (hint_ != "default") src += hintedVecHelpers();
-    src += valueFunctionHelpers();
+    src += valueFunctionHelpers(math_);
     src += reductionHelpers();
     src += p_.signature("THREADS") + " {\n" + body + "}\n";
 
@@ -152,6 +154,7 @@ __device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
     if (persistent_) s += ", persistent grid looping over the rows";
     if (hint_ != "default") s += ", " + hint_ + " cache hints";
     if (lsePack_) s += ", log-sum-exp taken a pack at a time";
+    if (math_ == MathMode::Fast) s += ", fast exponentials and logarithms (__expf, __logf)";
     return s;
   }
 
@@ -191,7 +194,7 @@ __device__ __forceinline__ void store_vec_hinted(T* p, const float (&v)[VEC]) {
   }
 
   std::string reductionHelpers() const {
-    std::string s = R"(__device__ __forceinline__ float cr_neg_inf() { return __int_as_float(0xff800000); }
+    std::string s = render(R"(__device__ __forceinline__ float cr_neg_inf() { return __int_as_float(0xff800000); }
 __device__ __forceinline__ float cr_pos_inf() { return __int_as_float(0x7f800000); }
 
 // Combine operators of the reductions. A log-sum-exp is a running (max, sum of exp(v - max)).
@@ -212,12 +215,13 @@ struct LseOp {
   __device__ __forceinline__ MaxSum operator()(MaxSum a, MaxSum b) const {
     const float m = fmaxf(a.max, b.max);
     if (m == cr_neg_inf()) return {m, 0.0f};  // nothing but -inf yet
-    return {m, a.sum * expf(a.max - m) + b.sum * expf(b.max - m)};
+    return {m, a.sum * {{EXP}}(a.max - m) + b.sum * {{EXP}}(b.max - m)};
   }
 };
 __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a, MaxSum{v, 1.0f}); }
 
-)";
+)",
+                           {{"EXP", exp_}});
     if (shuffle_) {
       s += "__device__ __forceinline__ float shfl_xor(float v, int offset) {\n"
            "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n";
@@ -309,14 +313,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   // pairs (LseOp) puts two exponentials and a branch at every step of the shuffle tree, on the
   // critical path at the end of each row: on the H200 the two-step form took row_logsumexp
   // 16384x1000 from 20.6 to 20.2 us (results/2026-12-03-h200-read-roof.md).
-  static std::string lseByTwoShuffleReductions(const std::string& acc) {
+  std::string lseByTwoShuffleReductions(const std::string& acc) const {
     return render(R"(  {
     const float cr_m = row_reduce({{ACC}}.max, MaxOp());
-    const float cr_s = {{ACC}}.max == cr_neg_inf() ? 0.0f : {{ACC}}.sum * expf({{ACC}}.max - cr_m);
+    const float cr_s = {{ACC}}.max == cr_neg_inf() ? 0.0f : {{ACC}}.sum * {{EXP}}({{ACC}}.max - cr_m);
     {{ACC}} = MaxSum{cr_m, row_reduce(cr_s, SumOp())};
   }
 )",
-                  {{"ACC", acc}});
+                  {{"ACC", acc}, {"EXP", exp_}});
   }
 
   std::string reduceCall(const std::string& op, const std::string& value) const {
@@ -436,14 +440,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
         const std::string& op = rs[j].op;
         if (op == "logsumexp") s += "  MaxSum " + acc + " = {cr_neg_inf(), 0.0f};\n";
         else s += "  float " + acc + " = " + (op == "max" ? "cr_neg_inf()" : op == "min" ? "cr_pos_inf()" : "0.0f") + ";\n";
-        const std::string v = cudaValue(reductions_[j], [&](const std::string& n) { return spell(n); });
+        const std::string v = cudaValue(reductions_[j], [&](const std::string& n) { return spell(n); }, math_);
         if (op == "logsumexp" && lsePack_ && registers_) {
           // Sum exp(v - the thread's max) over the cache; the pair merges exactly across threads.
           const std::string tmax = "cr_tmax_" + rs[j].name, tsum = "cr_tsum_" + rs[j].name;
           s += "  float " + tmax + " = cr_neg_inf();\n  float " + tsum + " = 0.0f;\n";
           maxReads.insert(names.begin(), names.end());
           maxUpdates.push_back(tmax + " = fmaxf(" + tmax + ", " + v + ");");
-          updates.push_back(tsum + " += expf(" + v + " - cr_shift_" + rs[j].name + ");");
+          updates.push_back(tsum + " += " + exp_ + "(" + v + " - cr_shift_" + rs[j].name + ");");
           packUpdates.push_back("");
           continue;
         }
@@ -462,14 +466,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
 #pragma unroll
   for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_m = fmaxf(cr_m, cr_e[cr_k]);
   if (cr_m != cr_neg_inf()) {  // else nothing but -inf so far: the pair stays as it is
-    float cr_s = {{ACC}}.sum * expf({{ACC}}.max - cr_m);
+    float cr_s = {{ACC}}.sum * {{EXP}}({{ACC}}.max - cr_m);
 #pragma unroll
-    for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_s += expf(cr_e[cr_k] - cr_m);
+    for (int cr_k = 0; cr_k < VEC; ++cr_k) cr_s += {{EXP}}(cr_e[cr_k] - cr_m);
     {{ACC}} = MaxSum{cr_m, cr_s};
   }
 }
 )",
-                                          {{"V", v}, {"ACC", acc}}));
+                                          {{"V", v}, {"ACC", acc}, {"EXP", exp_}}));
         else
           packUpdates.push_back("");
       }
@@ -506,14 +510,14 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
           s += "  " + acc + " = " + reduceCall(op, acc) + ";\n";
         if (op == "logsumexp")
           s += "  const float cr_" + rs[j].name + " = " + acc + ".max == cr_neg_inf() ? cr_neg_inf() : " + acc +
-               ".max + logf(" + acc + ".sum);\n";
+               ".max + " + cudaLog(math_) + "(" + acc + ".sum);\n";
         else if (op == "mean")
           s += "  const float cr_" + rs[j].name + " = " + acc + " / (float)" + N_ + ";\n";
         else
           s += "  const float cr_" + rs[j].name + " = " + acc + ";\n";
       }
     }
-    const std::string value = cudaValue(expression_, [&](const std::string& n) { return spell(n); });
+    const std::string value = cudaValue(expression_, [&](const std::string& n) { return spell(n); }, math_);
     s += "\n  // The epilogue.\n";
     if (y_.rowRole == RowRole::Full) {
       s += "  " + std::string(cudaTypeName(y_.dtype)) + "* cr_row_out = " + y_.role + " + cr_row * " + N_ + ";\n";
@@ -542,6 +546,8 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   ValueExpression expression_;
   bool registers_ = true, shuffle_ = true;
   bool subWarp_ = false, persistent_ = false, lsePack_ = false;
+  MathMode math_ = MathMode::Precise;
+  std::string exp_;  // cudaExp(math_)
   std::string hint_ = "default";
   std::int64_t threadsPerRow_ = 32;
   bool ragged_ = false;  // VEC > 1 and rows that are not whole packs: partial head and tail packs

@@ -1,12 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/proposers/template/expr_cuda.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
 #include "backends/proposers/template/kernel_source.h"
 
 namespace crucible::templates {
+
+MathMode mathMode(const GeneMap& genes) { return geneOr(genes, "math", "precise") == "fast" ? MathMode::Fast : MathMode::Precise; }
+
+const char* cudaExp(MathMode mode) { return mode == MathMode::Fast ? "__expf" : "expf"; }
+const char* cudaLog(MathMode mode) { return mode == MathMode::Fast ? "__logf" : "logf"; }
+
+bool computesExpOrLog(const ValueExpression& e) {
+  // The value functions whose CUDA spelling (cudaValue, valueFunctionHelpers) calls cudaExp or cudaLog.
+  static const std::set<std::string> users = {"exp", "log", "sigmoid", "silu", "softplus"};
+  return std::any_of(e.nodes.begin(), e.nodes.end(),
+                     [](const ValueNode& n) { return n.kind == ValueNode::Kind::Call && users.count(n.name); });
+}
 
 std::string cudaFloatLiteral(double v) {
   char buffer[64];
@@ -16,35 +29,41 @@ std::string cudaFloatLiteral(double v) {
   return s + "f";
 }
 
-std::string cudaValue(const ValueExpression& e, const std::function<std::string(const std::string&)>& name) {
+std::string cudaValue(const ValueExpression& e, const std::function<std::string(const std::string&)>& name,
+                      MathMode math) {
   static const std::map<std::string, std::string> builtins = {
-      {"exp", "expf"},   {"log", "logf"},   {"log1p", "log1pf"}, {"tanh", "tanhf"}, {"erf", "erff"},
+      {"log1p", "log1pf"}, {"tanh", "tanhf"}, {"erf", "erff"},
       {"abs", "fabsf"},  {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"}, {"sin", "sinf"},   {"cos", "cosf"},
       {"max", "fmaxf"},  {"min", "fminf"},  {"pow", "powf"}};
   ValueSpelling spelling;
   spelling.name = name;
   spelling.number = [](double v) { return cudaFloatLiteral(v); };
-  spelling.call = [](const std::string& f, const std::vector<std::string>& args) {
+  spelling.call = [math](const std::string& f, const std::vector<std::string>& args) {
     const auto it = builtins.find(f);
-    std::string s = (it != builtins.end() ? it->second : "vf_" + f) + "(";
+    std::string s = (f == "exp"                ? std::string(cudaExp(math))
+                     : f == "log"              ? std::string(cudaLog(math))
+                     : it != builtins.end()    ? it->second
+                                               : "vf_" + f) +
+                    "(";
     for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
     return s + ")";
   };
   return spellValue(e, spelling);
 }
 
-std::string valueFunctionHelpers() {
-  return R"(// The operator's functions without a CUDA built-in (fp32).
-__device__ __forceinline__ float vf_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-__device__ __forceinline__ float vf_silu(float x) { return x / (1.0f + expf(-x)); }
+std::string valueFunctionHelpers(MathMode math) {
+  return render(R"(// The operator's functions without a CUDA built-in (fp32).
+__device__ __forceinline__ float vf_sigmoid(float x) { return 1.0f / (1.0f + {{EXP}}(-x)); }
+__device__ __forceinline__ float vf_silu(float x) { return x / (1.0f + {{EXP}}(-x)); }
 __device__ __forceinline__ float vf_gelu(float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }
 __device__ __forceinline__ float vf_gelu_tanh(float x) {
   return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
 }
 __device__ __forceinline__ float vf_relu(float x) { return fmaxf(x, 0.0f); }
-__device__ __forceinline__ float vf_softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+__device__ __forceinline__ float vf_softplus(float x) { return x > 20.0f ? x : log1pf({{EXP}}(x)); }
 
-)";
+)",
+                {{"EXP", cudaExp(math)}});
 }
 
 std::string mixedPackHelpers(const std::set<DType>& dtypes, bool streaming) {

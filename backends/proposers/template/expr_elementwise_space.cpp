@@ -14,8 +14,12 @@
 // one output row, so the broadcast inputs' offsets are found once per tile
 // (one division for the row) instead of once per pack, and an input constant
 // along the row ([M, 1]) is one load per tile (emit_expr_elementwise.cpp).
+// math (added later; fallback precise), where the expression computes an
+// exponential or a logarithm: libdevice's functions or the fast intrinsics
+// (expr_cuda.h).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/expr_cuda.h"
 #include "backends/proposers/template/spaces.h"
 
 namespace crucible::templates {
@@ -56,7 +60,16 @@ public:
   std::vector<GeneDef> genes(const KernelProblem& p) const override {
     auto out = elementwiseGenes(widestElement(p) <= 2);
     if (hasBroadcastInput(p) && p.outputs.at(0).shape.size() >= 2) out.push_back({"indexing", {"flat", "rows"}, "flat"});
+    if (computesExpOrLog(p)) out.push_back({"math", {"precise", "fast"}, "precise"});
     return out;
+  }
+
+  // An exponential or a logarithm in the expression: the math gene (expr_cuda.h) has something to choose.
+  static bool computesExpOrLog(const KernelProblem& p) {
+    if (!p.operation) return false;
+    std::set<std::string> names;
+    for (const auto& t : p.inputs) names.insert(t.role);
+    return templates::computesExpOrLog(parseValueExpression(p.operation->expression, names));
   }
 
   static bool hasBroadcastInput(const KernelProblem& p) {

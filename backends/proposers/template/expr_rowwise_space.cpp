@@ -12,9 +12,12 @@
 // (row_designs.h: sub-warp rows, UNROLL, a persistent grid, cache hints), and,
 // for a log-sum-exp, how its running (max, sum) takes new values: one element
 // at a time (two exponentials each, the fallback), or a pack or a thread's
-// whole share at a time (one exponential per element and one rescale).
+// whole share at a time (one exponential per element and one rescale). Where
+// the operator computes exponentials or logarithms, whether they are the
+// precise or the fast ones (the math gene, expr_cuda.h).
 #include <algorithm>
 #include "backends/proposers/template/constraints.h"
+#include "backends/proposers/template/expr_cuda.h"
 #include "backends/proposers/template/row_designs.h"
 #include "backends/proposers/template/spaces.h"
 
@@ -67,7 +70,22 @@ public:
         {"vector", narrow ? std::vector<std::string>{"1", "2", "4", "8"} : std::vector<std::string>{"1", "2", "4"}}};
     for (auto& def : rowScheduleGenes(/*rereadHint=*/false)) out.push_back(std::move(def));
     if (usesLogSumExp(p)) out.push_back({"lse", {"element", "pack"}, "element"});
+    if (computesExpOrLog(p)) out.push_back({"math", {"precise", "fast"}, "precise"});
     return out;
+  }
+
+  // A log-sum-exp, or an exponential or logarithm in a reduction's value or the epilogue: the
+  // math gene (expr_cuda.h) has something to choose.
+  static bool computesExpOrLog(const KernelProblem& p) {
+    if (!p.operation) return false;
+    if (usesLogSumExp(p)) return true;
+    std::set<std::string> names;
+    for (const auto& t : p.inputs) names.insert(t.role);
+    for (const auto& r : p.operation->reductions) {
+      if (templates::computesExpOrLog(parseValueExpression(r.of, names))) return true;
+      names.insert(r.name);
+    }
+    return templates::computesExpOrLog(parseValueExpression(p.operation->expression, names));
   }
 
   static bool usesLogSumExp(const KernelProblem& p) {

@@ -119,22 +119,40 @@ TEST(AnyOperator, EveryGeneratedCaseSeedsAndAllOfItsArchitecturesEmit) {
 }
 
 TEST(AnyOperator, ExpressionsBecomeFp32Cuda) {
+  using templates::MathMode;
   const auto e = parseValueExpression("silu(a) * b - 2 + max(a, 1e-5) / -b", {"a", "b"});
-  const std::string code = templates::cudaValue(e, [](const std::string& n) { return "v_" + n; });
+  const std::string code = templates::cudaValue(e, [](const std::string& n) { return "v_" + n; }, MathMode::Precise);
   EXPECT_EQ(code, "(((vf_silu(v_a) * v_b) - 2.0f) + (fmaxf(v_a, 1e-05f) / (-v_b)))");
   EXPECT_EQ(templates::cudaFloatLiteral(0.5), "0.5f");
   EXPECT_EQ(templates::cudaFloatLiteral(3), "3.0f");
-  EXPECT_EQ(templates::cudaValue(parseValueExpression("exp(x) + log(x) + gelu(x)", {"x"}),
-                                 [](const std::string& n) { return n; }),
-            "((expf(x) + logf(x)) + vf_gelu(x))");
+  const auto expLogGelu = parseValueExpression("exp(x) + log(x) + gelu(x)", {"x"});
+  const auto same = [](const std::string& n) { return n; };
+  EXPECT_EQ(templates::cudaValue(expLogGelu, same, MathMode::Precise), "((expf(x) + logf(x)) + vf_gelu(x))");
+  EXPECT_EQ(templates::cudaValue(expLogGelu, same, MathMode::Fast), "((__expf(x) + __logf(x)) + vf_gelu(x))");
   // Every function the format lists has a CUDA spelling that the helpers define or CUDA provides.
-  const std::string helpers = templates::valueFunctionHelpers();
-  for (const auto& f : valueFunctions()) {
-    std::string call = std::string(f.name) + "(x" + (f.arity == 2 ? ", x)" : ")");
-    const std::string code = templates::cudaValue(parseValueExpression(call, {"x"}), [](const std::string& n) { return n; });
-    if (code.rfind("vf_", 0) == 0)
-      EXPECT_NE(helpers.find("float " + code.substr(0, code.find('('))), std::string::npos) << code;
+  for (const MathMode math : {MathMode::Precise, MathMode::Fast}) {
+    const std::string helpers = templates::valueFunctionHelpers(math);
+    for (const auto& f : valueFunctions()) {
+      std::string call = std::string(f.name) + "(x" + (f.arity == 2 ? ", x)" : ")");
+      const std::string code = templates::cudaValue(parseValueExpression(call, {"x"}), same, math);
+      if (code.rfind("vf_", 0) == 0) {
+        EXPECT_NE(helpers.find("float " + code.substr(0, code.find('('))), std::string::npos) << code;
+      }
+    }
   }
+  // The fast helpers' exponentials are the intrinsic, the precise ones libdevice's.
+  EXPECT_NE(templates::valueFunctionHelpers(MathMode::Fast).find("1.0f + __expf(-x)"), std::string::npos);
+  EXPECT_EQ(templates::valueFunctionHelpers(MathMode::Fast).find(" expf("), std::string::npos);
+  EXPECT_EQ(templates::valueFunctionHelpers(MathMode::Precise).find("__expf"), std::string::npos);
+}
+
+TEST(AnyOperator, TheMathGeneMattersOnlyWhereAnExponentialOrLogarithmIsComputed) {
+  for (const char* text : {"exp(x)", "x - log(x)", "sigmoid(x) * x", "silu(x)", "softplus(x) + 1"})
+    EXPECT_TRUE(templates::computesExpOrLog(parseValueExpression(text, {"x"}))) << text;
+  for (const char* text : {"x * 2", "gelu(x)", "tanh(x) + erf(x)", "max(x, 0)", "relu(x) + sqrt(abs(x))"})
+    EXPECT_FALSE(templates::computesExpOrLog(parseValueExpression(text, {"x"}))) << text;
+  EXPECT_EQ(templates::mathMode({}), templates::MathMode::Precise);  // genomes from before the gene
+  EXPECT_EQ(templates::mathMode({{"math", "fast"}}), templates::MathMode::Fast);
 }
 
 const std::string& sourceOfSeed(const TaskSpec& spec, std::vector<Proposal>& keep) {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The designs added to the memory-bound spaces (row_designs.h, lse=pack,
-// indexing=rows) compile for sm_90 without spills or local memory: every
+// indexing=rows, math=fast) compile for sm_90 without spills or local memory: every
 // legal starting point of the suite's row tasks, the user tasks of
 // tests/tasks/any-operator and the generated row and elementwise operator
 // cases (odd, ragged and single rows, every broadcast kind), each moved one
 // step into a new design (each hint, rows re-read from global memory with
 // hint=evict_last, the persistent grid at each
-// BLOCKS_PER_SM, each UNROLL, sub-warp rows, lse=pack, row tiles; for the
+// BLOCKS_PER_SM, each UNROLL, sub-warp rows, lse=pack, row tiles, math=fast; for the
 // transposes, each hint and the diagonal and column-major tile orders), as the
 // variant bench would time them (template-variants --sweep). The PTX shows
 // what the design names: the hinted loads, shuffles for the shuffle reductions.
@@ -41,7 +41,7 @@ bool usesNewDesign(const Genome& g) {
     return it != g.genes.end() && it->second == value;
   };
   return is("granularity", "subwarp") || is("schedule", "persistent") || is("lse", "pack") || is("indexing", "rows") ||
-         is("order", "diagonal") || is("order", "column_major") ||
+         is("math", "fast") || is("order", "diagonal") || is("order", "column_major") ||
          (g.genes.count("hint") && g.gene("hint") != "default") || g.params.count("UNROLL");
 }
 
@@ -61,7 +61,7 @@ std::vector<Item> newDesignItems() {
     std::vector<Genome> genomes;
     for (const auto& start : testing_support::legalStartingPoints(p)) {
       for (const auto& g :
-           templates::oneStepNeighbours(start, p, {"hint", "schedule", "UNROLL", "lse", "indexing", "order"}))
+           templates::oneStepNeighbours(start, p, {"hint", "schedule", "UNROLL", "lse", "indexing", "order", "math"}))
         genomes.push_back(g);
       for (const auto& g : templates::oneStepNeighbours(start, p, {"granularity"}))
         if (g.gene("granularity") == "subwarp") genomes.push_back(g);
@@ -93,7 +93,8 @@ TEST(NewDesignsCompile, EveryNewDesignOfTheStartingPointsCompilesForSm90) {
   };
   for (const auto& [gene, value] : std::vector<std::pair<std::string, std::string>>{
            {"granularity", "subwarp"}, {"schedule", "persistent"}, {"hint", "evict_first"}, {"hint", "no_allocate"},
-           {"hint", "evict_last"}, {"lse", "pack"}, {"indexing", "rows"}, {"order", "diagonal"}, {"order", "column_major"}})
+           {"hint", "evict_last"}, {"lse", "pack"}, {"indexing", "rows"}, {"math", "fast"}, {"order", "diagonal"},
+           {"order", "column_major"}})
     EXPECT_TRUE(some(gene, value)) << gene << "=" << value;
 
   std::vector<CompileRequest> requests;

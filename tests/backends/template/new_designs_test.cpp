@@ -159,6 +159,54 @@ TEST(NewDesigns, LogSumExpStartingPointsTakeWholePacks) {
     EXPECT_EQ(g.genes.count("lse"), 0u);
 }
 
+// math=fast: the operator's exponentials and logarithms are the intrinsics (__expf, __logf). The
+// gene is offered only where the operator computes one; precise is what a genome without it meant.
+TEST(NewDesigns, TheMathGeneChoosesTheIntrinsicsWhereTheOperatorComputesExponentials) {
+  auto offersMath = [](const KernelProblem& p) {
+    const auto genes = templates::designSpaceFor(p.family).genes(p);
+    return std::any_of(genes.begin(), genes.end(), [](const templates::GeneDef& d) { return d.name == "math"; });
+  };
+  for (const char* stem : {"row_logsumexp", "logsoftmax", "swiglu"}) EXPECT_TRUE(offersMath(anyOperatorProblem(stem))) << stem;
+  for (const char* stem : {"add_rmsnorm", "add_gelu", "scale_bias"}) EXPECT_FALSE(offersMath(anyOperatorProblem(stem))) << stem;
+
+  const auto lse = anyOperatorProblem("row_logsumexp");
+  Genome g{lse.family,
+           {{"granularity", "warp"}, {"memory", "registers"}, {"reduction", "shuffle"}, {"vector", "4"},
+            {"hint", "evict_first"}, {"lse", "pack"}},
+           {{"ROWS_PER_BLOCK", 8}}};
+  ASSERT_TRUE(templates::isLegal(g, lse)) << joined(templates::checkGenome(g, lse));
+  const std::string before = codeOf(g, lse);
+  g.genes["math"] = "precise";
+  EXPECT_EQ(codeOf(g, lse), before);  // the fallback: stored genomes keep their kernels
+  EXPECT_EQ(before.find("__expf"), std::string::npos);
+  g.genes["math"] = "fast";
+  ASSERT_TRUE(templates::isLegal(g, lse)) << joined(templates::checkGenome(g, lse));
+  const std::string fast = codeOf(g, lse);
+  // Every exponential and logarithm of the kernel: the sum, the rescale, the combine and the result.
+  auto count = [](const std::string& s, const std::string& what) {
+    int n = 0;
+    for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_GE(count(fast, "__expf("), 3);
+  EXPECT_EQ(count(fast, "__logf("), 1);
+  EXPECT_EQ(count(fast, "__expf(") + count(fast, " expf(") + count(fast, "(expf("),
+            count(before, " expf(") + count(before, "(expf("));
+  EXPECT_EQ(count(fast, " expf(") + count(fast, "(expf(") + count(fast, " logf("), 0) << fast;
+  EXPECT_NE(TemplateProposer::candidateFor(g, lse).source.find("fast exponentials"), std::string::npos);
+
+  const auto swiglu = anyOperatorProblem("swiglu");
+  for (const auto& start : templates::designSpaceFor(swiglu.family).startingPoints(swiglu)) {
+    if (!templates::isLegal(start, swiglu)) continue;
+    Genome f = start;
+    f.genes["math"] = "fast";
+    const std::string code = codeOf(f, swiglu);
+    EXPECT_NE(code.find("vf_silu(float x) { return x / (1.0f + __expf(-x)); }"), std::string::npos);
+    EXPECT_EQ(code.find(" expf("), std::string::npos);
+    break;
+  }
+}
+
 TEST(NewDesigns, GenomeJsonRoundTripKeepsTheNewGenes) {
   const auto p = anyOperatorProblem("row_logsumexp");
   const Genome g{p.family,
