@@ -9,7 +9,9 @@
 
 namespace crucible::templates {
 
-MathMode mathMode(const GeneMap& genes) { return geneOr(genes, "math", "precise") == "fast" ? MathMode::Fast : MathMode::Precise; }
+MathMode mathMode(const GeneMap& genes) {
+  return geneOr(genes, "math", "precise") == "fast" ? MathMode::Fast : MathMode::Precise;
+}
 
 const char* cudaExp(MathMode mode) { return mode == MathMode::Fast ? "__expf" : "expf"; }
 const char* cudaLog(MathMode mode) { return mode == MathMode::Fast ? "__logf" : "logf"; }
@@ -19,6 +21,17 @@ bool computesExpOrLog(const ValueExpression& e) {
   static const std::set<std::string> users = {"exp", "log", "sigmoid", "silu", "softplus"};
   return std::any_of(e.nodes.begin(), e.nodes.end(),
                      [](const ValueNode& n) { return n.kind == ValueNode::Kind::Call && users.count(n.name); });
+}
+
+bool computesExpOrLog(const KernelProblem& p) {
+  if (!p.operation) return false;
+  std::set<std::string> names;
+  for (const auto& t : p.inputs) names.insert(t.role);
+  for (const auto& r : p.operation->reductions) {
+    if (r.op == "logsumexp" || computesExpOrLog(parseValueExpression(r.of, names))) return true;
+    names.insert(r.name);
+  }
+  return computesExpOrLog(parseValueExpression(p.operation->expression, names));
 }
 
 std::string cudaFloatLiteral(double v) {
@@ -32,18 +45,18 @@ std::string cudaFloatLiteral(double v) {
 std::string cudaValue(const ValueExpression& e, const std::function<std::string(const std::string&)>& name,
                       MathMode math) {
   static const std::map<std::string, std::string> builtins = {
-      {"log1p", "log1pf"}, {"tanh", "tanhf"}, {"erf", "erff"},
-      {"abs", "fabsf"},  {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"}, {"sin", "sinf"},   {"cos", "cosf"},
-      {"max", "fmaxf"},  {"min", "fminf"},  {"pow", "powf"}};
+      {"log1p", "log1pf"}, {"tanh", "tanhf"}, {"erf", "erff"}, {"abs", "fabsf"}, {"sqrt", "sqrtf"},
+      {"rsqrt", "rsqrtf"}, {"sin", "sinf"},   {"cos", "cosf"}, {"max", "fmaxf"}, {"min", "fminf"},
+      {"pow", "powf"}};  // exp and log: cudaExp, cudaLog
   ValueSpelling spelling;
   spelling.name = name;
   spelling.number = [](double v) { return cudaFloatLiteral(v); };
   spelling.call = [math](const std::string& f, const std::vector<std::string>& args) {
     const auto it = builtins.find(f);
-    std::string s = (f == "exp"                ? std::string(cudaExp(math))
-                     : f == "log"              ? std::string(cudaLog(math))
-                     : it != builtins.end()    ? it->second
-                                               : "vf_" + f) +
+    std::string s = (f == "exp"               ? std::string(cudaExp(math))
+                     : f == "log"             ? std::string(cudaLog(math))
+                     : it != builtins.end()   ? it->second
+                                              : "vf_" + f) +
                     "(";
     for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
     return s + ")";

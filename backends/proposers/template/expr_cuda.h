@@ -26,9 +26,12 @@ MathMode mathMode(const GeneMap& genes);
 // The CUDA function computing e^x / ln x in fp32 under `mode`.
 const char* cudaExp(MathMode mode);
 const char* cudaLog(MathMode mode);
-// Whether the expression computes an exponential or a logarithm: only then has
-// the math gene anything to choose.
+// Whether the expression computes an exponential or a logarithm.
 bool computesExpOrLog(const ValueExpression& e);
+// Whether the operator does (a log-sum-exp, or an exponential or logarithm in a
+// reduction's value or in the result): only then has the math gene anything to
+// choose. False for a problem with no operator.
+bool computesExpOrLog(const KernelProblem& p);
 
 // A float literal CUDA reads exactly as written: 2 -> "2.0f", 1e-05 -> "1e-05f".
 std::string cudaFloatLiteral(double v);

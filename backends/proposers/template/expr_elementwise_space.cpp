@@ -64,14 +64,6 @@ public:
     return out;
   }
 
-  // An exponential or a logarithm in the expression: the math gene (expr_cuda.h) has something to choose.
-  static bool computesExpOrLog(const KernelProblem& p) {
-    if (!p.operation) return false;
-    std::set<std::string> names;
-    for (const auto& t : p.inputs) names.insert(t.role);
-    return templates::computesExpOrLog(parseValueExpression(p.operation->expression, names));
-  }
-
   static bool hasBroadcastInput(const KernelProblem& p) {
     return std::any_of(p.inputs.begin(), p.inputs.end(),
                        [](const ProblemTensor& t) { return t.read && t.broadcast && *t.broadcast != Broadcast::Same; });

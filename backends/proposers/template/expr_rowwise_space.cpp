@@ -74,20 +74,6 @@ public:
     return out;
   }
 
-  // A log-sum-exp, or an exponential or logarithm in a reduction's value or the epilogue: the
-  // math gene (expr_cuda.h) has something to choose.
-  static bool computesExpOrLog(const KernelProblem& p) {
-    if (!p.operation) return false;
-    if (usesLogSumExp(p)) return true;
-    std::set<std::string> names;
-    for (const auto& t : p.inputs) names.insert(t.role);
-    for (const auto& r : p.operation->reductions) {
-      if (templates::computesExpOrLog(parseValueExpression(r.of, names))) return true;
-      names.insert(r.name);
-    }
-    return templates::computesExpOrLog(parseValueExpression(p.operation->expression, names));
-  }
-
   static bool usesLogSumExp(const KernelProblem& p) {
     if (!p.operation) return false;
     return std::any_of(p.operation->reductions.begin(), p.operation->reductions.end(),

@@ -251,7 +251,9 @@ TEST(AnyOperator, BatchedGemmsPutTheBatchInTheGridAndStackTheirEntriesForTma) {
     const auto architectures = templates::legalArchitectures(p);
     const bool tmaLegal = std::any_of(architectures.begin(), architectures.end(),
                                       [](const auto& genes) { return genes.at("pipeline") == "tma"; });
-    if (p.batchedB && p.extent(p.input("A"), 1) % 64 != 0) EXPECT_FALSE(tmaLegal);
+    if (p.batchedB && p.extent(p.input("A"), 1) % 64 != 0) {
+      EXPECT_FALSE(tmaLegal);
+    }
     if (c.label == "bmatmul_bf16_16x512x512x128") {
       ASSERT_TRUE(tmaLegal);
       const std::vector<Proposal> seeds = proposer.seedsFor(c.spec, 1);
