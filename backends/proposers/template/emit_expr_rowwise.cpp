@@ -76,7 +76,6 @@ public:
     persistent_ = geneOr(g.genes, "schedule", "row_blocks") == "persistent";
     lsePack_ = geneOr(g.genes, "lse", "element") == "pack";
     math_ = mathMode(g.genes);
-    exp_ = cudaExp(math_);
     const int last = static_cast<int>(x_.shape.size()) - 1;
     N_ = p.extentCode(x_, last);
     cols_ = p.extent(x_, last);
@@ -221,7 +220,7 @@ struct LseOp {
 __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a, MaxSum{v, 1.0f}); }
 
 )",
-                           {{"EXP", exp_}});
+                           {{"EXP", cudaExp(math_)}});
     if (shuffle_) {
       s += "__device__ __forceinline__ float shfl_xor(float v, int offset) {\n"
            "  return __shfl_xor_sync(0xffffffffu, v, offset);\n}\n";
@@ -320,7 +319,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
     {{ACC}} = MaxSum{cr_m, row_reduce(cr_s, SumOp())};
   }
 )",
-                  {{"ACC", acc}, {"EXP", exp_}});
+                  {{"ACC", acc}, {"EXP", cudaExp(math_)}});
   }
 
   std::string reduceCall(const std::string& op, const std::string& value) const {
@@ -447,7 +446,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
           s += "  float " + tmax + " = cr_neg_inf();\n  float " + tsum + " = 0.0f;\n";
           maxReads.insert(names.begin(), names.end());
           maxUpdates.push_back(tmax + " = fmaxf(" + tmax + ", " + v + ");");
-          updates.push_back(tsum + " += " + exp_ + "(" + v + " - cr_shift_" + rs[j].name + ");");
+          updates.push_back(tsum + " += " + cudaExp(math_) + "(" + v + " - cr_shift_" + rs[j].name + ");");
           packUpdates.push_back("");
           continue;
         }
@@ -473,7 +472,7 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   }
 }
 )",
-                                          {{"V", v}, {"ACC", acc}, {"EXP", exp_}}));
+                                          {{"V", v}, {"ACC", acc}, {"EXP", cudaExp(math_)}}));
         else
           packUpdates.push_back("");
       }
@@ -547,7 +546,6 @@ __device__ __forceinline__ MaxSum lse_add(MaxSum a, float v) { return LseOp()(a,
   bool registers_ = true, shuffle_ = true;
   bool subWarp_ = false, persistent_ = false, lsePack_ = false;
   MathMode math_ = MathMode::Precise;
-  std::string exp_;  // cudaExp(math_)
   std::string hint_ = "default";
   std::int64_t threadsPerRow_ = 32;
   bool ragged_ = false;  // VEC > 1 and rows that are not whole packs: partial head and tail packs

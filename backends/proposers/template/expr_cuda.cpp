@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include "backends/proposers/template/design_space.h"
 #include "backends/proposers/template/kernel_source.h"
 
 namespace crucible::templates {

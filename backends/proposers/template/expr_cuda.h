@@ -6,7 +6,7 @@
 #include <functional>
 #include <set>
 #include <string>
-#include "backends/proposers/template/design_space.h"
+#include "backends/proposers/template/genome.h"
 #include "backends/proposers/template/kernel_problem.h"
 #include "core/task/value_expression.h"
 
