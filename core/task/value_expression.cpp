@@ -258,24 +258,70 @@ double evaluateValue(const ValueExpression& e, const std::map<std::string, doubl
   return v.at(static_cast<std::size_t>(e.root));
 }
 
-std::string spellValue(const ValueExpression& e, const ValueSpelling& spelling) {
-  std::vector<std::string> s(e.nodes.size());
-  for (std::size_t i = 0; i < e.nodes.size(); ++i) {
-    const ValueNode& n = e.nodes[i];
+namespace {
+
+// Appends the spelling of `node` to `out`, writing into one string: building
+// every node's text from its children's would copy a chain of `+` thousands
+// long (a flat "x + x + ..." within the length limit) once per level, which is
+// quadratic. Such chains are walked with an explicit stack; a call's arguments
+// are spelled apart (the spelling takes them as strings), and calls nest no
+// deeper than the parser's nesting limit.
+void spellInto(const ValueExpression& e, int node, const ValueSpelling& spelling, std::string& out) {
+  struct Step {
+    int node;
+    int stage;  // how many of the node's operands are written
+  };
+  std::vector<Step> stack{{node, 0}};
+  while (!stack.empty()) {
+    const Step step = stack.back();
+    const ValueNode& n = e.nodes.at(static_cast<std::size_t>(step.node));
     switch (n.kind) {
-      case ValueNode::Kind::Number: s[i] = spelling.number(n.number); break;
-      case ValueNode::Kind::Name: s[i] = spelling.name(n.name); break;
-      case ValueNode::Kind::Negate: s[i] = "(-" + s[n.args[0]] + ")"; break;
-      case ValueNode::Kind::Binary: s[i] = "(" + s[n.args[0]] + " " + n.op + " " + s[n.args[1]] + ")"; break;
+      case ValueNode::Kind::Number:
+        out += spelling.number(n.number);
+        stack.pop_back();
+        break;
+      case ValueNode::Kind::Name:
+        out += spelling.name(n.name);
+        stack.pop_back();
+        break;
+      case ValueNode::Kind::Negate:
+        if (step.stage == 0) {
+          out += "(-";
+          stack.back().stage = 1;
+          stack.push_back({n.args[0], 0});
+        } else {
+          out += ')';
+          stack.pop_back();
+        }
+        break;
+      case ValueNode::Kind::Binary:
+        if (step.stage < 2) {
+          out += step.stage == 0 ? std::string("(") : std::string(" ") + n.op + " ";
+          stack.back().stage = step.stage + 1;
+          stack.push_back({n.args[static_cast<std::size_t>(step.stage)], 0});
+        } else {
+          out += ')';
+          stack.pop_back();
+        }
+        break;
       case ValueNode::Kind::Call: {
-        std::vector<std::string> args;
-        for (int a : n.args) args.push_back(s[a]);
-        s[i] = spelling.call(n.name, args);
+        std::vector<std::string> args(n.args.size());
+        for (std::size_t a = 0; a < n.args.size(); ++a) spellInto(e, n.args[a], spelling, args[a]);
+        out += spelling.call(n.name, args);
+        stack.pop_back();
         break;
       }
     }
   }
-  return s.at(static_cast<std::size_t>(e.root));
+}
+
+}  // namespace
+
+std::string spellValue(const ValueExpression& e, const ValueSpelling& spelling) {
+  if (e.root < 0 || static_cast<std::size_t>(e.root) >= e.nodes.size()) throw std::out_of_range("spellValue: no root");
+  std::string out;
+  spellInto(e, e.root, spelling, out);
+  return out;
 }
 
 }  // namespace crucible

@@ -78,6 +78,37 @@ TEST(ValueExpression, ErrorsSayWhatAndWhere) {
   EXPECT_EQ(error(chain), "accepted");
 }
 
+ValueSpelling plainSpelling() {
+  ValueSpelling s;
+  s.name = [](const std::string& n) { return n; };
+  s.number = [](double v) { return std::to_string(static_cast<int>(v)); };
+  s.call = [](const std::string& f, const std::vector<std::string>& args) {
+    std::string text = f + "(";
+    for (std::size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + args[i];
+    return text + ")";
+  };
+  return s;
+}
+
+TEST(ValueExpression, SpellsEveryNodeWithFullParentheses) {
+  const auto e = parseValueExpression("-x * 2 + max(x - 1, -(x)) / exp(3)", {"x"});
+  EXPECT_EQ(spellValue(e, plainSpelling()), "(((-x) * 2) + (max((x - 1), (-x)) / exp(3)))");
+}
+
+TEST(ValueExpression, AFlatChainAtTheLengthLimitSpellsAsATreeTwoThousandLevelsDeep) {
+  // 2048 terms within the 4096-character limit parse to a tree 2047 levels
+  // deep. spellValue writes it in one pass (built bottom up, each level's text
+  // copied all the levels below it: seconds per candidate in the template
+  // proposer). Its time is bounded by the fuzz corpus replay (operator_task's
+  // flat_4096 seed); here, that the text is still the tree's, level by level.
+  std::string text = "x";
+  for (int i = 1; i < 2048; ++i) text += "+x";
+  ASSERT_LE(text.size(), kMaxExpressionLength);
+  std::string want = std::string(2047, '(') + "x";
+  for (int i = 1; i < 2048; ++i) want += " + x)";
+  EXPECT_EQ(spellValue(parseValueExpression(text, {"x"}), plainSpelling()), want);
+}
+
 TEST(TaskSpecOperator, ParsesBothKindsAndRoundTrips) {
   const TaskSpec e = parseTaskSpec(elementwiseSpec().dump());
   ASSERT_TRUE(e.operation.has_value());
