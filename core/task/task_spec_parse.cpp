@@ -32,8 +32,6 @@ using namespace taskjson;
 
 constexpr int kFormatVersion = 1;
 
-using namespace launch_limits;
-
 // Far above what any operator needs (the built-in suite uses at most 3 of each
 // and rank 2); they keep a hostile spec's checks cheap.
 constexpr std::size_t kMaxTensorsPerList = 64;
@@ -283,34 +281,6 @@ void readDims(const Fields& launch, const char* key, std::string (&dims)[3]) {
   for (std::size_t i = 0; i < 3; ++i) dims[i] = i < list.size() ? asExpressionText(list[i], index(path, i)) : "1";
 }
 
-// Evaluates a launch expression over `names` (the axes, and sm_count when the
-// rule uses it); the error names the field and the SM count it was evaluated at.
-std::int64_t evaluateLaunchAt(const std::string& expr, const std::map<std::string, std::int64_t>& names,
-                              const std::string& path, const std::string& smCountNote) {
-  try {
-    return evaluateAxisExpression(expr, names);
-  } catch (const ExpressionError& e) {
-    throw TaskSpecError(path, e.what() + smCountNote);
-  }
-}
-
-// Checks each dimension against CUDA's limits; returns their product.
-std::int64_t checkDims(const Fields& launch, const char* key, const std::string (&dims)[3],
-                       const std::int64_t (&limits)[3], const std::map<std::string, std::int64_t>& names,
-                       const std::string& note) {
-  std::int64_t product = 1;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const std::string dimPath = index(launch.path(key), i);
-    const std::int64_t v = evaluateLaunchAt(dims[i], names, dimPath, note);
-    if (v <= 0) throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + note + ", must be positive");
-    if (v > limits[i])
-      throw TaskSpecError(dimPath, "evaluates to " + std::to_string(v) + note + ", above the CUDA limit " +
-                                       std::to_string(limits[i]));
-    if (__builtin_mul_overflow(product, v, &product)) product = INT64_MAX;
-  }
-  return product;
-}
-
 // launch.tensorMaps: [{"tensor": "A", "boxRows": 128, "boxCols": 64, "swizzle": "128B"}, ...]
 // (LaunchRule::tensorMaps). Whether the task's tensors can take them is checked once the
 // tensors are known (checkTensorMaps).
@@ -362,20 +332,9 @@ SpecKernel parseKernel(const Fields& root, const char* key, const std::map<std::
     k.launch.dynamicSmemBytes = asExpressionText(*smem, launch.path("dynamicSmemBytes"));
   // No GPU is known while a task is read: a rule that uses sm_count is checked at each SM count
   // it could meet (launch_variables.h); the worker checks it again with its GPU's.
-  for (const std::int64_t smCount : smCountsCheckedWithoutGpu(k.launch)) {
-    const std::map<std::string, std::int64_t> names = launchNames(axes, smCount);
-    const std::string note = smCountNote(smCount);
-    checkDims(launch, "grid", k.launch.grid, kMaxGridDim, names, note);
-    const std::int64_t threads = checkDims(launch, "block", k.launch.block, kMaxBlockDim, names, note);
-    if (threads > kMaxThreadsPerBlock)
-      throw TaskSpecError(launch.path("block"),
-                          std::to_string(threads) + " threads per block" + note + ", above the CUDA limit 1024");
-    const std::string path = launch.path("dynamicSmemBytes");
-    const std::int64_t bytes = evaluateLaunchAt(k.launch.dynamicSmemBytes, names, path, note);
-    if (bytes < 0 || bytes > kMaxDynamicSmemBytes)
-      throw TaskSpecError(path, "evaluates to " + std::to_string(bytes) + note + ", must be in [0, " +
-                                    std::to_string(kMaxDynamicSmemBytes) + "]");
-  }
+  for (const std::int64_t smCount : smCountsCheckedWithoutGpu(k.launch))
+    if (const auto problem = launchLimitProblem(k.launch, launchNames(axes, smCount), smCountNote(smCount)))
+      throw TaskSpecError(launch.path(problem->field), problem->message);
   if (const json* maps = launch.optional("tensorMaps")) k.launch.tensorMaps = parseTensorMaps(*maps, launch.path("tensorMaps"));
   // A cheap guard against a launch rule that names a kernel the source lacks.
   if (!mentionsCall(k.source, k.launch.entry))

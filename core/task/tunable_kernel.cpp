@@ -27,8 +27,6 @@ namespace {
 using namespace taskjson;
 
 constexpr int kFormatVersion = 1;
-// CUDA's launch limits, as the task format checks them for a baseline.
-using namespace launch_limits;
 constexpr const char* kEmbeddedOpen = "/* crucible-tune";
 
 bool isIdentStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
@@ -353,9 +351,11 @@ std::optional<std::string> TunableKernel::restrictionProblem(const std::map<std:
 }
 
 std::optional<std::string> TunableKernel::problem(const ParameterPoint& p) const {
-  for (const auto& [name, value] : p)
-    if (std::none_of(tune_.parameters.begin(), tune_.parameters.end(), [&](const auto& t) { return t.name == name; }))
-      return "kernel '" + name_ + "' has no parameter " + name;
+  // (Keys, not structured bindings: clang before 16 cannot capture those in a lambda.)
+  for (const auto& entry : p)
+    if (std::none_of(tune_.parameters.begin(), tune_.parameters.end(),
+                     [&](const auto& t) { return t.name == entry.first; }))
+      return "kernel '" + name_ + "' has no parameter " + entry.first;
   std::map<std::string, std::int64_t> names = axes_;
   for (const auto& t : tune_.parameters) {
     const auto it = p.find(t.name);
@@ -374,28 +374,7 @@ std::optional<std::string> TunableKernel::problem(const ParameterPoint& p) const
 
 std::optional<std::string> TunableKernel::launchProblem(const std::map<std::string, std::int64_t>& names,
                                                         const std::string& note) const {
-  try {
-    std::int64_t threads = 1;
-    for (int d = 0; d < 3; ++d) {
-      const char* axis = d == 0 ? "x" : d == 1 ? "y" : "z";
-      const std::int64_t g = evaluateAxisExpression(tune_.launch.grid[d], names);
-      const std::int64_t b = evaluateAxisExpression(tune_.launch.block[d], names);
-      if (g <= 0 || g > kMaxGridDim[d])
-        return std::string("grid ") + axis + " = " + std::to_string(g) + note + ", outside 1.." +
-               std::to_string(kMaxGridDim[d]);
-      if (b <= 0 || b > kMaxBlockDim[d])
-        return std::string("block ") + axis + " = " + std::to_string(b) + note + ", outside 1.." +
-               std::to_string(kMaxBlockDim[d]);
-      threads *= b;
-    }
-    if (threads > kMaxThreadsPerBlock) return std::to_string(threads) + " threads per block" + note + ", above CUDA's 1024";
-    const std::int64_t smem = evaluateAxisExpression(tune_.launch.dynamicSmemBytes, names);
-    if (smem < 0 || smem > kMaxDynamicSmemBytes)
-      return "dynamic shared memory " + std::to_string(smem) + " bytes" + note + ", outside 0.." +
-             std::to_string(kMaxDynamicSmemBytes);
-  } catch (const ExpressionError& e) {
-    return std::string("launch rule: ") + e.what() + note;
-  }
+  if (const auto problem = launchLimitProblem(tune_.launch, names, note)) return "launch." + problem->text();
   return std::nullopt;
 }
 

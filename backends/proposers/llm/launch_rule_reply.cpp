@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
+#include "core/task/launch_limits.h"
 #include "core/task/launch_variables.h"
 
 namespace crucible::llm {
@@ -14,11 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-// The limits the task spec parser holds a baseline to (core/task/task_spec_parse.cpp).
-constexpr std::int64_t kMaxThreadsPerBlock = 1024;
-constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
-constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
-constexpr std::int64_t kMaxDynamicSmemBytes = 227 * 1024;
 constexpr std::size_t kMaxLaunchJsonBytes = 64 * 1024;
 constexpr std::size_t kMaxTensorMaps = 16;
 
@@ -31,31 +27,6 @@ std::string expressionText(const json& j, const std::string& field) {
   if (j.is_number_integer()) return std::to_string(j.get<std::int64_t>());
   if (j.is_number_unsigned()) return std::to_string(j.get<std::uint64_t>());
   throw Problem(field + ": must be an expression string or an integer, not " + std::string(j.type_name()));
-}
-
-// `names`: the task's axes, and sm_count when the rule uses it; `note` says which SM count.
-std::int64_t evaluated(const std::string& expr, const std::map<std::string, std::int64_t>& names, const TaskSpec& spec,
-                       const std::string& field, const std::string& note) {
-  try {
-    return evaluateAxisExpression(expr, names);
-  } catch (const ExpressionError& e) {
-    throw Problem(field + ": '" + expr + "': " + e.what() + note + " (axes: " + describeAxes(spec.axes) + ")");
-  }
-}
-
-void checkDims(const std::string (&dims)[3], const std::int64_t (&limits)[3], const std::map<std::string, std::int64_t>& names,
-               const TaskSpec& spec, const std::string& name, const std::string& note, std::int64_t* product) {
-  *product = 1;
-  for (int i = 0; i < 3; ++i) {
-    const std::string field = name + "[" + std::to_string(i) + "]";
-    const std::int64_t v = evaluated(dims[i], names, spec, field, note);
-    if (v <= 0)
-      throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + note + ", must be positive");
-    if (v > limits[i])
-      throw Problem(field + ": '" + dims[i] + "' evaluates to " + std::to_string(v) + note + ", above the CUDA limit " +
-                    std::to_string(limits[i]));
-    if (__builtin_mul_overflow(*product, v, product)) *product = INT64_MAX;
-  }
 }
 
 void readDims(const json& j, const std::string& name, std::string (&dims)[3]) {
@@ -84,19 +55,9 @@ std::string launchRuleProblem(const LaunchRule& rule, const TaskSpec& spec) {
     if (!isIdentifier(rule.entry)) throw Problem("entry: '" + rule.entry + "' is not a C identifier");
     // The proposer knows no GPU: a rule that uses sm_count is checked at each SM count it could
     // meet (core/task/launch_variables.h), and the worker checks it again with its GPU's.
-    for (const std::int64_t smCount : smCountsCheckedWithoutGpu(rule)) {
-      const std::map<std::string, std::int64_t> names = launchNames(spec.axes, smCount);
-      const std::string note = smCountNote(smCount);
-      std::int64_t blocks = 0, threads = 0;
-      checkDims(rule.grid, kMaxGridDim, names, spec, "grid", note, &blocks);
-      checkDims(rule.block, kMaxBlockDim, names, spec, "block", note, &threads);
-      if (threads > kMaxThreadsPerBlock)
-        throw Problem("block: " + std::to_string(threads) + " threads per block" + note + ", above the CUDA limit 1024");
-      const std::int64_t smem = evaluated(rule.dynamicSmemBytes, names, spec, "dynamicSmemBytes", note);
-      if (smem < 0 || smem > kMaxDynamicSmemBytes)
-        throw Problem("dynamicSmemBytes: '" + rule.dynamicSmemBytes + "' evaluates to " + std::to_string(smem) + note +
-                      ", must be in [0, " + std::to_string(kMaxDynamicSmemBytes) + "]");
-    }
+    for (const std::int64_t smCount : smCountsCheckedWithoutGpu(rule))
+      if (const auto problem = launchLimitProblem(rule, launchNames(spec.axes, smCount), smCountNote(smCount)))
+        throw Problem(problem->text() + " (axes: " + describeAxes(spec.axes) + ")");
     if (const auto problems = tensorMapProblems(spec, rule.tensorMaps); !problems.empty())
       throw Problem(problems.front());
   } catch (const Problem& p) {

@@ -175,7 +175,7 @@ TEST(SmCount, ATunablePointIsCheckedAtEverySmCountItCouldMeet) {
   EXPECT_FALSE(k.problem({{"THREADS", 64}, {"OFF", 0}}).has_value());
   const auto why = k.problem({{"THREADS", 64}, {"OFF", 1}});
   ASSERT_TRUE(why.has_value());
-  EXPECT_THAT(*why, HasSubstr("grid x = 0 at sm_count = 1 (no GPU is known here"));
+  EXPECT_THAT(*why, HasSubstr("launch.grid[0]: 'sm_count - OFF' evaluates to 0 at sm_count = 1 (no GPU is known here"));
 }
 
 TEST(SmCount, RestrictionsMayNotUseIt) {
