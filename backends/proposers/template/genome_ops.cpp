@@ -174,8 +174,12 @@ ParamMutation mutateParams(const Genome& g, const KernelProblem& p, Rng& rng, in
   if (points.size() < 2 || defs.empty())
     throw std::runtime_error("architecture " + base.architectureKey() + " has no other legal parameters for task " + p.taskName);
   ParamMap wanted = base.params;
-  std::vector<std::size_t> order(defs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Only a parameter with another value can step (the wgmma kernels' BLOCK_K
+  // has one: stepping it read past its values). With none, the closest other
+  // legal point below is the child.
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < defs.size(); ++i)
+    if (defs[i].values.size() >= 2) order.push_back(i);
   std::shuffle(order.begin(), order.end(), rng);
   for (int c = 0; c < std::max(1, count) && c < static_cast<int>(order.size()); ++c) {
     const auto& def = defs[order[static_cast<std::size_t>(c)]];
