@@ -73,9 +73,10 @@ std::vector<std::string> checkGenome(const Genome& stored, const KernelProblem& 
       errors.push_back("gene " + def.name + "=" + it->second + " is not available for this task");
     }
   }
-  for (const auto& [name, value] : g.genes)
-    if (std::none_of(genes.begin(), genes.end(), [&](const GeneDef& d) { return d.name == name; }))
-      errors.push_back("unknown gene '" + name + "' for family " + p.family);
+  // (Keys, not structured bindings: clang before 16 cannot capture those in a lambda.)
+  for (const auto& gene : g.genes)
+    if (std::none_of(genes.begin(), genes.end(), [&](const GeneDef& d) { return d.name == gene.first; }))
+      errors.push_back("unknown gene '" + gene.first + "' for family " + p.family);
   if (!errors.empty()) return errors;
 
   const auto params = space.parameters(p.family, g.genes);
@@ -87,9 +88,9 @@ std::vector<std::string> checkGenome(const Genome& stored, const KernelProblem& 
       errors.push_back("parameter " + def.name + "=" + std::to_string(it->second) + " is outside its domain");
     }
   }
-  for (const auto& [name, value] : g.params)
-    if (std::none_of(params.begin(), params.end(), [&](const TunableParameter& d) { return d.name == name; }))
-      errors.push_back("parameter " + name + " does not belong to these genes");
+  for (const auto& param : g.params)
+    if (std::none_of(params.begin(), params.end(), [&](const TunableParameter& d) { return d.name == param.first; }))
+      errors.push_back("parameter " + param.first + " does not belong to these genes");
   if (!errors.empty()) return errors;
   return space.violations(g, p);
 }
