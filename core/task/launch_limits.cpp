@@ -10,8 +10,8 @@ using namespace launch_limits;
 namespace {
 
 // Each dimension in 1..limits[i]; `product` gets their product (saturated).
-// A tunable kernel's search for a legal point calls this up to
-// kMaxLegalPointChecks times: a dimension out of range is returned, not thrown.
+// A tunable kernel's search for a legal point may call this millions of times:
+// a dimension out of range is returned, not thrown.
 std::optional<LaunchLimitProblem> checkDims(const char* name, const std::string (&dims)[3],
                                             const std::int64_t (&limits)[3],
                                             const std::map<std::string, std::int64_t>& names, const std::string& note,

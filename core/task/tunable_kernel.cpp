@@ -378,10 +378,25 @@ std::optional<std::string> TunableKernel::launchProblem(const std::map<std::stri
   return std::nullopt;
 }
 
+namespace {
+
+// What evaluating an expression costs the search's budget: its characters,
+// and a little for the call.
+std::uint64_t expressionCost(const std::string& text) { return text.size() + 8; }
+
+}  // namespace
+
+std::uint64_t TunableKernel::pointCheckCost() const {
+  std::uint64_t restrictions = 0, launch = expressionCost(tune_.launch.dynamicSmemBytes);
+  for (const std::string& r : tune_.restrictions) restrictions += expressionCost(r);
+  for (int d = 0; d < 3; ++d) launch += expressionCost(tune_.launch.grid[d]) + expressionCost(tune_.launch.block[d]);
+  return restrictions + launch * smCountsCheckedWithoutGpu(tune_.launch).size();
+}
+
 ParameterPoint TunableKernel::firstLegalPoint() const {
   // Depth-first over the table in order; each restriction is checked as soon
   // as every parameter it names has a value, so most of a sparse space is
-  // never visited. Bounded by kMaxLegalPointChecks.
+  // never visited. Bounded by kMaxLegalPointWork.
   const auto& params = tune_.parameters;
   const std::size_t n = params.size();
   std::vector<std::vector<std::size_t>> readyAt(n + 1);  // restrictions decidable once params [0, depth) are set
@@ -393,11 +408,12 @@ ParameterPoint TunableKernel::firstLegalPoint() const {
     readyAt[level].push_back(r);
   }
   std::map<std::string, std::int64_t> names = axes_;
-  std::uint64_t checks = 0;
+  std::uint64_t checks = 0, work = 0;
   std::string lastReason = "no point to check";
   const auto holds = [&](std::size_t depth) {
     for (std::size_t r : readyAt[depth]) {
       ++checks;
+      work += expressionCost(tune_.restrictions[r]);
       try {
         if (!evaluateRestriction(tune_.restrictions[r], names)) {
           lastReason = "restriction '" + tune_.restrictions[r] + "' does not hold";
@@ -418,15 +434,17 @@ ParameterPoint TunableKernel::firstLegalPoint() const {
     return {};
   }
   while (ok) {
-    if (checks > kMaxLegalPointChecks)
-      throw TaskSpecError("restrictions", "no legal point found in " + std::to_string(kMaxLegalPointChecks) +
-                                              " checks (last: " + lastReason + "): give a legal \"default\"");
+    if (work > kMaxLegalPointWork)
+      throw TaskSpecError("restrictions", "no legal point found in " + std::to_string(checks) +
+                                              " checks, the search's bound (last: " + lastReason +
+                                              "): give a legal \"default\"");
     names[params[depth].name] = params[depth].values[at[depth]];
     bool advance = holds(depth + 1);
     if (advance && depth + 1 == n) {
       ParameterPoint p;
       for (std::size_t i = 0; i < n; ++i) p[params[i].name] = params[i].values[at[i]];
       ++checks;
+      work += pointCheckCost();
       const auto why = problem(p);
       if (!why) return p;
       lastReason = *why;
@@ -500,6 +518,12 @@ std::optional<ParameterPoint> TunableKernel::neighbour(const ParameterPoint& fro
     return others[std::uniform_int_distribution<std::size_t>(0, others.size() - 1)(rng)];
   };
   const int count = std::clamp(changes, 1, static_cast<int>(std::min<std::size_t>(2, movable.size())));
+  const std::uint64_t cost = pointCheckCost();
+  std::uint64_t work = 0;
+  const auto legal = [&](const ParameterPoint& p) {
+    work += cost;
+    return !problem(p);
+  };
   constexpr int kRandomTries = 64;
   for (int attempt = 0; attempt < kRandomTries; ++attempt) {
     std::vector<std::size_t> pick = movable;
@@ -510,7 +534,7 @@ std::optional<ParameterPoint> TunableKernel::neighbour(const ParameterPoint& fro
       const auto it = from.find(t.name);
       p[t.name] = otherValue(t, it == from.end() ? t.values.front() : it->second);
     }
-    if (!problem(p)) return p;
+    if (legal(p)) return p;
   }
   // A sparse space: every single-parameter change, in random order.
   std::vector<std::pair<std::size_t, std::int64_t>> moves;
@@ -521,9 +545,10 @@ std::optional<ParameterPoint> TunableKernel::neighbour(const ParameterPoint& fro
     }
   std::shuffle(moves.begin(), moves.end(), rng);
   for (const auto& [i, v] : moves) {
+    if (work > kMaxLegalPointWork) break;
     ParameterPoint p = from;
     p[tune_.parameters[i].name] = v;
-    if (!problem(p)) return p;
+    if (legal(p)) return p;
   }
   return std::nullopt;
 }

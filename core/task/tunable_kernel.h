@@ -14,7 +14,8 @@
 //
 // Reading is bounded for any input: parameter, value and restriction counts
 // are capped, and so is the size of the space (the product of the value
-// counts); searches for a legal point stop after a fixed number of checks.
+// counts); searches for a legal point stop after a fixed amount of expression
+// text evaluated (kMaxLegalPointWork).
 // Errors are TaskSpecError naming the field ("parameters.BLOCK_M[2]",
 // "restrictions[1]", "launch.grid[0]").
 #pragma once
@@ -38,8 +39,13 @@ constexpr std::uint64_t kMaxTuneSpacePoints = 10'000'000;
 constexpr std::int64_t kMaxTuneValueMagnitude = 1'000'000'000;
 // A tune document is small; a bigger one is a mistake (or hostile).
 constexpr std::size_t kMaxTuneDocumentBytes = 256 * 1024;
-// Restriction and launch checks one search for a legal point may make.
-constexpr std::uint64_t kMaxLegalPointChecks = 2'000'000;
+// What one search for a legal point (the first one, or a neighbour) may
+// evaluate, in characters of restriction and launch expressions: every check
+// parses its expression, so a count of checks alone does not bound the work (64
+// restrictions of 4096 characters made two million checks take an hour). About
+// two million checks of 16-character restrictions; under a second in a release
+// build.
+constexpr std::uint64_t kMaxLegalPointWork = 32'000'000;
 
 // The parsed tune document (format 1). Nothing in it is checked against a task yet.
 struct TuneSpec {
@@ -112,6 +118,8 @@ private:
   // the rule uses it, sm_count); `note` says which SM count was assumed.
   std::optional<std::string> launchProblem(const std::map<std::string, std::int64_t>& names, const std::string& note) const;
   ParameterPoint firstLegalPoint() const;
+  // The characters of expression text problem() evaluates for one point.
+  std::uint64_t pointCheckCost() const;
 
   std::string name_;
   std::string source_;

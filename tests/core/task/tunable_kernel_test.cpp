@@ -400,5 +400,39 @@ TEST(TunableKernel, ASpaceWithNoLegalPointIsRefusedInBoundedWork) {
   }
 }
 
+// The count of checks in "no legal point found in N checks, the search's bound".
+std::uint64_t checksIn(const std::string& message) {
+  const std::string lead = "no legal point found in ";
+  const auto at = message.find(lead);
+  return at == std::string::npos ? 0 : std::stoull(message.substr(at + lead.size()));
+}
+
+TEST(TunableKernel, LongRestrictionsShortenTheSearchNotLengthenIt) {
+  // 64 restrictions of about 4000 characters, 63 that hold and one that never
+  // does, over 65,536 points: every point costs 64 long evaluations. Counted
+  // in checks (two million of them), that search took about an hour; bounded
+  // by the text it evaluates, it stops after a few thousand checks.
+  std::string sum = "A + B";
+  while (sum.size() < 3990) sum += " + 0";
+  std::string restrictions;
+  for (int i = 0; i < 63; ++i) restrictions += "\"" + sum + " > 0\", ";
+  restrictions += "\"" + sum + " < 0\"";
+  std::string values;
+  for (int v = 1; v <= 256; ++v) values += (v > 1 ? "," : "") + std::to_string(v);
+  const TuneSpec s = parseTuneSpec("{\"parameters\": {\"A\": [" + values + "], \"B\": [" + values +
+                                   "]}, \"restrictions\": [" + restrictions +
+                                   "], \"launch\": {\"grid\": [1], \"block\": [32]}}");
+  try {
+    TunableKernel k("scale", kSource, s, task());
+    FAIL() << "a space without a legal point was accepted";
+  } catch (const TaskSpecError& e) {
+    EXPECT_EQ(e.field(), "restrictions");
+    const std::uint64_t checks = checksIn(e.what());
+    EXPECT_GT(checks, 0u) << e.what();
+    EXPECT_LE(checks, kMaxLegalPointWork / 3990 + 64) << e.what();
+    EXPECT_NE(std::string(e.what()).find("< 0' does not hold"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace crucible
