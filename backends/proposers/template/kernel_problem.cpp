@@ -59,6 +59,12 @@ std::vector<ProblemTensor> bind(const std::vector<TensorSpec>& specs, const std:
                                   " for " + r.role + ", got rank " + std::to_string(t.shape.size()));
     if (r.integer ? (t.dtype != DType::I64 && t.dtype != DType::I32) : !isFloatData(t.dtype))
       throw std::invalid_argument(field + ": dtype " + toString(t.dtype) + " is not supported for " + r.role);
+    // The family's kernels name their parameters and tensor maps after the
+    // roles, and the kernel ABI names them after the task's tensors: a task
+    // that calls A something else got kernels the worker refused, every one.
+    if (t.name != r.role)
+      throw std::invalid_argument(field + ": the " + family + " template kernels call this tensor '" + r.role +
+                                  "'; name it so in the task");
     out.push_back({r.role, t.dtype, t.shape});
   }
   return out;

@@ -321,6 +321,17 @@ TEST(AnyOperator, WhatTheFamiliesCannotTakeIsRefusedWithTheReason) {
   claimed.family = templates::kExprElementwise;
   error = refusal(claimed);
   EXPECT_NE(error.find("this task states none"), std::string::npos) << error;
+  // A built-in family's tensors under other names (the operator_task fuzz target's finding:
+  // every kernel had the family's parameter names, not the task's).
+  TaskSpec renamed = testing_support::loadTaskFile(testing_support::anyOperatorTaskFiles().front());
+  for (const auto& file : testing_support::anyOperatorTaskFiles())
+    if (file.find("bmm_") != std::string::npos) renamed = testing_support::loadTaskFile(file);
+  ASSERT_EQ(renamed.inputs.at(0).name, "A");
+  renamed.inputs[0].name = "lhs";
+  error = refusal(renamed);
+  EXPECT_NE(error.find("inputs[0] (lhs): the matmul template kernels call this tensor 'A'; name it so in the task"),
+            std::string::npos)
+      << error;
 }
 
 }  // namespace
