@@ -4,6 +4,9 @@
 // whatever the libFuzzer runs found stay fixed. Each input must be handled
 // without a crash or an unexpected exception, and in bounded time. Under the
 // asan preset (packaging/asan-corpus.sh) this is the CI's fuzz check.
+// Built twice: test_fuzz_corpus_replay replays the core targets,
+// test_fuzz_proposer_corpus_replay (CRUCIBLE_FUZZ_REPLAY_PROPOSERS) those that
+// go through the proposers.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -18,10 +21,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Seconds one input may take; sanitizer builds may ask for more.
+// Seconds one input may take; sanitizer builds may ask for more. The proposer
+// targets get more: a GEMM task's seeds enumerate every legal genome of its
+// architectures (0.6-0.9 s in a release build), and a tune space with no legal
+// point is searched to its bound (kMaxLegalPointWork: under a second).
 double secondsPerInput() {
   if (const char* env = std::getenv("CRUCIBLE_FUZZ_REPLAY_SECONDS"); env && *env) return std::atof(env);
+#ifdef CRUCIBLE_FUZZ_REPLAY_PROPOSERS
+  return 6.0;
+#else
   return 2.0;
+#endif
 }
 
 std::vector<fs::path> corpusFiles(const std::string& target) {
@@ -60,7 +70,11 @@ TEST_P(CorpusReplay, EveryInputIsHandledInBoundedTime) {
   }
 }
 
+#ifdef CRUCIBLE_FUZZ_REPLAY_PROPOSERS
+INSTANTIATE_TEST_SUITE_P(FuzzProposers, CorpusReplay, ::testing::ValuesIn(proposerFuzzEntries()),
+#else
 INSTANTIATE_TEST_SUITE_P(Fuzz, CorpusReplay, ::testing::ValuesIn(fuzzEntries()),
+#endif
                          [](const ::testing::TestParamInfo<NamedFuzzEntry>& info) { return std::string(info.param.name); });
 
 }  // namespace

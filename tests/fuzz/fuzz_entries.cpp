@@ -13,10 +13,4 @@ const std::vector<NamedFuzzEntry>& fuzzEntries() {
   return entries;
 }
 
-FuzzEntry findFuzzEntry(const std::string& name) {
-  for (const auto& e : fuzzEntries())
-    if (name == e.name) return e.entry;
-  return nullptr;
-}
-
 }  // namespace crucible::fuzz

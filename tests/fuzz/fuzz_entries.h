@@ -35,11 +35,27 @@ void kernelAbiEntry(const std::uint8_t* data, std::size_t size);
 // then every read a reviewer's session makes.
 void projectOpenEntry(const std::uint8_t* data, std::size_t size);
 
+// The template proposer on a task spec that parses (the `operator` field
+// above all): seeds and children are legal for the task (genome, kernel
+// signature, a launch inside CUDA's limits), or refused with a reason.
+// Links the proposers (crucible_fuzz_proposer_entries).
+void operatorTaskEntry(const std::uint8_t* data, std::size_t size);
+// The tunable-kernel proposer on "<tune JSON>[\n====\n<kernel source>[\n====\n<spec
+// JSON>]]": a tune document that parses survives tuneSpecToJson, and the
+// starting point and its children are legal points with launches inside CUDA's
+// limits, or refused with a reason. Links the proposers.
+void tunableKernelEntry(const std::uint8_t* data, std::size_t size);
+
 struct NamedFuzzEntry {
   const char* name;  // the target's name: tests/fuzz/corpus/<name>/ holds its seeds
   FuzzEntry entry;
 };
+// The targets over crucible_core alone (the CI replays their corpus under
+// ASan: packaging/asan-corpus.sh), and those that also link the proposers.
 const std::vector<NamedFuzzEntry>& fuzzEntries();
-FuzzEntry findFuzzEntry(const std::string& name);  // nullptr when unknown
+const std::vector<NamedFuzzEntry>& proposerFuzzEntries();
+// Either kind, by name; nullptr when unknown. Only in executables that link
+// crucible_fuzz_proposer_entries.
+FuzzEntry findFuzzEntry(const std::string& name);
 
 }  // namespace crucible::fuzz

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the text seeds of the fuzz corpus (task_spec, expression,
-kernel_abi): a few built-in task specs and kernels, and the hostile inputs of
-issue 13 (20,000 nested parentheses, a long run of unary minus, a 30,000+
-character name, 50 KB of '[', "format": 1e999, a 2^32 + 8 box, keyword
-names, a mean of 1.8e308). Seeds the fuzzers found are added by hand as
-crash-<what>.* files and are not touched here. Deterministic.
+kernel_abi, operator_task, tunable_kernel): a few built-in task specs and
+kernels, the hostile inputs of issue 13 (20,000 nested parentheses, a long run
+of unary minus, a 30,000+ character name, 50 KB of '[', "format": 1e999, a
+2^32 + 8 box, keyword names, a mean of 1.8e308), and issue 16's user tasks,
+tunable kernel and their extremes (single and enormous rows, batches past the
+grid's z limit, expressions at the nesting and length limits, tune spaces with
+no legal point). Seeds the fuzzers found are added by hand as crash-<what>.*
+files and are not touched here. Deterministic.
 
     python3 tests/fuzz/make_text_corpus.py   # from the repository root
 """
@@ -14,6 +17,8 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TASKS = os.path.join(ROOT, "resources", "tasks")
+USER_TASKS = os.path.join(ROOT, "tests", "tasks", "any-operator")
+GEMV = os.path.join(ROOT, "resources", "kernels", "gemv")
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 BUILTINS = ["softmax_f32_1024x1024", "cross_entropy_f32_1024x32000", "matmul_bf16_1024x1024x1024",
             "layernorm_f32_1024x1024", "transpose_f32_2048x1024"]
@@ -109,6 +114,84 @@ def kernel_abi_seeds():
     return seeds
 
 
+def user_task(name):
+    with open(os.path.join(USER_TASKS, name + ".json")) as f:
+        return json.load(f)
+
+
+def user_changed(name, change):
+    spec = user_task(name)
+    change(spec)
+    return json.dumps(spec, indent=1)
+
+
+def operator_task_seeds():
+    seeds = {f"user_{n[:-5]}.json": json.dumps(user_task(n[:-5]), indent=1)
+             for n in sorted(os.listdir(USER_TASKS)) if n.endswith(".json")}
+    for n in ["softmax_f32_1024x1024", "matmul_bf16_1024x1024x1024", "transpose_f32_2048x1024"]:
+        seeds[f"builtin_{n}.json"] = json.dumps(builtin(n), indent=1)
+    lse, gelu, bmm = "row_logsumexp_f32_16384x1000", "add_gelu_f32_8192x4096", "bmm_bf16_16x2048x2048x2048"
+    seeds["rows_of_one.json"] = user_changed(lse, lambda s: s["axes"].update({"M": 1, "N": 1}))
+    seeds["rows_of_2p27.json"] = user_changed(lse, lambda s: s["axes"].update({"M": 2, "N": 2**27 + 3}))
+    seeds["rows_3e9.json"] = user_changed(lse, lambda s: s["axes"].update({"M": 3 * 10**9, "N": 3}))
+    seeds["elements_2p40.json"] = user_changed(gelu, lambda s: s["axes"].update({"M": 2**20, "N": 2**20}))
+    seeds["elements_odd_7.json"] = user_changed(gelu, lambda s: s["axes"].update({"M": 1, "N": 7}))
+    seeds["batch_70000.json"] = user_changed(bmm, lambda s: s["axes"].update({"Bt": 70000, "M": 16, "N": 16, "K": 16}))
+    seeds["batch_ragged_k1.json"] = user_changed(bmm, lambda s: s["axes"].update({"Bt": 3, "M": 129, "N": 65, "K": 1}))
+    seeds["nesting_64.json"] = user_changed(
+        gelu, lambda s: set_path(s, ["operator", "expression"], "exp(" * 63 + "x" + ")" * 63))
+    seeds["flat_4096.json"] = user_changed(
+        gelu, lambda s: set_path(s, ["operator", "expression"], "+".join(["x"] * 2048)[:4095]))
+    chain = [{"name": "r0", "op": "max", "of": "x"}] + [
+        {"name": f"r{i}", "op": "sum", "of": f"exp(x - r{i - 1}) * r{i - 1}"} for i in range(1, 16)]
+    seeds["reductions_16.json"] = user_changed(lse, lambda s: s["operator"].update({"reductions": chain}))
+    seeds["rowwise_reads_no_reduction.json"] = user_changed(
+        lse, lambda s: set_path(s, ["operator", "expression"], "1.5"))
+    seeds["rank3_rows.json"] = user_changed(lse, lambda s: (
+        s["axes"].update({"B": 3}), set_path(s, ["inputs", 0, "shape"], ["B", "M", "N"]),
+        set_path(s, ["outputs", 0, "shape"], ["B", "M"]), s["scalars"].append("B")))
+    return seeds
+
+
+def tunable_kernel_seeds():
+    def read(name):
+        with open(os.path.join(GEMV, name)) as f:
+            return f.read()
+    sep = "\n====\n"
+    scale = {"format": 1, "parameters": {"BLOCK": [64, 128, 256, 512, 1024]},
+             "launch": {"grid": ["ceil_div(N, BLOCK)"], "block": ["BLOCK"]}}
+    seeds = {
+        "gemv_triple.txt": read("gemv.tune.json") + sep + read("gemv.cu") + sep + read("gemv_f32_8192x8192.json"),
+        "scale.json": json.dumps(scale),
+        "scale_persistent.json": json.dumps(dict(scale, launch={"grid": ["min(ceil_div(N, BLOCK), 4 * sm_count)"],
+                                                                "block": ["BLOCK"]})),
+        "scale_no_parameters.json": json.dumps({"format": 1, "parameters": {"BLOCK": [256]},
+                                                "launch": {"grid": ["ceil_div(N, BLOCK)"], "block": ["BLOCK"]}}),
+        "scale_illegal_default.json": json.dumps(dict(scale, default={"BLOCK": 2048})),
+        "scale_grid_past_limit.json": json.dumps(dict(scale, launch={"grid": ["N * 1000000 / BLOCK"],
+                                                                     "block": ["BLOCK"]})),
+        "scale_smem_past_limit.json": json.dumps(dict(scale, launch={"grid": ["ceil_div(N, BLOCK)"], "block": ["BLOCK"],
+                                                                     "dynamicSmemBytes": "BLOCK * 1024"})),
+        "scale_restriction_sm_count.json": json.dumps(dict(scale, restrictions=["BLOCK <= sm_count"])),
+        "scale_embedded.txt": json.dumps({"format": 1, "parameters": {}, "launch": {"grid": [16], "block": [256]}})
+        + sep + "/* crucible-tune " + json.dumps(scale) + " */\n" + "#define BLOCK 256\n",
+    }
+    # Ten million points, none legal: the search for a starting point must stop in bounded time.
+    wide = {chr(ord("A") + i): list(range(1, 11)) for i in range(7)}
+    seeds["space_1e7_none_legal.json"] = json.dumps({
+        "format": 1, "parameters": dict(wide, BLOCK=[256]),
+        "restrictions": ["A + B + C + D + E + F + G == 71"] * 8,
+        "launch": {"grid": ["ceil_div(N, BLOCK)"], "block": ["BLOCK"]}})
+    # Fifteen restrictions of 4000 characters, all but one holding: each point costs 60 KB of
+    # parsing, so the search's bound counts characters, not checks (under libFuzzer's 64 KiB -max_len).
+    long_sum = "A + B" + " + 0" * 999
+    seeds["long_restrictions_none_legal.json"] = json.dumps({
+        "format": 1, "parameters": {"A": list(range(1, 257)), "B": list(range(1, 257)), "BLOCK": [256]},
+        "restrictions": [long_sum + " > 0"] * 14 + [long_sum + " < 0"],
+        "launch": {"grid": ["ceil_div(N, BLOCK)"], "block": ["BLOCK"]}})
+    return seeds
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
@@ -125,6 +208,8 @@ def main():
     write("task_spec", task_spec_seeds())
     write("expression", expression_seeds())
     write("kernel_abi", kernel_abi_seeds())
+    write("operator_task", operator_task_seeds())
+    write("tunable_kernel", tunable_kernel_seeds())
 
 
 if __name__ == "__main__":

@@ -11,9 +11,19 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-300}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(task_spec expression kernel_abi project_open)
+[ ${#targets[@]} -eq 0 ] && targets=(task_spec expression kernel_abi project_open operator_task tunable_kernel)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# Seconds one input may take before libFuzzer calls it a hang. The proposer
+# targets need more under ASan: a GEMM task's first seeds enumerate every legal
+# genome of its architectures (7 s), and a tune space with no legal point is
+# searched to its bound (kMaxLegalPointWork: 10-20 s under ASan).
+input_timeout() {
+  case "$1" in
+    operator_task|tunable_kernel) echo 30 ;;
+    *) echo 5 ;;
+  esac
+}
 status=0
 for target in "${targets[@]}"; do
   exe="$root/build/fuzz/bin/fuzz_$target"
@@ -23,7 +33,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$work" "$artifacts"
   log="$root/build/fuzz/$target.log"
   echo "== fuzz_$target for ${seconds}s (log: $log)"
-  "$exe" -max_len=65536 -rss_limit_mb=2048 -timeout=5 -max_total_time="$seconds" -print_final_stats=1 \
+  "$exe" -max_len=65536 -rss_limit_mb=2048 -timeout="$(input_timeout "$target")" -max_total_time="$seconds" -print_final_stats=1 \
          -artifact_prefix="$artifacts/" "$work" "$root/tests/fuzz/corpus/$target" >"$log" 2>&1
   rc=$?
   grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^Done|SUMMARY|ERROR" "$log" | sed 's/^/   /'
