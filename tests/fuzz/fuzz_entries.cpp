@@ -3,6 +3,14 @@
 
 namespace crucible::fuzz {
 
+std::optional<TaskSpec> parsedSpec(const std::uint8_t* data, std::size_t size) {
+  try {
+    return parseTaskSpec(std::string(reinterpret_cast<const char*>(data), size));
+  } catch (const TaskSpecError&) {
+    return std::nullopt;
+  }
+}
+
 const std::vector<NamedFuzzEntry>& fuzzEntries() {
   static const std::vector<NamedFuzzEntry> entries = {
       {"task_spec", taskSpecEntry},

@@ -10,9 +10,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include "core/task/task_spec.h"
 
 namespace crucible::fuzz {
 
@@ -22,6 +24,10 @@ public:
 };
 
 using FuzzEntry = void (*)(const std::uint8_t* data, std::size_t size);
+
+// The spec the bytes state, or nullopt when parseTaskSpec refuses them (the
+// refusal the product makes: not a finding).
+std::optional<TaskSpec> parsedSpec(const std::uint8_t* data, std::size_t size);
 
 // parseTaskSpec on the bytes; a spec that parses is used as the CLI and the
 // roofline use it, and must survive toJson -> parseTaskSpec unchanged.

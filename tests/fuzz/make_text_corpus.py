@@ -24,13 +24,13 @@ BUILTINS = ["softmax_f32_1024x1024", "cross_entropy_f32_1024x32000", "matmul_bf1
             "layernorm_f32_1024x1024", "transpose_f32_2048x1024"]
 
 
-def builtin(name):
-    with open(os.path.join(TASKS, name + ".json")) as f:
+def builtin(name, folder=TASKS):
+    with open(os.path.join(folder, name + ".json")) as f:
         return json.load(f)
 
 
-def changed(name, change):
-    spec = builtin(name)
+def changed(name, change, folder=TASKS):
+    spec = builtin(name, folder)
     change(spec)
     return json.dumps(spec, indent=1)
 
@@ -115,14 +115,11 @@ def kernel_abi_seeds():
 
 
 def user_task(name):
-    with open(os.path.join(USER_TASKS, name + ".json")) as f:
-        return json.load(f)
+    return builtin(name, USER_TASKS)
 
 
 def user_changed(name, change):
-    spec = user_task(name)
-    change(spec)
-    return json.dumps(spec, indent=1)
+    return changed(name, change, USER_TASKS)
 
 
 def operator_task_seeds():

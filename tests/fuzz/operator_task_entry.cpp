@@ -43,13 +43,9 @@ MetaPrompt strategyNamed(const char* name) {
 }  // namespace
 
 void operatorTaskEntry(const std::uint8_t* data, std::size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  TaskSpec spec;
-  try {
-    spec = parseTaskSpec(text);
-  } catch (const TaskSpecError&) {
-    return;
-  }
+  const std::optional<TaskSpec> parsed = parsedSpec(data, size);
+  if (!parsed) return;
+  const TaskSpec& spec = *parsed;
   // The proposer reports what it cannot serve as refused proposals with a
   // reason (the run then says so); it must not crash, hang or make a kernel
   // the task cannot launch.

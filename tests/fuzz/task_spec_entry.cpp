@@ -37,13 +37,10 @@ void useSpec(const TaskSpec& spec) {
 }  // namespace
 
 void taskSpecEntry(const std::uint8_t* data, std::size_t size) {
+  const std::optional<TaskSpec> parsed = parsedSpec(data, size);
+  if (!parsed) return;
+  const TaskSpec& spec = *parsed;
   const std::string text(reinterpret_cast<const char*>(data), size);
-  TaskSpec spec;
-  try {
-    spec = parseTaskSpec(text);
-  } catch (const TaskSpecError&) {
-    return;
-  }
   useSpec(spec);
   taskRecord(text);
   // What the project stores and `task show --json` writes must read back as the same spec.
