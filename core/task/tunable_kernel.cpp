@@ -384,14 +384,15 @@ namespace {
 // and a little for the call.
 std::uint64_t expressionCost(const std::string& text) { return text.size() + 8; }
 
-}  // namespace
-
-std::uint64_t TunableKernel::pointCheckCost() const {
-  std::uint64_t restrictions = 0, launch = expressionCost(tune_.launch.dynamicSmemBytes);
-  for (const std::string& r : tune_.restrictions) restrictions += expressionCost(r);
-  for (int d = 0; d < 3; ++d) launch += expressionCost(tune_.launch.grid[d]) + expressionCost(tune_.launch.block[d]);
-  return restrictions + launch * smCountsCheckedWithoutGpu(tune_.launch).size();
+// The characters of expression text TunableKernel::problem() evaluates for one point.
+std::uint64_t pointCheckCost(const TuneSpec& tune) {
+  std::uint64_t restrictions = 0, launch = expressionCost(tune.launch.dynamicSmemBytes);
+  for (const std::string& r : tune.restrictions) restrictions += expressionCost(r);
+  for (int d = 0; d < 3; ++d) launch += expressionCost(tune.launch.grid[d]) + expressionCost(tune.launch.block[d]);
+  return restrictions + launch * smCountsCheckedWithoutGpu(tune.launch).size();
 }
+
+}  // namespace
 
 ParameterPoint TunableKernel::firstLegalPoint() const {
   // Depth-first over the table in order; each restriction is checked as soon
@@ -408,6 +409,7 @@ ParameterPoint TunableKernel::firstLegalPoint() const {
     readyAt[level].push_back(r);
   }
   std::map<std::string, std::int64_t> names = axes_;
+  const std::uint64_t pointCost = pointCheckCost(tune_);
   std::uint64_t checks = 0, work = 0;
   std::string lastReason = "no point to check";
   const auto holds = [&](std::size_t depth) {
@@ -444,7 +446,7 @@ ParameterPoint TunableKernel::firstLegalPoint() const {
       ParameterPoint p;
       for (std::size_t i = 0; i < n; ++i) p[params[i].name] = params[i].values[at[i]];
       ++checks;
-      work += pointCheckCost();
+      work += pointCost;
       const auto why = problem(p);
       if (!why) return p;
       lastReason = *why;
@@ -518,7 +520,7 @@ std::optional<ParameterPoint> TunableKernel::neighbour(const ParameterPoint& fro
     return others[std::uniform_int_distribution<std::size_t>(0, others.size() - 1)(rng)];
   };
   const int count = std::clamp(changes, 1, static_cast<int>(std::min<std::size_t>(2, movable.size())));
-  const std::uint64_t cost = pointCheckCost();
+  const std::uint64_t cost = pointCheckCost(tune_);
   std::uint64_t work = 0;
   const auto legal = [&](const ParameterPoint& p) {
     work += cost;

@@ -118,8 +118,6 @@ private:
   // the rule uses it, sm_count); `note` says which SM count was assumed.
   std::optional<std::string> launchProblem(const std::map<std::string, std::int64_t>& names, const std::string& note) const;
   ParameterPoint firstLegalPoint() const;
-  // The characters of expression text problem() evaluates for one point.
-  std::uint64_t pointCheckCost() const;
 
   std::string name_;
   std::string source_;
