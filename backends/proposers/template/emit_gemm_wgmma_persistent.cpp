@@ -699,9 +699,10 @@ __device__ __forceinline__ void tile_position(int tile, int tiles_m, int tiles_n
   if (streamk) k.launch.grid[0] = "min(" + tiles + ", min(" + sms + ", " + std::to_string(kStreamKMaxBlocks) + "))";
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
-  k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};
+  k.launch.tensorMaps = {{p.tensorName("A"), static_cast<int>(bm), 64, "128B"},
+                         {p.tensorName("B"), static_cast<int>(64 / clusterM), 64, "128B"}};
   // epilogue=tma: C's box is one consumer warpgroup's rows x 64 columns, 128-byte swizzled like its staging.
-  if (tmaStore) k.launch.tensorMaps.push_back({"C", static_cast<int>(warpgroupRows(g)), 64, "128B"});
+  if (tmaStore) k.launch.tensorMaps.push_back({p.tensorName("C"), static_cast<int>(warpgroupRows(g)), 64, "128B"});
   return k;
 }
 

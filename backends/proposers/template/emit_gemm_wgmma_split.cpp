@@ -464,8 +464,8 @@ __device__ __forceinline__ void split_chunk(const float4 v, unsigned char* dst, 
   EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaSplitSmemBytes(g));
   // The fp32 boxes the copy engine stages: A's BLOCK_M x BLOCK_K tile, B's BLOCK_K x BLOCK_N, unswizzled.
   if (tma)
-    k.launch.tensorMaps = {{"A", static_cast<int>(bm), static_cast<int>(g.param("BLOCK_K")), "none"},
-                           {"B", static_cast<int>(g.param("BLOCK_K")), static_cast<int>(bn), "none"}};
+    k.launch.tensorMaps = {{p.tensorName("A"), static_cast<int>(bm), static_cast<int>(g.param("BLOCK_K")), "none"},
+                           {p.tensorName("B"), static_cast<int>(g.param("BLOCK_K")), static_cast<int>(bn), "none"}};
   return k;
 }
 

@@ -546,7 +546,9 @@ __device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
   EmittedKernel k = wgmmaKernel(std::move(src), p, bm, bn, threads, gemmWgmmaWarpSpecializedSmemBytes(g));
   // The boxes the producer copies: A's BLOCK_M x 64 tile, B's 64 x 64 panels, both in 128-byte swizzled rows.
   // In a cluster each block copies 64 / CLUSTER_M k-rows of every B panel.
-  if (tma) k.launch.tensorMaps = {{"A", static_cast<int>(bm), 64, "128B"}, {"B", static_cast<int>(64 / clusterM), 64, "128B"}};
+  if (tma)
+    k.launch.tensorMaps = {{p.tensorName("A"), static_cast<int>(bm), 64, "128B"},
+                           {p.tensorName("B"), static_cast<int>(64 / clusterM), 64, "128B"}};
   return k;
 }
 

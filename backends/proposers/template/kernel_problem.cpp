@@ -59,21 +59,24 @@ std::vector<ProblemTensor> bind(const std::vector<TensorSpec>& specs, const std:
                                   " for " + r.role + ", got rank " + std::to_string(t.shape.size()));
     if (r.integer ? (t.dtype != DType::I64 && t.dtype != DType::I32) : !isFloatData(t.dtype))
       throw std::invalid_argument(field + ": dtype " + toString(t.dtype) + " is not supported for " + r.role);
-    // The family's kernels name their parameters and tensor maps after the
-    // roles, and the kernel ABI names them after the task's tensors: a task
-    // that calls A something else got kernels the worker refused, every one.
-    if (t.name != r.role)
-      throw std::invalid_argument(field + ": the " + family + " template kernels call this tensor '" + r.role +
-                                  "'; name it so in the task");
-    out.push_back({r.role, t.dtype, t.shape});
+    // The kernel the wrapper calls by this name (signature()) would be shadowed by it.
+    if (t.name == kRenamedBodyName)
+      throw std::invalid_argument(field + ": '" + t.name + "' is a name the " + family +
+                                  " template kernels use themselves");
+    ProblemTensor pt;
+    pt.role = r.role;
+    pt.name = t.name;
+    pt.dtype = t.dtype;
+    pt.shape = t.shape;
+    out.push_back(std::move(pt));
   }
   return out;
 }
 
 void requireEqual(const KernelProblem& p, const ProblemTensor& a, int da, const ProblemTensor& b, int db) {
   if (p.extent(a, da) != p.extent(b, db))
-    throw std::invalid_argument("shapes: " + a.role + " dim " + std::to_string(da) + " (" +
-                                std::to_string(p.extent(a, da)) + ") must equal " + b.role + " dim " +
+    throw std::invalid_argument("shapes: " + a.name + " dim " + std::to_string(da) + " (" +
+                                std::to_string(p.extent(a, da)) + ") must equal " + b.name + " dim " +
                                 std::to_string(db) + " (" + std::to_string(p.extent(b, db)) + ")");
 }
 
@@ -121,7 +124,10 @@ KernelProblem operatorProblem(const TaskSpec& spec) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const TensorSpec& t = specs[i];
       const std::string field = std::string(group) + "[" + std::to_string(i) + "] (" + t.name + ")";
-      ProblemTensor pt{t.name, t.dtype, t.shape};
+      ProblemTensor pt;
+      pt.role = pt.name = t.name;
+      pt.dtype = t.dtype;
+      pt.shape = t.shape;
       if (clashesWithKernelNames(t.name))
         throw std::invalid_argument(field + ": '" + t.name + "' is a name the " + p.family +
                                     " template kernels use themselves (names starting cr_ or vf_, and their helpers)");
@@ -161,7 +167,7 @@ std::int64_t KernelProblem::extent(const ProblemTensor& t, int dim) const {
   const std::string& s = t.shape.at(static_cast<std::size_t>(dim));
   if (isLiteral(s)) return std::stoll(s);
   auto it = axes.find(s);
-  if (it == axes.end()) throw std::invalid_argument("shape of " + t.role + ": unknown axis '" + s + "'");
+  if (it == axes.end()) throw std::invalid_argument("shape of " + t.name + ": unknown axis '" + s + "'");
   return it->second;
 }
 
@@ -175,22 +181,63 @@ std::string KernelProblem::extentExpr(const ProblemTensor& t, int dim) const {
   return t.shape.at(static_cast<std::size_t>(dim));
 }
 
+const std::string& KernelProblem::tensorName(const std::string& role) const {
+  for (const auto* group : {&inputs, &outputs})
+    for (const auto& t : *group)
+      if (t.role == role) return t.name;
+  throw std::logic_error("template problem: no tensor with role " + role);
+}
+
+bool KernelProblem::renamed() const {
+  for (const auto* group : {&inputs, &outputs})
+    for (const auto& t : *group)
+      if (t.name != t.role) return true;
+  return false;
+}
+
+namespace {
+
+// `head(p1,\n<indent>p2, ...)`: the parameters aligned under the first.
+std::string parameterList(std::string head, const std::vector<std::string>& params) {
+  const std::string indent(head.size() + 1, ' ');
+  head += "(";
+  for (std::size_t i = 0; i < params.size(); ++i) head += (i ? ",\n" + indent : "") + params[i];
+  return head + ")";
+}
+
+}  // namespace
+
 std::string KernelProblem::signature(const std::string& launchBounds, const std::vector<std::string>& tensorMaps) const {
-  std::string s = "extern \"C\" __global__ void ";
-  if (!launchBounds.empty()) s += "__launch_bounds__(" + launchBounds + ") ";
-  s += entry + "(";
-  std::string indent(s.size(), ' ');
-  bool first = true;
-  auto add = [&](const std::string& param) {
-    if (!first) s += ",\n" + indent;
-    s += param;
-    first = false;
+  // by(t) names a tensor's parameter: the role in the family's code, the task's name in the kernel.
+  auto params = [&](auto by, bool bodyMaps) {
+    std::vector<std::string> out;
+    for (const auto& t : inputs) out.push_back(std::string("const ") + cudaTypeName(t.dtype) + "* __restrict__ " + by(t));
+    for (const auto& t : outputs) out.push_back(std::string(cudaTypeName(t.dtype)) + "* __restrict__ " + by(t));
+    for (const auto& sc : scalars) out.push_back("long long " + sc);
+    for (const auto& role : tensorMaps) {
+      const std::string mapName = tensorMapParameterName(TensorMapRule{bodyMaps ? role : tensorName(role)});
+      // The body takes the kernel's __grid_constant__ map by reference: the same parameter, never a copy.
+      out.push_back(bodyMaps ? "const CUtensorMap& " + mapName : tensorMapParameterType() + " " + mapName);
+    }
+    return out;
   };
-  for (const auto& t : inputs) add(std::string("const ") + cudaTypeName(t.dtype) + "* __restrict__ " + t.role);
-  for (const auto& t : outputs) add(std::string(cudaTypeName(t.dtype)) + "* __restrict__ " + t.role);
-  for (const auto& sc : scalars) add("long long " + sc);
-  for (const auto& role : tensorMaps) add(tensorMapParameterType() + " " + tensorMapParameterName(TensorMapRule{role}));
-  return s + ")";
+  const auto byName = [](const ProblemTensor& t) { return t.name; };
+  std::string kernel = "extern \"C\" __global__ void ";
+  if (!launchBounds.empty()) kernel += "__launch_bounds__(" + launchBounds + ") ";
+  kernel = parameterList(kernel + entry, params(byName, false));
+  if (!renamed()) return kernel;
+
+  const std::string body = parameterList(std::string("static __device__ __forceinline__ void ") + kRenamedBodyName,
+                                         params([](const ProblemTensor& t) { return t.role; }, true));
+  std::vector<std::string> arguments;
+  for (const auto* group : {&inputs, &outputs})
+    for (const auto& t : *group) arguments.push_back(t.name);
+  arguments.insert(arguments.end(), scalars.begin(), scalars.end());
+  for (const auto& role : tensorMaps) arguments.push_back(tensorMapParameterName(TensorMapRule{tensorName(role)}));
+  std::string call = std::string("  ") + kRenamedBodyName + "(";
+  for (std::size_t i = 0; i < arguments.size(); ++i) call += (i ? ", " : "") + arguments[i];
+  return "// The task names its tensors differently from this family's code: the kernel passes them on.\n" + body +
+         ";\n\n" + kernel + " {\n" + call + ");\n}\n\n" + body;
 }
 
 bool KernelProblem::usesDType(DType d) const {
@@ -250,14 +297,21 @@ KernelProblem problemFromSpec(const TaskSpec& spec) {
   p.scalars = spec.scalars;
   p.inputs = bind(spec.inputs, layout->inputs, spec.family, "inputs");
   p.outputs = bind(spec.outputs, layout->outputs, spec.family, "outputs");
-  for (const auto& sc : p.scalars)
+  for (const auto& sc : p.scalars) {
     if (!p.axes.count(sc)) throw std::invalid_argument("scalars: '" + sc + "' is not an axis");
+    // The family's code takes the scalars beside its role names (signature()).
+    for (const auto* group : {&p.inputs, &p.outputs})
+      for (const auto& t : *group)
+        if (sc == t.role || sc == tensorMapParameterName(TensorMapRule{t.role}) || sc == kRenamedBodyName)
+          throw std::invalid_argument("scalars: '" + sc + "' is a name the " + spec.family +
+                                      " template kernels give to the tensor " + t.name + " or use themselves");
+  }
 
   // Every extent must resolve, and the tensors must agree with each other.
   for (const auto* group : {&p.inputs, &p.outputs})
     for (const auto& t : *group)
       for (int d = 0; d < static_cast<int>(t.shape.size()); ++d)
-        if (p.extent(t, d) <= 0) throw std::invalid_argument("shape of " + t.role + ": extent must be positive");
+        if (p.extent(t, d) <= 0) throw std::invalid_argument("shape of " + t.name + ": extent must be positive");
 
   const std::string& f = p.family;
   if (f == "gelu") {

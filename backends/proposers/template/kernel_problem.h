@@ -15,6 +15,7 @@ namespace crucible::templates {
 
 struct ProblemTensor {
   std::string role;                 // the emitter's name for it: "x", "weight", "A"...
+  std::string name;                 // the task's name for it: its kernel parameter and tensor map
   DType dtype = DType::F32;
   std::vector<std::string> shape;   // axis names or integer literals, from the spec
   // Operators stated as expressions (TaskSpec::operation): how the tensor meets
@@ -49,6 +50,11 @@ struct KernelProblem {
 
   const ProblemTensor& input(const std::string& role) const;
   const ProblemTensor& output(const std::string& role) const;
+  // The task's name for the tensor of this role (a launch rule's tensor maps name it).
+  const std::string& tensorName(const std::string& role) const;
+  // Whether the task calls a tensor other than the family's role for it (a matmul's
+  // inputs "lhs", "rhs"). The families write their code with the roles.
+  bool renamed() const;
 
   // The value of a tensor dimension at the task's shapes.
   std::int64_t extent(const ProblemTensor& t, int dim) const;
@@ -62,9 +68,17 @@ struct KernelProblem {
   // A non-empty `launchBounds` ("THREADS") adds __launch_bounds__(launchBounds).
   // Each role in `tensorMaps` appends `const __grid_constant__ CUtensorMap tmap_<role>`
   // (core/task/kernel_abi.h), for a launch rule that asks the worker for those maps.
+  // A renamed() task gets the kernel with its own names (the ABI's), which calls the
+  // family's code as an inlined device function with the role names: the text returned
+  // then ends with that function's head, so the emitter's body follows it as before.
+  // The body never sees the task's names, nor the kernel the roles, so neither can
+  // shadow the other.
   std::string signature(const std::string& launchBounds, const std::vector<std::string>& tensorMaps = {}) const;
   bool usesDType(DType d) const;
 };
+
+// The inlined function that holds a renamed() task's kernel body (see signature()).
+inline constexpr const char* kRenamedBodyName = "cr_kernel_body";
 
 // The design-space families of operators stated as expressions.
 inline constexpr const char* kExprElementwise = "expr_elementwise";

@@ -321,17 +321,31 @@ TEST(AnyOperator, WhatTheFamiliesCannotTakeIsRefusedWithTheReason) {
   claimed.family = templates::kExprElementwise;
   error = refusal(claimed);
   EXPECT_NE(error.find("this task states none"), std::string::npos) << error;
-  // A built-in family's tensors under other names (the operator_task fuzz target's finding:
-  // every kernel had the family's parameter names, not the task's).
-  TaskSpec renamed = testing_support::loadTaskFile(testing_support::anyOperatorTaskFiles().front());
+}
+
+// A user's bmm whose tensors have their own names (the operator_task fuzz target's finding:
+// every kernel had the family's parameter names, not the task's, and the worker refused them).
+TEST(AnyOperator, ABatchedGemmWithItsOwnTensorNamesGetsKernelsWithThem) {
+  TaskSpec renamed;
   for (const auto& file : testing_support::anyOperatorTaskFiles())
     if (file.find("bmm_") != std::string::npos) renamed = testing_support::loadTaskFile(file);
   ASSERT_EQ(renamed.inputs.at(0).name, "A");
   renamed.inputs[0].name = "lhs";
-  error = refusal(renamed);
-  EXPECT_NE(error.find("inputs[0] (lhs): the matmul template kernels call this tensor 'A'; name it so in the task"),
-            std::string::npos)
-      << error;
+  renamed.inputs[1].name = "rhs";
+  renamed.outputs[0].name = "out";
+  TemplateProposer proposer;
+  const auto seeds = proposer.seedsFor(renamed, 4);
+  ASSERT_FALSE(seeds.empty());
+  bool tma = false;
+  for (const auto& s : seeds) {
+    ASSERT_TRUE(s.ok) << s.error;
+    expectLegal(s.candidate, renamed);
+    for (const auto& m : s.candidate.launch.tensorMaps) {
+      EXPECT_TRUE(m.tensor == "lhs" || m.tensor == "rhs" || m.tensor == "out") << m.tensor;
+      tma = true;
+    }
+  }
+  EXPECT_TRUE(tma) << "the bmm's seeds include a TMA-fed kernel";
 }
 
 }  // namespace

@@ -69,6 +69,25 @@ std::vector<std::string> suiteFamilies() {
   return {"gelu", "softmax", "layernorm", "rmsnorm", "rowsum", "transpose", "matmul", "matmul_bias_relu", "cross_entropy"};
 }
 
+TaskSpec withTensorNamesRotated(TaskSpec spec) {
+  std::vector<TensorSpec*> all;
+  for (auto& t : spec.inputs) all.push_back(&t);
+  for (auto& t : spec.outputs) all.push_back(&t);
+  std::vector<std::string> names;
+  for (const auto* t : all) names.push_back(t->name);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i]->name = names[(i + 1) % names.size()];
+  return spec;
+}
+
+TaskSpec batchedGemm(TaskSpec gemm, std::int64_t batch, bool batchedB) {
+  gemm.axes["Bt"] = batch;
+  gemm.scalars.insert(gemm.scalars.begin(), "Bt");
+  gemm.name = "b" + gemm.name + "_Bt" + std::to_string(batch) + (batchedB ? "" : "_sharedB");
+  for (TensorSpec* t : {&gemm.inputs.at(0), &gemm.outputs.at(0)}) t->shape.insert(t->shape.begin(), "Bt");
+  if (batchedB) gemm.inputs.at(1).shape.insert(gemm.inputs.at(1).shape.begin(), "Bt");
+  return gemm;
+}
+
 std::vector<ShapeCase> shapeCases(const std::string& family) {
   auto make = [&](DType d, std::map<std::string, std::int64_t> axes) {
     ShapeCase c;

@@ -23,4 +23,13 @@ struct ShapeCase {
 std::vector<ShapeCase> shapeCases(const std::string& family);
 std::vector<std::string> suiteFamilies();
 
+// `spec` with each tensor (inputs, then outputs) named as the family's code calls the
+// next one ("A", "B", "C" -> "B", "C", "A"): every name a role, none its own, the most
+// a kernel's names could shadow each other.
+TaskSpec withTensorNamesRotated(TaskSpec spec);
+
+// A matmul or matmul_bias_relu task of makeTask made batched: axis "Bt" = batch
+// in front of A and C, and of B when `batchedB` (else every entry shares it).
+TaskSpec batchedGemm(TaskSpec gemm, std::int64_t batch, bool batchedB);
+
 }  // namespace crucible::testing_support
