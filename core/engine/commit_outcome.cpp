@@ -2,6 +2,7 @@
 #include "core/engine/commit_outcome.h"
 
 #include <algorithm>
+#include "core/io/utf8_text.h"
 
 namespace crucible::engine_detail {
 
@@ -9,7 +10,7 @@ std::string firstError(const CompileReport& report) {
   for (const auto& d : report.diagnostics)
     if (d.severity == "error")
       return "line " + std::to_string(d.line) + ": " + d.message;
-  if (!report.log.empty()) return report.log.substr(0, 400);
+  if (!report.log.empty()) return utf8Prefix(report.log, 400);
   return "compilation failed without a diagnostic";
 }
 
@@ -79,7 +80,7 @@ std::vector<LogMessage> sealLog(const CommitOutcome& o, const PipelineResult& r)
   bool dirty = r.sanitizer && !r.sanitizer->clean;
   std::vector<LogMessage> lines{{dirty ? "warning" : "info", who + " not sealed: " + o.sealNote}};
   if (dirty && !r.sanitizer->log.empty())
-    lines.push_back({"info", "sanitizer report of " + who + ":\n" + r.sanitizer->log.substr(0, 8192)});
+    lines.push_back({"info", "sanitizer report of " + who + ":\n" + utf8Prefix(r.sanitizer->log, 8192)});
   return lines;
 }
 

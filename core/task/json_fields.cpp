@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include "core/io/utf8_text.h"
 #include "core/task/task_spec.h"
 
 namespace crucible::taskjson {
@@ -10,7 +11,7 @@ namespace crucible::taskjson {
 namespace {
 constexpr std::size_t kLongestQuoted = 128;
 std::string shortened(const std::string& text) {
-  return text.size() > kLongestQuoted ? text.substr(0, 32) + "..." : text;
+  return text.size() > kLongestQuoted ? utf8Prefix(text, 32) + "..." : text;
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include "backends/cuda/sanitize/bounded_process.h"
 #include "backends/cuda/sanitize/sanitizer_executable.h"
+#include "core/io/utf8_text.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_spec.h"
 
@@ -60,7 +61,7 @@ private:
 
 std::string firstLine(const std::string& text) {
   const auto end = text.find('\n');
-  return text.substr(0, end == std::string::npos ? std::min<std::size_t>(text.size(), 300) : std::min<std::size_t>(end, 300));
+  return utf8Prefix(std::string_view(text).substr(0, end), 300);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include "core/io/utf8_text.h"
 
 namespace crucible {
 namespace {
@@ -160,7 +161,7 @@ std::string lastLine(const std::string& text) {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
     if (!line.empty()) last = line;
   }
-  return last.size() > 400 ? last.substr(0, 400) + "..." : last;
+  return last.size() > 400 ? utf8Prefix(last, 400) + "..." : last;
 }
 
 std::string seconds(double s) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "backends/dispatch/local_gpu_dispatcher.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible {
 namespace {
@@ -35,7 +36,7 @@ std::string logTail(const std::string& folder) {
   std::string line, last;
   for (int lines = 0; lines < 100000 && std::getline(in, line); ++lines)
     if (!line.empty()) last = line;
-  if (last.size() > 300) last = last.substr(0, 300) + "...";
+  if (last.size() > 300) last = utf8Prefix(last, 300) + "...";
   return last;
 }
 

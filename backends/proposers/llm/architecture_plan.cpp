@@ -4,6 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include "backends/proposers/llm/reply_blocks.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::llm {
 namespace {
@@ -47,7 +48,7 @@ PlanParse fromJson(const std::string& text) {
 
 PlanParse parseArchitecturePlan(const std::string& reply) {
   PlanParse out;
-  const std::string text = reply.size() > kMaxPlanReply ? reply.substr(0, kMaxPlanReply) : reply;
+  const std::string text = utf8Prefix(reply, kMaxPlanReply);
   for (const FencedBlock& b : fencedBlocks(text)) {
     if (b.language != "json" && !b.language.empty()) continue;
     PlanParse p = fromJson(b.body);
@@ -89,8 +90,8 @@ PlanParse parseArchitecturePlan(const std::string& reply) {
     out.problem = "the architecture has an empty name";
     return out;
   }
-  if (out.plan.name.size() > kMaxName) out.plan.name = out.plan.name.substr(0, kMaxName);
-  if (out.plan.plan.size() > kMaxPlan) out.plan.plan = out.plan.plan.substr(0, kMaxPlan) + " [...]";
+  out.plan.name = utf8Prefix(out.plan.name, kMaxName);
+  out.plan.plan = utf8Shortened(out.plan.plan, kMaxPlan, " [...]");
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "backends/proposers/llm/clients.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::llm {
 
@@ -72,7 +73,7 @@ std::string serverMessage(const std::string& body) {
       message = error.get<std::string>();
   }
   if (message.empty()) message = body;
-  if (message.size() > 300) message = message.substr(0, 300) + "...";
+  if (message.size() > 300) message = utf8Prefix(message, 300) + "...";
   return message;
 }
 

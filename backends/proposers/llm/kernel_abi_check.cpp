@@ -2,6 +2,7 @@
 #include "backends/proposers/llm/kernel_abi_check.h"
 
 #include <cctype>
+#include "core/io/utf8_text.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/whitespace.h"
 
@@ -15,7 +16,7 @@ bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c
 // The text with its white space collapsed, cut for a message.
 std::string collapsed(const std::string& text) {
   const std::string out = collapseWhitespace(text);
-  return out.size() > kMaxShown ? out.substr(0, kMaxShown) + "..." : out;
+  return out.size() > kMaxShown ? utf8Prefix(out, kMaxShown) + "..." : out;
 }
 
 // The declaration of `entry` as a function: from the start of its line to the

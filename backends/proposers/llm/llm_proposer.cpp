@@ -11,6 +11,7 @@
 #include "backends/proposers/llm/reply_blocks.h"
 #include "backends/proposers/llm/reply_parser.h"
 #include "backends/proposers/llm/strategy_sections.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::llm {
 namespace {
@@ -24,10 +25,6 @@ constexpr std::size_t kMaxCompileLogInRepair = 4000;
 constexpr std::size_t kMaxNotes = 100;
 constexpr int kMaxSeeds = 16;
 
-std::string capped(const std::string& s, std::size_t limit) {
-  return s.size() <= limit ? s : s.substr(0, limit) + "\n[... " + std::to_string(s.size() - limit) + " more characters]";
-}
-
 // What the compiler said, for the model: the errors first, then the log.
 std::string compileProblem(const CompileReport& r) {
   std::string out;
@@ -37,7 +34,7 @@ std::string compileProblem(const CompileReport& r) {
     if (out.size() > kMaxCompileLogInRepair) break;
   }
   if (out.empty()) out = r.log.empty() ? "the compiler failed without a message\n" : r.log;
-  return capped(out, kMaxCompileLogInRepair);
+  return utf8Capped(out, kMaxCompileLogInRepair);
 }
 
 std::string firstLineOf(const std::string& s) { return s.substr(0, s.find('\n')); }
@@ -246,13 +243,13 @@ Proposal LlmProposer::finish(const ProposalContext& ctx, const Conversation& con
   std::size_t stored = 0;
   for (const PromptSection& s : conv.prompt.sections) {
     const std::size_t room = stored >= kMaxStoredPrompt ? 0 : kMaxStoredPrompt - stored;
-    const std::string body = capped(s.body, std::min(kMaxStoredSection, room));
+    const std::string body = utf8Capped(s.body, std::min(kMaxStoredSection, room));
     stored += body.size();
     g["prompt"].push_back({{"key", s.key}, {"title", s.title}, {"body", body}});
   }
   g["descriptorFrom"] = report && report->ok && !report->features.empty() ? "ptx" : "source";
   if (parsed.fromEdits) g["edits"] = parsed.edits;
-  if (!detail.empty()) g["lastReply"] = capped(conv.lastReply, kMaxStoredReply);
+  if (!detail.empty()) g["lastReply"] = utf8Capped(conv.lastReply, kMaxStoredReply);
   c.genomeJson = g.dump();
   if (detail.empty()) {
     c.status = CandidateStatus::Proposed;
@@ -541,7 +538,7 @@ MetaPrompt LlmProposer::varyStrategy(const MetaPrompt& s, std::uint64_t seed) co
             !sec["body"].is_string())
           why = "section " + std::to_string(i + 1) + " is not {\"title\": string, \"body\": string}";
         else if (sec["title"].get<std::string>() != sections[i].title)
-          why = "section " + std::to_string(i + 1) + " is titled \"" + capped(sec["title"].get<std::string>(), 80) +
+          why = "section " + std::to_string(i + 1) + " is titled \"" + utf8Capped(sec["title"].get<std::string>(), 80) +
                 "\", expected \"" + sections[i].title + "\"";
         else if (sec["body"].get<std::string>().empty())
           why = "section \"" + sections[i].title + "\" is empty";

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include "backends/proposers/llm/launch_rule_reply.h"
 #include "backends/proposers/llm/strategy_sections.h"
+#include "core/io/utf8_text.h"
 #include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
 
@@ -22,13 +23,9 @@ std::string fmt(double v, const char* spec = "%.4g") {
   return buf;
 }
 
-std::string capped(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  return text.substr(0, limit) + "\n[... " + std::to_string(text.size() - limit) + " more characters not shown]";
-}
 
 std::string codeBlock(const std::string& source) {
-  std::string s = capped(source, kMaxSourceCharsInPrompt);
+  std::string s = utf8Capped(source, kMaxSourceCharsInPrompt);
   if (!s.empty() && s.back() != '\n') s += '\n';
   return "```cuda\n" + s + "```\n";
 }
@@ -175,7 +172,7 @@ std::string systemPrompt() {
 std::string candidateFigures(const Candidate& c) {
   std::string b;
   b += "Status: " + std::string(toString(c.status));
-  if (!c.statusDetail.empty()) b += " (" + capped(c.statusDetail, kMaxDetailChars) + ")";
+  if (!c.statusDetail.empty()) b += " (" + utf8Capped(c.statusDetail, kMaxDetailChars) + ")";
   b += "\n";
   if (!c.architectureKey.empty()) b += "Architecture: " + c.architectureKey + "\n";
   if (!c.descriptor.empty()) {
@@ -249,7 +246,7 @@ Prompt buildPlanPrompt(const PromptContext& ctx) {
     if (!c || shown >= kMaxFailures) continue;
     ++shown;
     failures += "- #" + std::to_string(c->id) + (c->architectureKey.empty() ? "" : " (" + c->architectureKey + ")") + ": " +
-                toString(c->status) + (c->statusDetail.empty() ? "" : ": " + capped(c->statusDetail, kMaxDetailChars)) + "\n";
+                toString(c->status) + (c->statusDetail.empty() ? "" : ": " + utf8Capped(c->statusDetail, kMaxDetailChars)) + "\n";
   }
   if (!failures.empty())
     p.sections.push_back({"failures", "Recent failures of sibling kernels (do not repeat them)", failures});
@@ -260,7 +257,7 @@ Prompt buildPlanPrompt(const PromptContext& ctx) {
   const std::string mode = modeOf(ctx);
   std::string strategy = modeInstruction(mode) + "\n";
   if (ctx.strategy) {
-    for (const StrategySection& s : strategySections(capped(ctx.strategy->text, kMaxStrategyChars)))
+    for (const StrategySection& s : strategySections(utf8Capped(ctx.strategy->text, kMaxStrategyChars)))
       strategy += "\n## " + s.title + "\n" + s.body + "\n";
   }
   p.sections.push_back({"strategy", "Strategy" + (ctx.strategy ? ": " + ctx.strategy->name : std::string()), strategy});
@@ -283,7 +280,7 @@ std::string implementationRequest(const PromptContext& ctx, const ArchitecturePl
 }
 
 std::string repairRequest(const PromptContext& ctx, const std::string& problem) {
-  std::string b = "That kernel cannot be used yet:\n" + capped(problem, 6000) +
+  std::string b = "That kernel cannot be used yet:\n" + utf8Capped(problem, 6000) +
                   "\n\nFix it. Answer either with SEARCH/REPLACE edits against your previous kernel (same format as "
                   "before), or with the complete corrected kernel in one ```cuda block and its launch rule in one ```json "
                   "block.";

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <unordered_map>
+#include "core/io/utf8_text.h"
 #include "core/task/whitespace.h"
 
 namespace crucible::llm {
@@ -42,7 +43,7 @@ std::string squeezed(const std::string& line) { return collapseWhitespace(line);
 
 std::string firstLine(const std::string& text) {
   const std::string line = trimmed(text.substr(0, text.find('\n')));
-  return line.size() > 60 ? line.substr(0, 60) + "..." : line;
+  return line.size() > 60 ? utf8Prefix(line, 60) + "..." : line;
 }
 
 // Where `needle` occurs in `haystack`: the first position and whether there is

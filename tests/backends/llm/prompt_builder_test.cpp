@@ -11,6 +11,7 @@
 #include "backends/proposers/llm/llm_usage.h"
 #include "backends/proposers/llm/prompt_builder.h"
 #include "backends/proposers/llm/strategy_sections.h"
+#include "core/io/utf8_text.h"
 #include "tests/backends/llm/llm_test_task.h"
 
 namespace crucible::llm {
@@ -154,6 +155,17 @@ TEST_F(PromptBuilderTest, BoundedForHugeInputs) {
   EXPECT_NE(sectionOf(p, "parent")->body.find("more characters not shown"), std::string::npos);
 }
 
+// A parent whose comments are not ASCII, cut at the limit inside a character: the
+// prompt stays UTF-8, or the request body (JSON) could not be written at all.
+TEST_F(PromptBuilderTest, ASourceCutForThePromptIsCutBetweenCharacters) {
+  parent.source = std::string(kMaxSourceCharsInPrompt - 1, 'x') + "\xE2\x86\x92\n";  // U+2192 across the limit
+  const Prompt p = buildPlanPrompt(context());
+  const std::string body = sectionOf(p, "parent")->body;
+  ASSERT_NE(body.find("more characters not shown"), std::string::npos);
+  EXPECT_TRUE(isUtf8(p.text()));
+  EXPECT_NO_THROW((void)nlohmann::json(p.text()).dump());
+}
+
 TEST_F(PromptBuilderTest, ImplementationRequestFollowsTheMode) {
   const ArchitecturePlan plan{"warp per row", "1. ..."};
   std::string text = implementationRequest(context(), plan);
@@ -167,6 +179,12 @@ TEST_F(PromptBuilderTest, ImplementationRequestFollowsTheMode) {
   PromptContext c = context();
   c.parent = nullptr;
   EXPECT_EQ(implementationRequest(c, plan).find("<<<<<<< SEARCH"), std::string::npos);
+}
+
+std::string repeated(const std::string& piece, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += piece;
+  return out;
 }
 
 TEST(ArchitecturePlan, AcceptedForms) {
@@ -186,7 +204,15 @@ TEST(ArchitecturePlan, AcceptedForms) {
   p = parseArchitecturePlan("{\"name\": \"" + std::string(500, 'n') + "\", \"plan\": \"" + std::string(10000, 'p') + "\"}");
   ASSERT_TRUE(p.ok);
   EXPECT_EQ(p.plan.name.size(), 80u);
-  EXPECT_LT(p.plan.plan.size(), 4100u);
+  EXPECT_LE(p.plan.plan.size(), 4000u);
+  // Cut between characters: 26 arrows of three bytes fit in 80, the 27th would not.
+  p = parseArchitecturePlan("{\"name\": \"" + repeated("\xE2\x86\x92", 40) + "\", \"plan\": \"" +
+                            repeated("\xE2\x86\x92", 2000) + "\"}");
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.plan.name, repeated("\xE2\x86\x92", 26));
+  EXPECT_TRUE(isUtf8(p.plan.plan));
+  EXPECT_LE(p.plan.plan.size(), 4000u);
+  EXPECT_NO_THROW((void)nlohmann::json(p.plan.name + p.plan.plan).dump());
   EXPECT_EQ(slugOf("Warp per row, float4 + shuffle!"), "warp-per-row-float4-shuffle");
   EXPECT_EQ(slugOf("***"), "unnamed");
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/io/utf8_text.h"
+
+namespace crucible {
+namespace {
+
+bool isContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// The length a lead byte announces: 1 for ASCII, 2-4 for a lead, 0 for a
+// continuation or a byte UTF-8 never uses.
+std::size_t sequenceLength(unsigned char c) {
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return 2;
+  if (c >= 0xE0 && c <= 0xEF) return 3;
+  if (c >= 0xF0 && c <= 0xF4) return 4;
+  return 0;
+}
+
+}  // namespace
+
+std::string utf8Prefix(std::string_view text, std::size_t maxBytes) {
+  if (text.size() <= maxBytes) return std::string(text);
+  // text[cut] is the first byte left out. When it continues a character, back
+  // up to that character's lead byte (at most three steps) and leave it out
+  // whole if its sequence reaches past the cut.
+  std::size_t cut = maxBytes;
+  std::size_t start = cut;
+  while (start > 0 && cut - start < 3 && isContinuation(static_cast<unsigned char>(text[start]))) --start;
+  if (start < cut && sequenceLength(static_cast<unsigned char>(text[start])) > cut - start) cut = start;
+  return std::string(text.substr(0, cut));
+}
+
+std::string utf8Shortened(std::string_view text, std::size_t maxBytes, std::string_view marker) {
+  if (text.size() <= maxBytes) return std::string(text);
+  if (marker.size() >= maxBytes) return utf8Prefix(text, maxBytes);
+  return utf8Prefix(text, maxBytes - marker.size()) + std::string(marker);
+}
+
+std::string utf8Capped(std::string_view text, std::size_t maxBytes) {
+  if (text.size() <= maxBytes) return std::string(text);
+  std::string out = utf8Prefix(text, maxBytes);
+  return out + "\n[... " + std::to_string(text.size() - out.size()) + " more characters not shown]";
+}
+
+bool isUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t length = sequenceLength(c);
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return false;
+    if (length >= 3) {
+      const auto second = static_cast<unsigned char>(text[i + 1]);
+      if (c == 0xE0 && second < 0xA0) return false;  // overlong
+      if (c == 0xED && second > 0x9F) return false;  // a surrogate
+      if (c == 0xF0 && second < 0x90) return false;  // overlong
+      if (c == 0xF4 && second > 0x8F) return false;  // past U+10FFFF
+    }
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace crucible

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Text from outside (a model's reply, a compiler's log quoting a kernel's
+// comments, a task file) is UTF-8 and is shortened for messages and records.
+// A cut inside a multi-byte character leaves bytes that are not UTF-8, and
+// nlohmann::json::dump throws on them: a candidate's record or the CLI's JSON
+// output would fail over an arrow in a comment. Cuts go between characters.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace crucible {
+
+// The longest prefix of `text` of at most `maxBytes` bytes that does not end
+// inside a UTF-8 character (a lead byte and its continuation bytes). Bytes
+// that are not UTF-8 to begin with are kept as they are, byte by byte.
+std::string utf8Prefix(std::string_view text, std::size_t maxBytes);
+
+// `text` when it fits in `maxBytes`, else its utf8Prefix with `marker` after
+// it, both together at most `maxBytes` bytes (when the marker itself fits).
+std::string utf8Shortened(std::string_view text, std::size_t maxBytes, std::string_view marker = "...");
+
+// `text` when it fits in `maxBytes`, else its utf8Prefix and a line saying how
+// much was left out: "\n[... 1234 more characters not shown]" (bytes, counted
+// as characters for the reader: the difference is the non-ASCII share).
+std::string utf8Capped(std::string_view text, std::size_t maxBytes);
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code
+// points past U+10FFFF), as nlohmann::json requires of the strings it writes.
+bool isUtf8(std::string_view text);
+
+}  // namespace crucible

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include "core/io/utf8_text.h"
+
+namespace crucible {
+namespace {
+
+// "a→b": '→' is U+2192, three bytes E2 86 92.
+const std::string kArrow = "a\xE2\x86\x92" "b";
+
+TEST(Utf8Text, APrefixNeverEndsInsideACharacter) {
+  EXPECT_EQ(utf8Prefix(kArrow, 5), kArrow);
+  EXPECT_EQ(utf8Prefix(kArrow, 4), "a\xE2\x86\x92");
+  EXPECT_EQ(utf8Prefix(kArrow, 3), "a");
+  EXPECT_EQ(utf8Prefix(kArrow, 2), "a");
+  EXPECT_EQ(utf8Prefix(kArrow, 1), "a");
+  EXPECT_EQ(utf8Prefix(kArrow, 0), "");
+  // Two and four bytes: 'é' (C3 A9), U+1F600 (F0 9F 98 80).
+  EXPECT_EQ(utf8Prefix("\xC3\xA9\xC3\xA9", 3), "\xC3\xA9");
+  EXPECT_EQ(utf8Prefix("x\xF0\x9F\x98\x80", 4), "x");
+  EXPECT_EQ(utf8Prefix("x\xF0\x9F\x98\x80", 5), "x\xF0\x9F\x98\x80");
+}
+
+TEST(Utf8Text, EveryCutOfUtf8TextIsUtf8ThatJsonCanWrite) {
+  const std::string text = "warp → row, 2×2 tiles, é, \xF0\x9F\x98\x80 done";
+  ASSERT_TRUE(isUtf8(text));
+  for (std::size_t n = 0; n <= text.size(); ++n) {
+    const std::string cut = utf8Prefix(text, n);
+    EXPECT_LE(cut.size(), n);
+    EXPECT_GE(cut.size() + 3, std::min(n, text.size()));  // at most one character dropped
+    EXPECT_TRUE(isUtf8(cut)) << n;
+    EXPECT_NO_THROW((void)nlohmann::json(cut).dump()) << n;
+  }
+  // What the byte cut this replaces did: nlohmann refuses to write it.
+  EXPECT_THROW((void)nlohmann::json(text.substr(0, 6)).dump(), nlohmann::json::type_error);
+}
+
+TEST(Utf8Text, BytesThatAreNotUtf8AreKeptAsTheyAre) {
+  const std::string stray = "ab\x80\x80\x80\x80\x80";  // continuation bytes without a lead
+  EXPECT_EQ(utf8Prefix(stray, 4), stray.substr(0, 4));
+  EXPECT_EQ(utf8Prefix("a\xFF\xFF", 2), "a\xFF");
+}
+
+TEST(Utf8Text, AShortenedTextEndsWithItsMarkerWithinTheLimit) {
+  EXPECT_EQ(utf8Shortened("short", 10), "short");
+  EXPECT_EQ(utf8Shortened("a\xE2\x86\x92xyzw", 6, "..."), "a...");
+  EXPECT_EQ(utf8Shortened("abcdefgh", 6, " [...]"), "abcdef");  // no room for the marker
+  EXPECT_LE(utf8Shortened(std::string(5000, 'p'), 4000, " [...]").size(), 4000u);
+}
+
+TEST(Utf8Text, MalformedSequencesAreNotUtf8) {
+  EXPECT_TRUE(isUtf8(""));
+  EXPECT_TRUE(isUtf8(kArrow));
+  EXPECT_FALSE(isUtf8("\xE2\x86"));          // cut short
+  EXPECT_FALSE(isUtf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(isUtf8("\xE0\x80\xAF"));      // overlong
+  EXPECT_FALSE(isUtf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(isUtf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(isUtf8("\x80"));
+  EXPECT_TRUE(isUtf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF itself
+}
+
+}  // namespace
+}  // namespace crucible
