@@ -41,10 +41,10 @@ const char* const kAbout =
     "a seal, and prints their report; the kernel then counts as valid only if they ran clean.\n"
     "Exit status: 0 valid, 1 not valid (the reason is printed), 2 bad usage, 3 no GPU here.\n";
 
-// A regular file of at most 1 MiB (core/io/bounded_file.h): a FIFO or /dev/zero is refused, not read.
+// A regular UTF-8 file of at most 1 MiB (core/io/bounded_file.h): a FIFO or /dev/zero is refused, not read.
 std::string readFile(const std::string& path) {
   try {
-    return readBoundedFile(path, kMaxKernelSourceBytes, "kernel source");
+    return readKernelSourceFile(path);
   } catch (const BoundedFileError& e) {
     throw std::invalid_argument(e.what());
   }

@@ -142,7 +142,7 @@ int forkCommand(const Options& o) {
   const std::string kernelPath = o.required("kernel");
   std::string source;
   try {
-    source = readBoundedFile(kernelPath, kMaxKernelSourceBytes, "kernel source");
+    source = readKernelSourceFile(kernelPath);
   } catch (const BoundedFileError& e) {
     throw UsageError(e.what());
   }

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/io/utf8_text.h"
 
 namespace crucible {
 namespace {
@@ -74,6 +76,20 @@ std::string readBoundedFile(const std::string& path, std::size_t maxBytes, const
     throw BoundedFileError(path, "the " + kind + " grew past the limit of " + limitText(maxBytes) + " while it was read");
   text.resize(used);
   return text;
+}
+
+std::string readKernelSourceFile(const std::string& path) {
+  std::string source = readBoundedFile(path, kMaxKernelSourceBytes, "kernel source");
+  if (const std::size_t at = firstNonUtf8(source); at != std::string::npos) {
+    const auto line = 1 + std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(source[at])));
+    throw BoundedFileError(path, "the kernel source is not UTF-8 (byte " + std::string(byte) + " on line " +
+                                     std::to_string(line) +
+                                     "); Crucible keeps kernels as UTF-8 text: convert the file, for instance with "
+                                     "iconv -f latin1 -t utf-8");
+  }
+  return source;
 }
 
 }  // namespace crucible

@@ -32,4 +32,11 @@ constexpr std::size_t kMaxKernelSourceBytes = 1u << 20;   // 1 MiB of CUDA C++
 // the kind of file in the message ("task file", "kernel source").
 std::string readBoundedFile(const std::string& path, std::size_t maxBytes, const char* what = "file");
 
+// A kernel's source from disk (a starting kernel, a kernel to evaluate or
+// fork): readBoundedFile with kMaxKernelSourceBytes, and UTF-8, since sources
+// are kept and exchanged in JSON (records, exports, a model's prompt), which
+// holds nothing else. A Latin-1 comment is refused with its line and a way to
+// convert the file, rather than failing later where the source is written.
+std::string readKernelSourceFile(const std::string& path);
+
 }  // namespace crucible

@@ -42,23 +42,52 @@ std::string utf8Capped(std::string_view text, std::size_t maxBytes) {
   return out + "\n[... " + std::to_string(text.size() - out.size()) + " more characters not shown]";
 }
 
-bool isUtf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t length = sequenceLength(c);
-    if (length == 0 || i + length > text.size()) return false;
-    for (std::size_t k = 1; k < length; ++k)
-      if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return false;
-    if (length >= 3) {
-      const auto second = static_cast<unsigned char>(text[i + 1]);
-      if (c == 0xE0 && second < 0xA0) return false;  // overlong
-      if (c == 0xED && second > 0x9F) return false;  // a surrogate
-      if (c == 0xF0 && second < 0x90) return false;  // overlong
-      if (c == 0xF4 && second > 0x8F) return false;  // past U+10FFFF
-    }
-    i += length;
+namespace {
+
+// The length of the well-formed UTF-8 character at text[i], or 0 when the
+// bytes there are not one (overlong forms, surrogates, past U+10FFFF, cut short).
+std::size_t characterAt(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const std::size_t length = sequenceLength(c);
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k)
+    if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return 0;
+  if (length >= 3) {
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (c == 0xE0 && second < 0xA0) return 0;  // overlong
+    if (c == 0xED && second > 0x9F) return 0;  // a surrogate
+    if (c == 0xF0 && second < 0x90) return 0;  // overlong
+    if (c == 0xF4 && second > 0x8F) return 0;  // past U+10FFFF
   }
-  return true;
+  return length;
 }
+
+}  // namespace
+
+std::string utf8Repaired(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (const std::size_t n = characterAt(text, i)) {
+      out.append(text.substr(i, n));
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD for this byte
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::size_t firstNonUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = characterAt(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+bool isUtf8(std::string_view text) { return firstNonUtf8(text) == std::string_view::npos; }
 
 }  // namespace crucible

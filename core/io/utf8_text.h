@@ -25,8 +25,15 @@ std::string utf8Shortened(std::string_view text, std::size_t maxBytes, std::stri
 // as characters for the reader: the difference is the non-ASCII share).
 std::string utf8Capped(std::string_view text, std::size_t maxBytes);
 
+// `text` with every byte that is not part of well-formed UTF-8 replaced by
+// U+FFFD: for messages that quote what a server or a parser read (JSON parse
+// errors quote the bytes before the error, which can end inside a character).
+std::string utf8Repaired(std::string_view text);
+
 // Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code
 // points past U+10FFFF), as nlohmann::json requires of the strings it writes.
 bool isUtf8(std::string_view text);
+// The offset of the first byte that is not part of well-formed UTF-8, or npos.
+std::size_t firstNonUtf8(std::string_view text);
 
 }  // namespace crucible

@@ -127,7 +127,7 @@ QString MainWindow::openKernelFile(const QString& path) {
   if (run == 0) return tr("Open a project and select a run first: an opened kernel joins a run.");
   std::string source;
   try {
-    source = readBoundedFile(path.toStdString(), kMaxKernelSourceBytes, "kernel source");
+    source = readKernelSourceFile(path.toStdString());
   } catch (const std::exception& e) {
     return tr("Cannot open the kernel: %1").arg(QString::fromStdString(e.what()));
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/proposers/llm/clients.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::llm {
 
@@ -27,7 +28,7 @@ json parseObject(const std::string& body) {
   try {
     doc = json::parse(body);
   } catch (const json::parse_error& e) {
-    missing(std::string("the body is not valid JSON (truncated?): ") + e.what());
+    missing(std::string("the body is not valid JSON (truncated?): ") + utf8Repaired(e.what()));
   }
   if (!doc.is_object()) missing("the body is JSON but not an object");
   return doc;

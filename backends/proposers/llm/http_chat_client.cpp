@@ -72,7 +72,7 @@ std::string serverMessage(const std::string& body) {
     else if (error.is_string())
       message = error.get<std::string>();
   }
-  if (message.empty()) message = body;
+  if (message.empty()) message = utf8Repaired(body);  // an HTML page from a proxy, in any encoding
   if (message.size() > 300) message = utf8Prefix(message, 300) + "...";
   return message;
 }

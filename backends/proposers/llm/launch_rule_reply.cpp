@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <nlohmann/json.hpp>
+#include "core/io/utf8_text.h"
 #include "core/task/expression.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/launch_limits.h"
@@ -77,7 +78,7 @@ LaunchRuleParse parseLaunchRuleReply(const std::string& jsonText, const TaskSpec
   try {
     j = json::parse(jsonText);
   } catch (const json::exception& e) {
-    out.problem = std::string("the launch rule is not valid JSON: ") + e.what();
+    out.problem = std::string("the launch rule is not valid JSON: ") + utf8Repaired(e.what());
     return out;
   }
   try {
@@ -126,7 +127,7 @@ LaunchRuleParse parseLaunchRuleReply(const std::string& jsonText, const TaskSpec
   } catch (const Problem& p) {
     out.problem = p.what();
   } catch (const json::exception& e) {
-    out.problem = std::string("the launch rule: ") + e.what();
+    out.problem = std::string("the launch rule: ") + utf8Repaired(e.what());
   }
   return out;
 }

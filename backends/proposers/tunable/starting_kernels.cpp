@@ -44,7 +44,11 @@ std::string startingKernelName(const std::string& kernelPath) {
 StartingKernel readStartingKernel(const std::string& kernelPath, const std::string& tunePath) {
   StartingKernel k;
   k.name = startingKernelName(kernelPath);
-  k.source = readFile(kernelPath, kMaxKernelSourceBytes, "kernel source");
+  try {
+    k.source = readKernelSourceFile(kernelPath);
+  } catch (const BoundedFileError& e) {
+    throw StartingKernelError(e.what());
+  }
   std::string tune = tunePath;
   if (tune.empty()) {
     const std::string beside = tuneFileBeside(kernelPath);

@@ -50,6 +50,21 @@ TEST_F(BoundedFile, ReadsARegularFileWhole) {
   EXPECT_EQ(readBoundedFile(write("exact.json", std::string(4096, 'e')), 4096).size(), 4096u);
 }
 
+TEST_F(BoundedFile, AKernelSourceIsUtf8OrRefusedWithItsLine) {
+  const std::string utf8 = "// 2\xC3\x97 unrolled \xE2\x86\x92 fewer loads\n__global__ void k() {}\n";
+  EXPECT_EQ(readKernelSourceFile(write("k.cu", utf8)), utf8);
+  // "µs" saved as Latin-1 in a comment on line 2.
+  const std::string path = write("latin1.cu", "// timing\n// 3.2 \xB5s\n__global__ void k() {}\n");
+  try {
+    readKernelSourceFile(path);
+    ADD_FAILURE() << "a Latin-1 kernel was read";
+  } catch (const BoundedFileError& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr(path + ": the kernel source is not UTF-8 (byte 0xB5 on line 2)"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("iconv -f latin1 -t utf-8"));
+  }
+  EXPECT_THROW(readKernelSourceFile("/dev/zero"), BoundedFileError);
+}
+
 TEST_F(BoundedFile, RefusesAFileOverTheLimit) {
   const std::string path = write("big.json", std::string(1025, ' '));
   EXPECT_THAT(refusal(path), testing::HasSubstr("the task file is 1025 bytes, above the limit of 1 KiB"));

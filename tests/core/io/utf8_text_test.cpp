@@ -62,5 +62,23 @@ TEST(Utf8Text, MalformedSequencesAreNotUtf8) {
   EXPECT_TRUE(isUtf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF itself
 }
 
+TEST(Utf8Text, RepairingReplacesEachStrayByteAndKeepsTheRest) {
+  EXPECT_EQ(utf8Repaired(kArrow), kArrow);
+  EXPECT_EQ(utf8Repaired("a\xE2\x86"), "a\xEF\xBF\xBD\xEF\xBF\xBD");  // a cut arrow: two stray bytes
+  EXPECT_EQ(utf8Repaired("caf\xE9!"), "caf\xEF\xBF\xBD!");                 // Latin-1
+  // What a JSON parse error quotes ("last read: ..."), made writable again.
+  std::string message;
+  try {
+    const auto parsed = nlohmann::json::parse(std::string("{\"block\": \xC3\x97}"));
+    ADD_FAILURE() << "parsed: " << parsed.size();
+  } catch (const nlohmann::json::parse_error& e) {
+    message = e.what();
+  }
+  ASSERT_FALSE(message.empty());
+  EXPECT_FALSE(isUtf8(message)) << message;
+  EXPECT_TRUE(isUtf8(utf8Repaired(message)));
+  EXPECT_NO_THROW((void)nlohmann::json(utf8Repaired(message)).dump());
+}
+
 }  // namespace
 }  // namespace crucible
