@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "core/model/kernel_export_bundle.h"
 #include "core/store/best_kernels.h"
@@ -109,7 +110,7 @@ int cmdBest(const Options& o) {
   if (json) {
     nlohmann::json list = nlohmann::json::array();
     for (const TaskBest& b : all) list.push_back(summaryJson(b));
-    std::cout << list.dump(2) << "\n";
+    std::cout << jsonText(list) << "\n";
   } else if (all.empty()) {
     std::cout << project << " has no tasks\n";
   } else {

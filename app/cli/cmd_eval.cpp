@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/axes_option.h"
 #include "app/cli/command.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/dispatch/local_gpu_dispatcher.h"
@@ -188,7 +189,7 @@ int evaluate(const Options& o) {
   }
   if (!candidate.result.report.ok) {
     out["status"] = toString(CandidateStatus::CompileFailed);
-    if (json) std::cout << out.dump(2) << "\n";
+    if (json) std::cout << jsonText(out) << "\n";
     return 1;
   }
   if (!reference.result.report.ok) {
@@ -256,7 +257,7 @@ int evaluate(const Options& o) {
   const bool passed = ev.status == CandidateStatus::Valid && (!sanitized || sanitized->clean);
 
   if (json) {
-    std::cout << out.dump(2) << "\n";
+    std::cout << jsonText(out) << "\n";
     return passed ? 0 : 1;
   }
   std::cout << "device: " << device.gpu << " (" << device.arch << "), driver " << device.driver << ", CUDA "

@@ -13,6 +13,7 @@
 #include <sstream>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "core/model/model_json.h"
 #include "core/store/project_store.h"
@@ -67,8 +68,8 @@ std::string csvField(const nlohmann::json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) text = v.get<std::string>();
   else if (v.is_array()) {
-    for (const auto& p : v) text += (text.empty() ? "" : ";") + p.dump();
-  } else text = v.dump();
+    for (const auto& p : v) text += (text.empty() ? "" : ";") + jsonText(p, -1);
+  } else text = jsonText(v, -1);
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -109,7 +110,7 @@ int cmdExport(const Options& o) {
     for (std::size_t i = 0; i < std::size(kColumns); ++i) text << (i ? "," : "") << csvField(r[kColumns[i]]);
     text << "\n";
   }
-  if (format == "json") text << rows.dump(2) << "\n";
+  if (format == "json") text << jsonText(rows) << "\n";
   if (!o.has("out")) {
     std::cout << text.str();
     return ExitCode::Success;

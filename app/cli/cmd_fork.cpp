@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/launch_file.h"
 #include "app/cli/options.h"
 #include "backends/cuda/compile/nvrtc_compiler.h"
@@ -193,7 +194,7 @@ int forkCommand(const Options& o) {
     return ExitCode::Failed;
   }
   if (json)
-    std::cout << resultJson(result, project).dump(2) << "\n";
+    std::cout << jsonText(resultJson(result, project)) << "\n";
   else
     printResult(result);
   return result.candidate.status == CandidateStatus::Valid ? ExitCode::Success : ExitCode::Failed;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "core/knowledge/knowledge_exchange.h"
 #include "core/store/project_store.h"
@@ -69,7 +70,7 @@ int list(const Options& o) {
   if (o.flag("json")) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& k : entries) all.push_back(entryJson(k));
-    std::cout << all.dump(2) << "\n";
+    std::cout << jsonText(all) << "\n";
     return ExitCode::Success;
   }
   if (entries.empty()) {
@@ -148,7 +149,7 @@ int importFrom(const Options& o) {
     nlohmann::json added = nlohmann::json::array(), kept = nlohmann::json::array();
     for (const auto& k : plan.add) added.push_back(entryJson(k));
     for (const auto& k : plan.alreadyKnown) kept.push_back(entryJson(k));
-    std::cout << nlohmann::json{{"source", exchange.source}, {"dryRun", dryRun}, {"added", added}, {"alreadyKnown", kept}}.dump(2)
+    std::cout << jsonText(nlohmann::json{{"source", exchange.source}, {"dryRun", dryRun}, {"added", added}, {"alreadyKnown", kept}})
               << "\n";
     return ExitCode::Success;
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "core/model/kernel_export.h"
 #include "core/model/kernel_export_bundle.h"
@@ -74,7 +75,7 @@ int list(const Options& o) {
   if (o.flag("json")) {
     nlohmann::json all = nlohmann::json::array();
     for (const Seal& s : seals) all.push_back(sealJson(*store, s, false));
-    std::cout << all.dump(2) << "\n";
+    std::cout << jsonText(all) << "\n";
     return ExitCode::Success;
   }
   if (seals.empty()) {
@@ -95,7 +96,7 @@ int show(const Options& o) {
   auto store = openProject(o);
   const Seal s = sealById(*store, o);
   if (o.flag("json")) {
-    std::cout << sealJson(*store, s, true).dump(2) << "\n";
+    std::cout << jsonText(sealJson(*store, s, true)) << "\n";
     return ExitCode::Success;
   }
   const Fingerprint& fp = s.fingerprint;

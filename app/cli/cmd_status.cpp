@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include "app/cli/command.h"
 #include "app/cli/exit_codes.h"
+#include "app/cli/json_output.h"
 #include "app/cli/options.h"
 #include "app/cli/run_model_usage.h"
 #include <sstream>
@@ -120,7 +121,7 @@ int cmdStatus(const Options& o) {
   if (o.flag("json")) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& r : reports) all.push_back(toJson(r));
-    std::cout << all.dump(2) << "\n";
+    std::cout << jsonText(all) << "\n";
   } else if (reports.empty()) {
     std::cout << project << " has no runs\n";
   } else {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include "core/store/project_store.h"
 #include "tests/app/run_cli.h"
 
 namespace {
@@ -196,6 +197,18 @@ TEST_F(CliScripting, KbExportAndImportMoveClaimsBetweenProjects) {
   EXPECT_EQ(cli("kb import" + to + " --in " + quoted((dir_ / "missing.json").string())).exitCode, 2);
   EXPECT_EQ(cli("kb export" + p()).exitCode, 2) << "--out is required";
   EXPECT_EQ(cli("kb import --project " + quoted((dir_ / "missing.crucible").string()) + " --in " + quoted(file)).exitCode, 4);
+}
+
+// A log line holding bytes that are not UTF-8 (an older project, a tool's output in
+// Latin-1): the JSON for scripts is still written, the bytes as U+FFFD.
+TEST_F(CliScripting, TextThatIsNotUtf8IsWrittenAsReplacementCharacters) {
+  crucible::ProjectStore::open(project_)->appendLog(1, "info", "took 3.2 \xB5s on \xE2\x86");
+  before_ = bytes(project_);
+  const auto status = cli("status" + p() + " --run 1 --log 1 --json", false);
+  ASSERT_EQ(status.exitCode, 0) << status.out;
+  const auto runs = nlohmann::json::parse(status.out);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["log"].back()["text"], "took 3.2 \xEF\xBF\xBDs on \xEF\xBF\xBD") << status.out;
 }
 
 TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {
