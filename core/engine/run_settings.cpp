@@ -89,7 +89,7 @@ RunSettings runSettingsFromJson(const std::string& text) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.empty() ? std::string("{}") : text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw std::invalid_argument(std::string("run settings: not valid JSON: ") + e.what());
   }
   if (!j.is_object()) throw std::invalid_argument("run settings: expected a JSON object");

@@ -102,7 +102,7 @@ KnowledgeExchange parseKnowledgeExchange(const std::string& text) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw KnowledgeExchangeError(std::string("not JSON: ") + e.what());
   }
   if (!doc.is_object() || doc.value("kind", json()) != kKind)

@@ -127,7 +127,7 @@ SlurmSettings readSlurmSettings(const std::string& file) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw SlurmSettingsError("slurm settings: " + file + " is not JSON: " + e.what());
   }
   try {

@@ -27,7 +27,7 @@ json parseObject(const std::string& body) {
   json doc;
   try {
     doc = json::parse(body);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     missing(std::string("the body is not valid JSON (truncated?): ") + utf8Repaired(e.what()));
   }
   if (!doc.is_object()) missing("the body is JSON but not an object");

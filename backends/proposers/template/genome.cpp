@@ -43,7 +43,7 @@ Genome Genome::fromJson(const std::string& json) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw std::invalid_argument(std::string("genome: not JSON: ") + e.what());
   }
   if (!j.is_object()) throw std::invalid_argument("genome: expected a JSON object");

@@ -83,6 +83,8 @@ TEST(SlurmSettings, FileRoundTripAndBadFiles) {
   } catch (const SlurmSettingsError& e) {
     EXPECT_NE(std::string(e.what()).find("not JSON"), std::string::npos) << e.what();
   }
+  std::ofstream(file) << R"({"partition": 1e999})";  // nlohmann: out_of_range, not parse_error
+  EXPECT_THROW(readSlurmSettings(file), SlurmSettingsError);
   std::remove(file.c_str());
   EXPECT_THROW(readSlurmSettings(file), SlurmSettingsError);
 }

@@ -38,6 +38,7 @@ TEST(TemplateGenome, MalformedJsonNamesTheField) {
   EXPECT_NE(message(R"({"family":"gelu","genes":{"vector":4}})").find("genome.genes.vector"), std::string::npos);
   EXPECT_NE(message(R"({"family":"gelu","params":{"THREADS":"x"}})").find("genome.params.THREADS"), std::string::npos);
   EXPECT_NE(message("not json").find("not JSON"), std::string::npos);
+  EXPECT_NE(message(R"({"family":"gelu","params":{"THREADS":1e999}})").find("not JSON"), std::string::npos);
 }
 
 TEST(TemplateProblem, RejectsSpecsThatDoNotFitTheFamily) {

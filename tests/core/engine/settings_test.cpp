@@ -107,6 +107,7 @@ TEST(RunSettings, ModelBudgetRoundTripsAndIsChecked) {
   EXPECT_THROW(runSettingsFromJson(R"({"maxModelCostUsd": -1})"), std::invalid_argument);
   EXPECT_THROW(runSettingsFromJson(R"({"maxModelTokens": -1})"), std::invalid_argument);
   EXPECT_THROW(runSettingsFromJson(R"({"maxModelTokens": "many"})"), std::invalid_argument);
+  EXPECT_THROW(runSettingsFromJson(R"({"maxModelCostUsd": 1e999})"), std::invalid_argument);  // nlohmann: out_of_range
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ TEST(KnowledgeExchange, ABadFileIsRefusedNamingTheField) {
   const nlohmann::json good = nlohmann::json::parse(knowledgeExchangeJson({"", 0, {claim("vector: 1 -> 4", 1.2)}}))["entries"][0];
   EXPECT_NO_THROW(parseKnowledgeExchange(fileWith(good)));
   expectRefused("{", "not JSON");
+  expectRefused(R"({"kind": "crucible-knowledge", "format": 1e999})", "not JSON");  // nlohmann: out_of_range
   expectRefused(R"({"kind": "something-else", "format": 1, "entries": []})", "not a Crucible knowledge file");
   expectRefused(R"({"kind": "crucible-knowledge", "format": 2, "entries": []})", "format");
   expectRefused(R"({"kind": "crucible-knowledge", "format": 1, "entries": {}})", "entries: must be an array");
