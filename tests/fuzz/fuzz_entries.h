@@ -51,6 +51,14 @@ void operatorTaskEntry(const std::uint8_t* data, std::size_t size);
 // starting point and its children are legal points with launches inside CUDA's
 // limits, or refused with a reason. Links the proposers.
 void tunableKernelEntry(const std::uint8_t* data, std::size_t size);
+// A language model's reply: the first byte says whether the rest is an
+// OpenAI-compatible or Anthropic response body (read by the clients) or the
+// reply's text, with or without a parent kernel to edit, cut at the token
+// limit or not. The text goes through the architecture-plan and kernel-reply
+// parsers for a task of no template family: an accepted kernel has the
+// task's signature and a launch rule the worker can take, a refused one a
+// reason. Links the language-model proposer.
+void modelReplyEntry(const std::uint8_t* data, std::size_t size);
 
 struct NamedFuzzEntry {
   const char* name;  // the target's name: tests/fuzz/corpus/<name>/ holds its seeds

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the text seeds of the fuzz corpus (task_spec, expression,
-kernel_abi, operator_task, tunable_kernel): a few built-in task specs and
+kernel_abi, operator_task, tunable_kernel, model_reply): a few built-in task specs and
 kernels, the hostile inputs of issue 13 (20,000 nested parentheses, a long run
 of unary minus, a 30,000+ character name, 50 KB of '[', "format": 1e999, a
 2^32 + 8 box, keyword names, a mean of 1.8e308), and issue 16's user tasks,
 tunable kernel and their extremes (single and enormous rows, batches past the
 grid's z limit, expressions at the nesting and length limits, tune spaces with
-no legal point). Seeds the fuzzers found are added by hand as crash-<what>.*
+no legal point), and the recorded model replies of tests/backends/llm with
+hostile bodies and replies. Seeds the fuzzers found are added by hand as crash-<what>.*
 files and are not touched here. Deterministic.
 
     python3 tests/fuzz/make_text_corpus.py   # from the repository root
@@ -189,6 +190,67 @@ def tunable_kernel_seeds():
     return seeds
 
 
+REPLIES = os.path.join(ROOT, "tests", "backends", "llm", "replies")
+
+
+def recorded_reply(name):
+    with open(os.path.join(REPLIES, name + ".md")) as f:
+        return f.read()
+
+
+def openai_body(text, finish="stop"):
+    return json.dumps({"id": "r1", "object": "chat.completion", "model": "m",
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                    "finish_reason": finish}],
+                       "usage": {"prompt_tokens": 900, "completion_tokens": 400}})
+
+
+def anthropic_body(text, stop="end_turn"):
+    return json.dumps({"id": "r1", "type": "message", "role": "assistant", "model": "m",
+                       "content": [{"type": "text", "text": text}], "stop_reason": stop,
+                       "usage": {"input_tokens": 900, "output_tokens": 400}})
+
+
+def model_reply_seeds():
+    # The first character is the mode byte (tests/fuzz/model_reply_entry.cpp): '0' an
+    # OpenAI-compatible body, '1' an Anthropic body, '2' the reply's text; '4' and '5' the
+    # bodies and '6' the text with a parent kernel to edit; ':' the text cut at the token limit.
+    seeds = {}
+    for name in ["kernel_warp_per_row", "kernel_compile_error", "kernel_wrong_signature", "no_code",
+                 "plan_warp_per_row", "strategy_rewrite"]:
+        seeds[f"text_{name}.txt"] = "2" + recorded_reply(name)
+    seeds["text_kernel_truncated_at_length.txt"] = ":" + recorded_reply("kernel_truncated")
+    seeds["text_edit_with_parent.txt"] = "6" + recorded_reply("edit_unroll_shuffle")
+    seeds["text_edit_without_parent.txt"] = "2" + recorded_reply("edit_unroll_shuffle")
+    warp = recorded_reply("kernel_warp_per_row")
+    seeds["openai_kernel.json"] = "0" + openai_body(warp)
+    seeds["openai_kernel_length.json"] = "0" + openai_body(warp, "length")
+    seeds["openai_edit_with_parent.json"] = "4" + openai_body(recorded_reply("edit_unroll_shuffle"))
+    seeds["anthropic_kernel.json"] = "1" + anthropic_body(warp)
+    seeds["anthropic_kernel_max_tokens.json"] = "1" + anthropic_body(warp, "max_tokens")
+    seeds["anthropic_plan_with_parent.json"] = "5" + anthropic_body(recorded_reply("plan_warp_per_row"))
+    # Bodies a server or a proxy could send instead.
+    seeds["openai_content_null.json"] = '0{"choices": [{"message": {"content": null}, "finish_reason": "stop"}]}'
+    seeds["openai_no_choices.json"] = '0{"choices": []}'
+    seeds["openai_deep_arrays.json"] = "0" + '{"choices": ' + "[" * 5000 + "]" * 5000 + "}"
+    seeds["anthropic_tool_use_only.json"] = '1{"content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}], "stop_reason": "tool_use"}'
+    seeds["anthropic_text_number.json"] = '1{"content": [{"type": "text", "text": 42}], "stop_reason": "end_turn"}'
+    seeds["html_error_page.txt"] = "0<html><body>502 Bad Gateway</body></html>"
+    # Replies a model could write.
+    seeds["text_unbalanced_braces.txt"] = "2```cuda\n" + "{" * 5000 + "\n```\n"
+    seeds["text_10000_backticks.txt"] = "2" + "`" * 10000
+    seeds["text_2000_search_markers.txt"] = "6" + "<<<<<<< SEARCH\n" * 2000
+    seeds["text_empty_search.txt"] = "6<<<<<<< SEARCH\n=======\nint x;\n>>>>>>> REPLACE\n"
+    seeds["text_plan_oversized.txt"] = "2" + json.dumps({"name": "n" * 200, "plan": "p" * 5000})
+    seeds["text_plan_headings.txt"] = "2Architecture: warp per row\nPlan:\n"
+    # Names and plans cut at their limits inside a character (an arrow is three bytes).
+    seeds["text_plan_arrows.txt"] = "2" + json.dumps({"name": "\u2192" * 40, "plan": "\u2192" * 2000}, ensure_ascii=False)
+    seeds["text_heading_arrows.txt"] = "2Architecture: " + "ab \u2192 " * 20 + "\nPlan: " + "\u00e9" * 2999 + "\u2192" * 10
+    launch = '{"entry": "rowabsmax_kernel", "grid": ["1", "sm_count * 70000", "1"], "block": ["128", "1", "1"]}'
+    seeds["text_grid_y_past_limit_at_sm_count.txt"] = "2" + warp.split("```json")[0] + "```json\n" + launch + "\n```\n"
+    return seeds
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
@@ -196,7 +258,7 @@ def write(target, seeds):
         if not name.startswith("crash-"):
             os.remove(os.path.join(folder, name))
     for name, text in sorted(seeds.items()):
-        with open(os.path.join(folder, name), "w") as f:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
             f.write(text)
     print(f"{target}: {len(seeds)} seeds, {sum(len(t) for t in seeds.values())} bytes")
 
@@ -207,6 +269,7 @@ def main():
     write("kernel_abi", kernel_abi_seeds())
     write("operator_task", operator_task_seeds())
     write("tunable_kernel", tunable_kernel_seeds())
+    write("model_reply", model_reply_seeds())
 
 
 if __name__ == "__main__":

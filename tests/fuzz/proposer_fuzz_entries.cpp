@@ -7,6 +7,7 @@ const std::vector<NamedFuzzEntry>& proposerFuzzEntries() {
   static const std::vector<NamedFuzzEntry> entries = {
       {"operator_task", operatorTaskEntry},
       {"tunable_kernel", tunableKernelEntry},
+      {"model_reply", modelReplyEntry},
   };
   return entries;
 }
