@@ -16,6 +16,24 @@ std::size_t sequenceLength(unsigned char c) {
   return 0;
 }
 
+// The length of the well-formed UTF-8 character at text[i], or 0 when the
+// bytes there are not one (overlong forms, surrogates, past U+10FFFF, cut short).
+std::size_t characterAt(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const std::size_t length = sequenceLength(c);
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k)
+    if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return 0;
+  if (length >= 3) {
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (c == 0xE0 && second < 0xA0) return 0;  // overlong
+    if (c == 0xED && second > 0x9F) return 0;  // a surrogate
+    if (c == 0xF0 && second < 0x90) return 0;  // overlong
+    if (c == 0xF4 && second > 0x8F) return 0;  // past U+10FFFF
+  }
+  return length;
+}
+
 }  // namespace
 
 std::string utf8Prefix(std::string_view text, std::size_t maxBytes) {
@@ -41,28 +59,6 @@ std::string utf8Capped(std::string_view text, std::size_t maxBytes) {
   std::string out = utf8Prefix(text, maxBytes);
   return out + "\n[... " + std::to_string(text.size() - out.size()) + " more characters not shown]";
 }
-
-namespace {
-
-// The length of the well-formed UTF-8 character at text[i], or 0 when the
-// bytes there are not one (overlong forms, surrogates, past U+10FFFF, cut short).
-std::size_t characterAt(std::string_view text, std::size_t i) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  const std::size_t length = sequenceLength(c);
-  if (length == 0 || i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k)
-    if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return 0;
-  if (length >= 3) {
-    const auto second = static_cast<unsigned char>(text[i + 1]);
-    if (c == 0xE0 && second < 0xA0) return 0;  // overlong
-    if (c == 0xED && second > 0x9F) return 0;  // a surrogate
-    if (c == 0xF0 && second < 0x90) return 0;  // overlong
-    if (c == 0xF4 && second > 0x8F) return 0;  // past U+10FFFF
-  }
-  return length;
-}
-
-}  // namespace
 
 std::string utf8Repaired(std::string_view text) {
   std::string out;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include <string_view>
+#include <stdexcept>
+#include <string>
 
 #include "backends/proposers/llm/architecture_plan.h"
 #include "backends/proposers/llm/clients.h"
