@@ -23,7 +23,6 @@ std::string fmt(double v, const char* spec = "%.4g") {
   return buf;
 }
 
-
 std::string codeBlock(const std::string& source) {
   std::string s = utf8Capped(source, kMaxSourceCharsInPrompt);
   if (!s.empty() && s.back() != '\n') s += '\n';

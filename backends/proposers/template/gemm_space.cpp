@@ -274,12 +274,9 @@ public:
     offsets += "  A += (long long)blockIdx.z * (" + M + " * " + K + ");\n";
     if (p.batchedB) offsets += "  B += (long long)blockIdx.z * (" + K + " * " + N + ");\n";
     offsets += "  C += (long long)blockIdx.z * (" + M + " * " + N + ");\n";
-    // The family's code: the kernel, or the function a renamed task's kernel calls.
-    const std::size_t kernel = p.renamed() ? k.source.rfind(std::string("void ") + kRenamedBodyName + "(")
-                                           : k.source.find("extern \"C\" __global__");
-    const std::size_t body = kernel == std::string::npos ? kernel : k.source.find("{\n", kernel);
+    const std::size_t body = p.familyCodeStart(k.source);
     if (body == std::string::npos) throw std::logic_error("batched GEMM: no kernel body in the emitted source");
-    k.source.insert(body + 2, offsets);
+    k.source.insert(body, offsets);
     k.launch.grid[2] = p.batchAxis;
   }
 

@@ -240,6 +240,14 @@ std::string KernelProblem::signature(const std::string& launchBounds, const std:
          ";\n\n" + kernel + " {\n" + call + ");\n}\n\n" + body;
 }
 
+std::size_t KernelProblem::familyCodeStart(const std::string& source) const {
+  // The inlined function's definition comes last, after its declaration and the kernel's call.
+  const std::size_t head = renamed() ? source.rfind(std::string("void ") + kRenamedBodyName + "(")
+                                     : source.find("extern \"C\" __global__");
+  const std::size_t open = head == std::string::npos ? head : source.find("{\n", head);
+  return open == std::string::npos ? open : open + 2;
+}
+
 bool KernelProblem::usesDType(DType d) const {
   auto has = [d](const std::vector<ProblemTensor>& ts) {
     return std::any_of(ts.begin(), ts.end(), [d](const ProblemTensor& t) { return t.dtype == d; });

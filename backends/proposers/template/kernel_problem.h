@@ -74,6 +74,9 @@ struct KernelProblem {
   // The body never sees the task's names, nor the kernel the roles, so neither can
   // shadow the other.
   std::string signature(const std::string& launchBounds, const std::vector<std::string>& tensorMaps = {}) const;
+  // Where the family's code begins in a source written with signature(): just past the
+  // "{\n" that opens the kernel, or a renamed() task's inlined function; npos if absent.
+  std::size_t familyCodeStart(const std::string& source) const;
   bool usesDType(DType d) const;
 };
 
