@@ -135,6 +135,7 @@ std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
 
 std::vector<ParamMap> enumerateLegalPoints(const KernelProblem& p, const GeneMap& genes) {
   const DesignSpace& space = designSpaceFor(p.family);
+  if (!space.geneViolations(genes, p).empty()) return {};
   const auto defs = space.parameters(p.family, genes);
   // One genome whose parameter values are stepped in place, odometer-wise: a GEMM
   // architecture has thousands of points, mostly illegal, and building a map (and a

@@ -41,7 +41,14 @@ public:
   virtual ParamMap parameterFallbacks(const Genome&, const KernelProblem&) const { return {}; }
   // Why a structurally complete genome cannot be emitted for the problem
   // (gene combinations, divisibility by the axes, resource limits); empty when legal.
+  // It reports geneViolations(g.genes, p) too, and only those when there are any.
   virtual std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const = 0;
+  // Why no genome with these genes can be emitted for the problem, whatever its
+  // parameters (gene combinations, the dtypes, the shapes' divisibility by a gene's
+  // vector width); empty when some parameters may be legal. The enumeration of legal
+  // points skips such combinations whole: most of a GEMM's gene combinations are
+  // illegal, each with thousands of parameter points.
+  virtual std::vector<std::string> geneViolations(const GeneMap&, const KernelProblem&) const { return {}; }
   virtual std::map<std::string, std::string> descriptor(const Genome& g) const = 0;
   // The kernel's source and launch rule. Only called on legal genomes.
   virtual EmittedKernel emit(const Genome& g, const KernelProblem& p) const = 0;

@@ -289,11 +289,33 @@ std::int64_t gemmWgmmaSmemBytes(const Genome& g) {
   return g.param("STAGES") * (bm + bn) * bk * kBf16Bytes + kSwizzleAlignment;
 }
 
-void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations& v) {
-  v.require(g.gene("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
-  v.require(g.gene("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
+void addWgmmaGeneViolations(const GeneMap& genes, const KernelProblem& p, Violations& v) {
+  const std::string& pipeline = genes.at("pipeline");
+  const std::string& epilogue = genes.at("epilogue");
+  if (isWarpSpecialized(pipeline)) {
+    if (epilogue == kTmaEpilogue)
+      v.require(isPersistentSchedule(genes) && pipeline == kTma,
+                "only the persistent TMA kernels store C by the copy engine (epilogue=tma needs pipeline=tma and "
+                "schedule=persistent, pingpong or streamk)");
+    else
+      v.require(epilogue == "smem",
+                "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
+  } else {
+    v.require(pipeline == "cp_async",
+              "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async) or a producer "
+              "warpgroup (pipeline=warp_specialized)");
+    v.require(epilogue == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
+  }
+  v.require(genes.at("vector") == "8", "wgmma tiles move in 16-byte chunks (vector=8)");
+  v.require(genes.at("split_k") == "none", "the wgmma kernel has no sliced-K (split_k=none)");
   v.require(p.input("A").dtype == DType::BF16 && p.input("B").dtype == DType::BF16, "wgmma bf16 needs bf16 A and B");
   v.require(p.output("C").dtype == DType::BF16, "the wgmma kernel writes a bf16 C");
+  // A 16-byte chunk is all in or all out of the matrix only when rows split into whole chunks.
+  v.divisible(p.extent(p.input("A"), 1), "K", 8, "the 8-element chunk");
+  v.divisible(p.extent(p.input("B"), 1), "N", 8, "the 8-element chunk");
+}
+
+void addWgmmaTileViolations(const Genome& g, Violations& v) {
   // One 128-byte swizzle row of bf16 per tile row (A) and per k-row of a B panel.
   v.require(g.param("BLOCK_K") == 64, "BLOCK_K must be 64: one 128-byte swizzle row of bf16");
   // A pingpong warpgroup owns whole tiles; the other kernels split BLOCK_M over their warpgroups.
@@ -311,11 +333,7 @@ void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) 
     addWgmmaWarpSpecializedViolations(g, p, v);
     return;
   }
-  v.require(g.gene("pipeline") == "cp_async",
-            "the wgmma kernel fills shared memory through a cp.async ring (pipeline=cp_async) or a producer "
-            "warpgroup (pipeline=warp_specialized)");
-  v.require(g.gene("epilogue") == "direct", "the wgmma kernel stores its accumulators directly (epilogue=direct)");
-  addWgmmaTileViolations(g, p, v);
+  addWgmmaTileViolations(g, v);
   if (!v.empty()) return;
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& b = p.input("B");
@@ -328,9 +346,6 @@ void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v) 
   const std::int64_t registers = accumulators + kRegisterOverhead;
   v.atMost(registers, "estimated registers per thread", kMaxRegistersPerThread, "the per-thread limit");
   v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
-  // A 16-byte chunk is all in or all out of the matrix only when rows split into whole chunks.
-  v.divisible(K, "K", 8, "the 8-element chunk");
-  v.divisible(N, "N", 8, "the 8-element chunk");
   v.atMost(gemmWgmmaSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
   // The copies address a tile's rows with 32-bit element offsets.
   v.atMost(bm * K, "BLOCK_M x K", kMaxTileOffset, "the 32-bit tile offset");

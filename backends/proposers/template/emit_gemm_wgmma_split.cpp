@@ -96,16 +96,22 @@ std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g) {
          (2 * g.param("STAGES") + stagedBarriers) * kMbarrierBytes;
 }
 
-void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+void addWgmmaSplitGeneViolations(const GeneMap& genes, const KernelProblem& p, Violations& v) {
   v.require(p.input("A").dtype == DType::F32 && p.input("B").dtype == DType::F32,
             "the bf16x3 split kernel takes fp32 A and B");
   v.require(p.output("C").dtype == DType::F32, "the bf16x3 split kernel writes an fp32 C");
-  v.require(g.gene("pipeline") == kWarpSpecialized || g.gene("pipeline") == kTma,
+  v.require(genes.at("pipeline") == kWarpSpecialized || genes.at("pipeline") == kTma,
             "the bf16x3 split kernel has a producer warpgroup that splits the tiles, fed by cp.async "
             "(pipeline=warp_specialized) or by the copy engine (pipeline=tma)");
-  v.require(g.gene("epilogue") == "direct", "the bf16x3 split kernel stores its fp32 fragments directly (epilogue=direct)");
-  v.require(g.gene("vector") == "4", "the bf16x3 split kernel copies fp32 tiles in 16-byte chunks (vector=4)");
-  v.require(g.gene("split_k") == "none", "the bf16x3 split kernel has no sliced-K (split_k=none)");
+  v.require(genes.at("epilogue") == "direct",
+            "the bf16x3 split kernel stores its fp32 fragments directly (epilogue=direct)");
+  v.require(genes.at("vector") == "4", "the bf16x3 split kernel copies fp32 tiles in 16-byte chunks (vector=4)");
+  v.require(genes.at("split_k") == "none", "the bf16x3 split kernel has no sliced-K (split_k=none)");
+  v.divisible(p.extent(p.input("A"), 1), "K", 4, "the 4-float chunk");
+  v.divisible(p.extent(p.input("B"), 1), "N", 4, "the 4-float chunk");
+}
+
+void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v) {
   v.require(g.param("BLOCK_K") == 32, "BLOCK_K must be 32: one 64-byte swizzle row of bf16 per A row");
   v.require(g.param("WARPGROUPS") == 2, "the bf16x3 split kernel has two consumer warpgroups (WARPGROUPS=2)");
   if (!v.empty()) return;
@@ -120,8 +126,6 @@ void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations
            entryRegisters(kWarpgroupThreads * (consumers + 1)), "the launch share of registers per thread");
   const ProblemTensor& a = p.input("A");
   const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(p.input("B"), 1);
-  v.divisible(K, "K", 4, "the 4-float chunk");
-  v.divisible(N, "N", 4, "the 4-float chunk");
   v.atMost(gemmWgmmaSplitSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
   // Global addresses are 64-bit; the copy engine's coordinates (and the tile origins) are 32-bit.
   v.atMost(std::max({M, N, K}), "the largest of M, N and K", kMaxTileOffset, "the 32-bit tile coordinates");

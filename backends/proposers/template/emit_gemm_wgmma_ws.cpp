@@ -240,21 +240,14 @@ std::int64_t gemmWgmmaWarpSpecializedSmemBytes(const Genome& g) {
 }
 
 void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v) {
-  if (g.gene("epilogue") == kTmaEpilogue)
-    v.require(isPersistentSchedule(g.genes) && g.gene("pipeline") == kTma,
-              "only the persistent TMA kernels store C by the copy engine (epilogue=tma needs pipeline=tma and "
-              "schedule=persistent, pingpong or streamk)");
-  else
-    v.require(g.gene("epilogue") == "smem",
-              "the warp-specialized wgmma kernel stages its tile through shared memory (epilogue=smem)");
   v.require(g.param("WARPGROUPS") == 2, "the warp-specialized kernel has two consumer warpgroups (WARPGROUPS=2)");
-  addWgmmaTileViolations(g, p, v);
+  addWgmmaTileViolations(g, v);
   if (!v.empty()) return;
   const ProblemTensor& a = p.input("A");
   const ProblemTensor& b = p.input("B");
   const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
   const std::int64_t consumers = g.param("WARPGROUPS"), stages = g.param("STAGES");
-  const std::int64_t M = p.extent(a, 0), K = p.extent(a, 1), N = p.extent(b, 1);
+  const std::int64_t M = p.extent(a, 0), N = p.extent(b, 1);
   const std::int64_t threads = kWarpgroupThreads * (consumers + 1);
   const std::int64_t accumulators = bm / consumers / kRowsPerWgmma * bn / 2;
   v.atMost(accumulators, "accumulators per thread", kMaxAccumulators, "the register budget");
@@ -270,8 +263,6 @@ void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, 
              "registers per block after setmaxnreg", threads * entryRegisters(threads),
              "the registers the block is launched with");
   }
-  v.divisible(K, "K", 8, "the 8-element chunk");
-  v.divisible(N, "N", 8, "the 8-element chunk");
   // Cluster pairs are consecutive blocks of a raster group, which has an even number of
   // block rows only when the matrix has: then the pair shares its block column (and B).
   if (g.gene("pipeline") == kTma && g.param("CLUSTER_M") > 1)

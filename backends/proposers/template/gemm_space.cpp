@@ -90,71 +90,98 @@ public:
     return pipeline == "single" ? 1 : pipeline == "double" ? 2 : g.param("STAGES");
   }
 
+  std::vector<std::string> geneViolations(const GeneMap& genes, const KernelProblem& p) const override {
+    Violations v;
+    addGeneViolations(genes, p, v);
+    return v.take();
+  }
+
+  // The gene rules first: a genome that breaks one is refused for it alone, and the
+  // parameter rules below may take every gene rule as holding.
   std::vector<std::string> violations(const Genome& g, const KernelProblem& p) const override {
+    Violations v;
+    addGeneViolations(g.genes, p, v);
+    if (v.empty()) addParameterViolations(g, p, v);
+    return v.take();
+  }
+
+  static void addGeneViolations(const GeneMap& genes, const KernelProblem& p, Violations& v) {
+    const std::string& tensorCore = genes.at("tensor_core");
+    const std::string& pipeline = genes.at("pipeline");
+    const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
     if (p.batched) {
-      Violations v;
       // The persistent kernel walks the batch entries itself (no grid.z).
-      if (!isPersistentSchedule(g.genes)) v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
-      if (g.gene("pipeline") == kTma) {
+      if (!isPersistentSchedule(genes)) v.atMost(p.batch, "the batch", kMaxGridY, "the grid.z limit");
+      if (pipeline == kTma) {
         // The maps stack the batch entries row-wise (emit_gemm_wgmma_ws.cpp): a k-tile of B must
         // not reach into the next entry, and TMA coordinates are 32-bit. The fp32 split's TMA
         // producer (emit_gemm_wgmma_split.cpp) does not offset its rows by the batch entry.
-        v.require(g.gene("tensor_core") == "wgmma", "a batched GEMM is fed by TMA only on the bf16 wgmma kernel");
-        const std::int64_t K = p.extent(p.input("A"), 1), M = p.extent(p.input("A"), 0);
+        v.require(tensorCore == "wgmma", "a batched GEMM is fed by TMA only on the bf16 wgmma kernel");
         if (p.batchedB) v.divisible(K, "K", 64, "the TMA k-tile (64) of a batched B");
         v.atMost(p.batch * std::max(M, K), "stacked rows of A or B", 2147483647LL, "TMA's 32-bit coordinates");
       }
-      if (!v.empty()) return v.take();
+      if (!v.empty()) return;
     }
-    return entryViolations(g, p);
-  }
-
-  std::vector<std::string> entryViolations(const Genome& g, const KernelProblem& p) const {
-    Violations v;
-    if (g.gene("epilogue") == kTmaEpilogue &&
-        !(isPersistentSchedule(g.genes) && g.gene("tensor_core") == "wgmma" && g.gene("pipeline") == kTma)) {
+    if (genes.at("epilogue") == kTmaEpilogue &&
+        !(isPersistentSchedule(genes) && tensorCore == "wgmma" && pipeline == kTma)) {
       v.add("only the persistent TMA-fed bf16 wgmma kernels store C by the copy engine (epilogue=tma needs "
             "tensor_core=wgmma, pipeline=tma and schedule=persistent, pingpong or streamk)");
-      return v.take();
+      return;
     }
-    if (isPersistentSchedule(g.genes) && !(g.gene("tensor_core") == "wgmma" && g.gene("pipeline") == kTma)) {
+    if (isPersistentSchedule(genes) && !(tensorCore == "wgmma" && pipeline == kTma)) {
       v.add("only the TMA-fed bf16 wgmma kernel (tensor_core=wgmma, pipeline=tma) has the persistent schedules "
-            "(schedule=" + g.gene(kScheduleGene) + ")");
-      return v.take();
+            "(schedule=" + genes.at(kScheduleGene) + ")");
+      return;
     }
-    if (g.gene("tensor_core") == "wgmma") {
-      addWgmmaViolations(g, p, v);
-      return v.take();
+    if (tensorCore == "wgmma") return addWgmmaGeneViolations(genes, p, v);
+    if (tensorCore == kWgmmaBf16x3) return addWgmmaSplitGeneViolations(genes, p, v);
+    if (isWarpSpecialized(pipeline)) {
+      v.add("only the wgmma kernel has a warp-specialized pipeline (pipeline=" + pipeline + ")");
+      return;
     }
-    if (g.gene("tensor_core") == kWgmmaBf16x3) {
-      addWgmmaSplitViolations(g, p, v);
-      return v.take();
+    const std::int64_t vec = std::stoll(genes.at("vector"));
+    if (tensorCore == "mma") {
+      v.require(vec == 8, "tensor-core tiles move in 16-byte chunks (vector=8)");
+      // A chunk is all in or all out of the matrix only when rows split into whole chunks.
+      v.divisible(K, "K", 8, "the 8-element chunk");
+      v.divisible(N, "N", 8, "the 8-element chunk");
+      return;
     }
-    if (isWarpSpecialized(g.gene("pipeline"))) {
-      v.add("only the wgmma kernel has a warp-specialized pipeline (pipeline=" + g.gene("pipeline") + ")");
-      return v.take();
+    const bool cpAsync = pipeline == "cp_async";
+    if (cpAsync) {
+      v.require(p.input("A").dtype == DType::F32 && p.output("C").dtype == DType::F32,
+                "the cp.async SIMT kernel copies fp32 tiles as they are (no conversion on the way)");
+      v.require(vec == 4, "the cp.async SIMT kernel moves 16-byte chunks (vector=4)");
     }
-    const std::int64_t M = p.extent(p.input("A"), 0), K = p.extent(p.input("A"), 1), N = p.extent(p.input("B"), 1);
+    v.require(genes.at("epilogue") == "direct", "the SIMT kernel stores its results directly");
+    v.require(vec == 1 || vec == 4, "SIMT global loads are 1 or 4 elements wide");
+    v.require(genes.at("split_k") == "none", "sliced-K is a tensor-core kernel gene");
+    if (cpAsync) {
+      v.divisible(K, "K", 4, "the 4-float chunk");
+      v.divisible(N, "N", 4, "the 4-float chunk");
+    } else {
+      v.divisible(K, "K", vec, "vector width");
+      v.divisible(N, "N", vec, "vector width");
+    }
+  }
+
+  // The rules of a genome's parameters, for genes that pass addGeneViolations.
+  static void addParameterViolations(const Genome& g, const KernelProblem& p, Violations& v) {
+    if (g.gene("tensor_core") == "wgmma") return addWgmmaViolations(g, p, v);
+    if (g.gene("tensor_core") == kWgmmaBf16x3) return addWgmmaSplitViolations(g, p, v);
+    const std::int64_t M = p.extent(p.input("A"), 0);
     const std::int64_t bm = g.param("BLOCK_M"), bn = g.param("BLOCK_N"), bk = g.param("BLOCK_K");
     const std::int64_t wm = g.param("WARP_M"), wn = g.param("WARP_N");
     const std::int64_t vec = std::stoll(g.gene("vector"));
     const bool mma = g.gene("tensor_core") == "mma";
     v.divisible(bm, "BLOCK_M", wm, "WARP_M");
     v.divisible(bn, "BLOCK_N", wn, "WARP_N");
-    if (!v.empty()) return v.take();  // the counts below assume whole warps
+    if (!v.empty()) return;  // the counts below assume whole warps
     const std::int64_t threads = kWarp * (bm / wm) * (bn / wn) * splitK(g);
     v.atMost(threads, "threads per block", kMaxThreadsPerBlock, "the block limit");
     v.atMost(ceilDiv(M, bm), "grid.y", kMaxGridY, "the grid.y limit");
     if (!mma) {
       const bool cpAsync = g.gene("pipeline") == "cp_async";
-      if (cpAsync) {
-        v.require(p.input("A").dtype == DType::F32 && p.output("C").dtype == DType::F32,
-                  "the cp.async SIMT kernel copies fp32 tiles as they are (no conversion on the way)");
-        v.require(vec == 4, "the cp.async SIMT kernel moves 16-byte chunks (vector=4)");
-      }
-      v.require(g.gene("epilogue") == "direct", "the SIMT kernel stores its results directly");
-      v.require(vec == 1 || vec == 4, "SIMT global loads are 1 or 4 elements wide");
-      v.require(g.gene("split_k") == "none", "sliced-K is a tensor-core kernel gene");
       const std::int64_t tm = g.param("THREAD_M"), tn = g.param("THREAD_N");
       v.divisible(wm, "WARP_M", tm, "THREAD_M");
       v.divisible(wn, "WARP_N", tn, "THREAD_N");
@@ -164,14 +191,12 @@ public:
         if (!cpAsync) v.divisible(tm, "THREAD_M", 4, "the 4-output run of vector=4");
         v.divisible(tn, "THREAD_N", 4, "the 4-output run of vector=4");
       }
-      if (!v.empty()) return v.take();
+      if (!v.empty()) return;
       if (cpAsync) {
         if ((wm / tm) * (wn / tn) != kWarp)
           v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
                 std::to_string((wm / tm) * (wn / tn)));
         v.atMost(tm * tn, "accumulators per thread", kMaxAsyncAccumulators, "the register budget");
-        v.divisible(K, "K", 4, "the 4-float chunk");
-        v.divisible(N, "N", 4, "the 4-float chunk");
         v.atMost(gemmSimtAsyncSmemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
         // Accumulators, 4 k-values per row, one k-step of columns; no staged loads.
         const std::int64_t registers = tm * tn + 4 * tm + tn + kSimtRegisterOverhead;
@@ -180,14 +205,12 @@ public:
                                      : kRegistersPerSm / threads;
         v.atMost(registers, "estimated registers per thread", std::min(kMaxAsyncEstimate, cap),
                  "the per-thread register limit");
-        return v.take();
+        return;
       }
       if ((wm / tm) * (wn / tn) != kWarp)
         v.add("a warp tile must hold exactly 32 thread tiles: (WARP_M/THREAD_M) x (WARP_N/THREAD_N) = " +
               std::to_string((wm / tm) * (wn / tn)));
       v.atMost(tm * tn, "accumulators per thread", kMaxAccumulatorsPerThread, "the register budget");
-      v.divisible(K, "K", vec, "vector width");
-      v.divisible(N, "N", vec, "vector width");
       v.divisible(bk, "BLOCK_K", vec, "vector width");
       // Tiles are kept as fp32 in static shared memory.
       v.atMost(stages(g) * bk * (bm + bn) * 4, "static shared memory", kMaxStaticSmem, "the 48 KiB static limit");
@@ -207,12 +230,8 @@ public:
       v.atMost(registers, "estimated registers per thread", std::min(kMaxSimtEstimate, cap),
                "the per-thread register limit");
     } else {
-      v.require(vec == 8, "tensor-core tiles move in 16-byte chunks (vector=8)");
       // Each slice of a k-tile must hold whole m16n8k16 steps.
       v.divisible(bk, "BLOCK_K", 16 * splitK(g), "16 x SPLIT_K");
-      // A chunk is all in or all out of the matrix only when rows split into whole chunks.
-      v.divisible(K, "K", 8, "the 8-element chunk");
-      v.divisible(N, "N", 8, "the 8-element chunk");
       const std::int64_t accumulators = wm * wn / kWarp;
       v.atMost(accumulators, "accumulators per thread", kMaxMmaAccumulators, "the register budget");
       // Sliced-K keeps the slice bookkeeping live beside the accumulators: no 64 x 64 warp tiles.
@@ -225,7 +244,6 @@ public:
       v.atMost(registers * threads, "estimated registers per block", kRegistersPerSm, "the register file");
       v.atMost(smemBytes(g), "shared memory per block", kMaxSmemPerBlock, "the sm_90 limit");
     }
-    return v.take();
   }
 
   // SIMT genomes have no SPLIT_K parameter: sliced-K is illegal for them (see violations).

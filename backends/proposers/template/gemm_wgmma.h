@@ -177,6 +177,9 @@ std::string wgmmaClusterHelpers();
 // The bf16x3 split kernel (fp32 operands): emitter, parameters, rules, shared memory.
 EmittedKernel emitGemmWgmmaSplit(const Genome& g, const KernelProblem& p);
 std::vector<TunableParameter> wgmmaSplitParameters();
+// Its gene rules (fp32 operands, a producer warpgroup, the fixed genes, whole 16-byte chunks
+// of K and N), then the rules of its parameters, checked only once the gene rules hold.
+void addWgmmaSplitGeneViolations(const GeneMap& genes, const KernelProblem& p, Violations& v);
 void addWgmmaSplitViolations(const Genome& g, const KernelProblem& p, Violations& v);
 std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g);
 
@@ -184,15 +187,18 @@ std::int64_t gemmWgmmaSplitSmemBytes(const Genome& g);
 std::vector<TunableParameter> wgmmaParameters(const GeneMap& genes);
 std::vector<TunableParameter> wgmmaWarpSpecializedParameters(bool tma);
 
-// Why a wgmma genome cannot be emitted for the problem: the fixed genes, bf16
-// operands, tile divisibility, the accumulator register budget, shared memory.
+// Why no bf16 wgmma genome with these genes can be emitted for the problem, whatever
+// its parameters: each pipeline's epilogue, the fixed vector / split_k genes, bf16
+// operands, whole 16-byte chunks of K and N.
+void addWgmmaGeneViolations(const GeneMap& genes, const KernelProblem& p, Violations& v);
+// Why a wgmma genome whose genes pass addWgmmaGeneViolations cannot be emitted: tile
+// divisibility, the accumulator register budget, shared memory, offsets and grid.
 void addWgmmaViolations(const Genome& g, const KernelProblem& p, Violations& v);
 void addWgmmaWarpSpecializedViolations(const Genome& g, const KernelProblem& p, Violations& v);
 
-// The rules both wgmma variants share: bf16 operands, the 64-wide k-tile of one
-// swizzle row, tile divisibility by warpgroups and swizzle panels, wgmma's
-// largest N, ring depth, and the fixed vector / split_k genes.
-void addWgmmaTileViolations(const Genome& g, const KernelProblem& p, Violations& v);
+// The tile rules both wgmma variants share: the 64-wide k-tile of one swizzle row,
+// tile divisibility by warpgroups and swizzle panels, wgmma's largest N, ring depth.
+void addWgmmaTileViolations(const Genome& g, Violations& v);
 
 // Dynamic shared memory: STAGES x (A tile + B tile) plus 1 KiB to align the
 // ring to the 1024-byte swizzle pattern.

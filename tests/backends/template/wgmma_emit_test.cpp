@@ -77,13 +77,15 @@ Genome wsGenome(const std::string& family, std::int64_t bm, std::int64_t bn, std
 // The warp-specialized starting point: 128 x 256 over two consumers (64 x 256 each), 4 stages.
 Genome defaultWsGenome(const std::string& family) { return wsGenome(family, 128, 256, 4); }
 
+// The wgmma kernels' rules as the GEMM space applies them: its genes' first, then its parameters'.
 std::vector<std::string> violations(const Genome& g, const KernelProblem& p) {
   templates::Violations v;
-  templates::addWgmmaViolations(g, p, v);
+  templates::addWgmmaGeneViolations(g.genes, p, v);
+  if (v.empty()) templates::addWgmmaViolations(g, p, v);
   return v.take();
 }
 
-// Every point of the parameter grid of `genes` that addWgmmaViolations accepts.
+// Every point of the parameter grid of `genes` that those rules accept.
 std::vector<Genome> legalGenomes(const KernelProblem& p, const templates::GeneMap& genes = wgmmaGenes()) {
   const auto params = templates::wgmmaParameters(genes);
   std::vector<templates::ParamMap> points(1);
