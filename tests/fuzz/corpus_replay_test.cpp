@@ -22,9 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Seconds one input may take; sanitizer builds may ask for more. The proposer
-// targets get more: a GEMM task's seeds enumerate every legal genome of its
-// architectures (0.6-0.9 s in a release build), and a tune space with no legal
-// point is searched to its bound (kMaxLegalPointWork: under a second).
+// targets get more: a task's seeds and proposals enumerate the legal genomes of
+// its architectures (at most 0.2 s in a release build), and a tune space with no
+// legal point is searched to its bound (kMaxLegalPointWork: under a second).
 double secondsPerInput() {
   if (const char* env = std::getenv("CRUCIBLE_FUZZ_REPLAY_SECONDS"); env && *env) return std::atof(env);
 #ifdef CRUCIBLE_FUZZ_REPLAY_PROPOSERS

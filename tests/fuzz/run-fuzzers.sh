@@ -15,12 +15,13 @@ targets=("$@")
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 # Seconds one input may take before libFuzzer calls it a hang. The proposer
-# targets need more under ASan: a GEMM task's first seeds enumerate every legal
-# genome of its architectures (7 s), and a tune space with no legal point is
-# searched to its bound (kMaxLegalPointWork: 10-20 s under ASan).
+# targets need more under ASan: a row-wise task's first seeds and proposals
+# enumerate its legal genomes (up to 1.6 s here; a GEMM task's, 0.6 s since the
+# gene rules skip whole gene combinations), and a tune space with no legal point
+# is searched to its bound (kMaxLegalPointWork: 10-20 s under ASan).
 input_timeout() {
   case "$1" in
-    operator_task) echo 60 ;;  # a ragged batched GEMM's every architecture: 1.2 s release, 33+ s here
+    operator_task) echo 15 ;;
     tunable_kernel) echo 30 ;;
     *) echo 5 ;;
   esac
