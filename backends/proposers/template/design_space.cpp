@@ -113,9 +113,11 @@ std::vector<GeneMap> geneCombinations(const KernelProblem& p) {
 
 namespace {
 
-// What legality depends on: the family, the axes, and every tensor's dtype and shape.
+// What legality depends on: the family, the axes, every tensor's dtype and shape, and
+// the GPU's SM count (the persistent GEMM needs more tiles than SMs): one process may
+// propose with no GPU known, then for GPUs of different sizes.
 std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
-  std::string key = p.family + "|";
+  std::string key = p.family + "|sm=" + std::to_string(p.smCount) + "|";
   for (const auto& [axis, value] : p.axes) key += axis + "=" + std::to_string(value) + ",";
   for (const auto* group : {&p.inputs, &p.outputs})
     for (const auto& t : *group) {
@@ -135,6 +137,7 @@ std::string legalityKey(const KernelProblem& p, const GeneMap& genes) {
 
 std::vector<ParamMap> enumerateLegalPoints(const KernelProblem& p, const GeneMap& genes) {
   const DesignSpace& space = designSpaceFor(p.family);
+  // No point of these genes can be legal: their product (up to tens of thousands) is not walked.
   if (!space.geneViolations(genes, p).empty()) return {};
   const auto defs = space.parameters(p.family, genes);
   // One genome whose parameter values are stepped in place, odometer-wise: a GEMM

@@ -7,6 +7,7 @@
 // for those rules alone.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -129,6 +130,26 @@ TEST(DesignSpaceEnumeration, MostGemmGeneCombinationsAreRefusedByTheirGenes) {
     EXPECT_GT(points, 2'000'000u);
     EXPECT_GT(skipped, points * 95 / 100);
   }
+}
+
+// The legal points are remembered per task and gene combination. The persistent GEMM's
+// legality depends on the GPU's SM count, so the count is part of what is remembered:
+// points found with no GPU known (132 SMs assumed) are not handed out for a larger GPU.
+TEST(DesignSpaceEnumeration, PointsFoundForOneSmCountAreNotReusedForAnother) {
+  KernelProblem p = problemFromSpec(makeTask("matmul", DType::BF16, {{"M", 1024}, {"N", 1024}, {"K", 1024}}));
+  std::map<int, std::size_t> counts;
+  for (const int smCount : {0, 1024, 0}) {
+    p.smCount = smCount;
+    std::size_t points = 0;
+    for (const auto& genes : geneCombinations(p))
+      for (const auto& params : legalParameterPoints(p, genes)) {
+        ++points;
+        ASSERT_EQ(checkGenome(Genome{p.family, genes, params}, p), kLegal) << smCount << " SMs: " << label(genes);
+      }
+    counts[smCount] = points;
+  }
+  // Persistent genomes with more tiles than 132 (256 of 64 x 64) are legal when no GPU is known; with 1024 SMs, none.
+  EXPECT_LT(counts[1024], counts[0]);
 }
 
 TEST(DesignSpaceEnumeration, AGenomeBreakingAGeneRuleIsRefusedForItAlone) {
