@@ -107,7 +107,7 @@ KnowledgeExchange parseKnowledgeExchange(const std::string& text) {
   }
   if (!doc.is_object() || doc.value("kind", json()) != kKind)
     throw KnowledgeExchangeError("kind: not a Crucible knowledge file (expected \"kind\": \"crucible-knowledge\")");
-  if (!doc.contains("format") || !doc.at("format").is_number_integer() || doc.at("format").get<int>() != kFormat)
+  if (!doc.contains("format") || !doc.at("format").is_number_integer() || doc.at("format").get<std::int64_t>() != kFormat)
     throw KnowledgeExchangeError("format: this build reads format 1 only");
   KnowledgeExchange out;
   out.source = doc.contains("source") ? textField(doc, "source", "file", true) : "";

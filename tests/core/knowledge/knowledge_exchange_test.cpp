@@ -63,6 +63,8 @@ TEST(KnowledgeExchange, ABadFileIsRefusedNamingTheField) {
   expectRefused(R"({"kind": "crucible-knowledge", "format": 1e999})", "not JSON");  // nlohmann: out_of_range
   expectRefused(R"({"kind": "something-else", "format": 1, "entries": []})", "not a Crucible knowledge file");
   expectRefused(R"({"kind": "crucible-knowledge", "format": 2, "entries": []})", "format");
+  // 2^32 + 1 is not format 1, though its low 32 bits are.
+  expectRefused(R"({"kind": "crucible-knowledge", "format": 4294967297, "entries": []})", "format");
   expectRefused(R"({"kind": "crucible-knowledge", "format": 1, "entries": {}})", "entries: must be an array");
   auto bad = good;
   bad["effect"] = -1;
