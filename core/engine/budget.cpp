@@ -15,7 +15,7 @@ ModelSpend spendOf(const nlohmann::json& u) {
   if (!u.is_object()) return s;
   for (const char* field : {"tokensIn", "tokensOut"})
     if (auto it = u.find(field); it != u.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
-      s.tokens += it->get<std::int64_t>();
+      s.tokens = saturatingAdd(s.tokens, it->get<std::int64_t>());
   if (auto it = u.find("costUsd"); it != u.end() && it->is_number() && std::isfinite(it->get<double>()) &&
                                     it->get<double>() > 0)
     s.costUsd = it->get<double>();

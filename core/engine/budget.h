@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include "core/model/run.h"
+#include "core/model/saturating_count.h"
 
 namespace crucible {
 
@@ -15,7 +16,7 @@ struct ModelSpend {
   std::int64_t tokens = 0;   // in and out
   double costUsd = 0;
   ModelSpend& operator+=(const ModelSpend& o) {
-    tokens += o.tokens;
+    tokens = saturatingAdd(tokens, o.tokens);  // read from project files: any figure
     costUsd += o.costUsd;
     return *this;
   }

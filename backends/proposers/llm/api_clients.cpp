@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What differs between the two APIs: the URL, the headers, the request body
 // and where the reply keeps its text, stop reason and token counts.
+#include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "backends/proposers/llm/clients.h"
@@ -34,9 +36,16 @@ json parseObject(const std::string& body) {
   return doc;
 }
 
+// A server's token count: a whole number from 0 up. A negative one counts nothing; one past
+// int64 counts as the most there is (a budget over it is spent, not wrapped to a negative sum).
 std::int64_t tokenCount(const json& usage, const char* field) {
-  if (!usage.is_object() || !usage.contains(field) || !usage[field].is_number_integer()) return 0;
-  return usage[field].get<std::int64_t>();
+  if (!usage.is_object() || !usage.contains(field)) return 0;
+  const json& v = usage[field];
+  if (v.is_number_unsigned())
+    return static_cast<std::int64_t>(
+        std::min<std::uint64_t>(v.get<std::uint64_t>(), std::numeric_limits<std::int64_t>::max()));
+  if (!v.is_number_integer()) return 0;
+  return std::max<std::int64_t>(0, v.get<std::int64_t>());
 }
 
 }  // namespace

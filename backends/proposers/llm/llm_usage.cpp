@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/proposers/llm/llm_usage.h"
 
+#include <algorithm>
+#include <climits>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include "core/model/saturating_count.h"
 
 namespace crucible::llm {
 
 void LlmUsage::add(const LlmModelSettings& m, const ChatReply& reply) {
   if (model.empty()) model = m.name;
-  tokensIn += reply.usage.inputTokens;
-  tokensOut += reply.usage.outputTokens;
+  tokensIn = saturatingAdd(tokensIn, reply.usage.inputTokens);
+  tokensOut = saturatingAdd(tokensOut, reply.usage.outputTokens);
   latencyS += reply.latencySeconds;
   costUsd += llm::costUsd(m, reply.usage);
   ++requests;
@@ -20,12 +25,13 @@ LlmUsage& LlmUsage::operator+=(const LlmUsage& o) {
   // The model names the sum only while every part used the same one.
   if (none(*this)) model = o.model;
   else if (model != o.model) model.clear();
-  tokensIn += o.tokensIn;
-  tokensOut += o.tokensOut;
+  // Sums of what project files record: any figure.
+  tokensIn = saturatingAdd(tokensIn, o.tokensIn);
+  tokensOut = saturatingAdd(tokensOut, o.tokensOut);
   latencyS += o.latencyS;
   costUsd += o.costUsd;
-  requests += o.requests;
-  repairs += o.repairs;
+  requests = static_cast<int>(std::min<std::int64_t>(saturatingAdd(requests, o.requests), INT_MAX));
+  repairs = static_cast<int>(std::min<std::int64_t>(saturatingAdd(repairs, o.repairs), INT_MAX));
   return *this;
 }
 
@@ -40,17 +46,32 @@ LlmUsage usageAt(const nlohmann::json& j, const char* key) {
   LlmUsage u;
   if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return u;
   const nlohmann::json& l = j[key];
+  // A field of the wrong type, or a count outside 0..its type's range: count nothing rather than part of it.
+  const auto count = [&](const char* field, std::int64_t most) -> std::optional<std::int64_t> {
+    if (!l.contains(field)) return 0;
+    const nlohmann::json& v = l[field];
+    if (v.is_number_unsigned()) {
+      if (v.get<std::uint64_t>() > static_cast<std::uint64_t>(most)) return std::nullopt;
+      return static_cast<std::int64_t>(v.get<std::uint64_t>());
+    }
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > most) return std::nullopt;
+    return v.get<std::int64_t>();
+  };
+  const auto tokensIn = count("tokensIn", std::numeric_limits<std::int64_t>::max());
+  const auto tokensOut = count("tokensOut", std::numeric_limits<std::int64_t>::max());
+  const auto requests = count("requests", INT_MAX), repairs = count("repairs", INT_MAX);
+  if (!tokensIn || !tokensOut || !requests || !repairs) return u;
   try {
-  u.model = l.value("model", "");
-  u.tokensIn = l.value("tokensIn", std::int64_t{0});
-  u.tokensOut = l.value("tokensOut", std::int64_t{0});
-  u.latencyS = l.value("latencyS", 0.0);
-  u.costUsd = l.value("costUsd", 0.0);
-  u.requests = l.value("requests", 0);
-  u.repairs = l.value("repairs", 0);
+    u.model = l.value("model", "");
+    u.latencyS = l.value("latencyS", 0.0);
+    u.costUsd = l.value("costUsd", 0.0);
   } catch (const nlohmann::json::exception&) {
-    return LlmUsage{};  // a field of the wrong type: count nothing rather than part of it
+    return LlmUsage{};
   }
+  u.tokensIn = *tokensIn;
+  u.tokensOut = *tokensOut;
+  u.requests = static_cast<int>(*requests);
+  u.repairs = static_cast<int>(*repairs);
   return u;
 }
 

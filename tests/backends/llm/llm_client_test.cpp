@@ -5,6 +5,7 @@
 // oversized bodies, cancellation, the concurrency bound, and the API key
 // kept out of every error and reply.
 #include <gtest/gtest.h>
+#include <limits>
 #include <httplib.h>
 
 #include <atomic>
@@ -347,6 +348,30 @@ TEST(LlmClient, MissingContentIsMalformed) {
   const ChatError e2 = expectError(anthropic, sampleRequest());
   EXPECT_EQ(e2.kind(), ChatErrorKind::MalformedReply);
   EXPECT_NE(std::string(e2.what()).find("no content array"), std::string::npos) << e2.what();
+}
+
+// A server's token counts are what the budget adds up: a negative count counts nothing, and
+// one past int64 (2^64 - 1) counts as the most there is, not as -1.
+TEST(LlmClient, TokenCountsOutsideAWholeNumberAreBounded) {
+  LoopbackServer server;
+  server.http.Post("/chat/completions", [&](const httplib::Request&, httplib::Response& res) {
+    replyJson(res, R"({"choices":[{"index":0,"message":{"role":"assistant","content":"k"},"finish_reason":"stop"}],)"
+                   R"("usage":{"prompt_tokens":-42,"completion_tokens":18446744073709551615}})");
+  });
+  server.http.Post("/v1/messages", [&](const httplib::Request&, httplib::Response& res) {
+    replyJson(res, R"({"content":[{"type":"text","text":"k"}],"stop_reason":"end_turn",)"
+                   R"("usage":{"input_tokens":18446744073709551615,"output_tokens":"12"}})");
+  });
+  server.start();
+  const std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  OpenAiChatClient openai(fastSettings(server.base()));
+  const ChatReply r1 = openai.send(sampleRequest(), {});
+  EXPECT_EQ(r1.usage.inputTokens, 0);
+  EXPECT_EQ(r1.usage.outputTokens, most);
+  AnthropicChatClient anthropic(fastSettings(server.base()));
+  const ChatReply r2 = anthropic.send(sampleRequest(), {});
+  EXPECT_EQ(r2.usage.inputTokens, most);
+  EXPECT_EQ(r2.usage.outputTokens, 0);
 }
 
 TEST(LlmClient, LengthStopIsReportedNotAnError) {

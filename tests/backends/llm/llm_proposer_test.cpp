@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <deque>
 #include <thread>
 #include <nlohmann/json.hpp>
@@ -583,6 +584,21 @@ TEST_F(LlmProposerTest, PlanFirstThenImplementForAReviewQueue) {
   EXPECT_EQ(json::parse(done.candidate.genomeJson)["llm"]["requests"], 2);
   EXPECT_EQ(server.requests().at(1)["messages"].size(), 4u);
   EXPECT_EQ(p->totalUsage().requests, 2);
+}
+
+// A run's total is summed from what its candidates' genomes record, and a project file may
+// record anything: a count outside 0..its type's range counts nothing (not its low bits), and
+// sums stay at the largest value rather than overflowing.
+TEST(LlmUsageSum, FiguresAProjectRecordsAreSummedWithinRange) {
+  const std::string most = R"({"llm": {"tokensIn": 9223372036854775807, "tokensOut": 1, "requests": 2147483647}})";
+  const LlmUsage sum = sumLlmUsage({most, most, R"({"llm": {"tokensIn": -5, "requests": 1}})",
+                                    R"({"llm": {"requests": 4294967297, "tokensOut": 7}})"});
+  EXPECT_EQ(sum.tokensIn, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(sum.tokensOut, 2);
+  EXPECT_EQ(sum.requests, std::numeric_limits<int>::max());
+  EXPECT_EQ(llmUsageOfGenome(R"({"llm": {"requests": 4294967297}})").requests, 0);
+  EXPECT_EQ(llmUsageOfGenome(R"({"llm": {"tokensIn": 18446744073709551615}})").tokensIn, 0);
+  EXPECT_EQ(llmUsageOfGenome(R"({"llm": {"tokensIn": 12, "repairs": 3}})").repairs, 3);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
+#include <limits>
 #include "core/engine/budget.h"
 #include "core/engine/run_settings.h"
 
@@ -94,6 +95,14 @@ TEST(Budget, ModelSpendIsReadFromWhatProposalsRecorded) {
     EXPECT_EQ(z.tokens, 0) << none;
     EXPECT_EQ(z.costUsd, 0) << none;
   }
+  // A project file may record any figure: a sum past int64 stays at its largest value.
+  const ModelSpend most = modelSpendOfGenome(
+      R"({"llm": {"tokensIn": 9223372036854775807, "tokensOut": 9223372036854775807},
+          "llmStrategy": {"tokensIn": 9223372036854775807}})");
+  EXPECT_EQ(most.tokens, std::numeric_limits<std::int64_t>::max());
+  ModelSpend sum = most;
+  sum += most;
+  EXPECT_EQ(sum.tokens, std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(RunSettings, ModelBudgetRoundTripsAndIsChecked) {
