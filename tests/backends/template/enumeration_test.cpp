@@ -3,8 +3,9 @@
 // geneViolations are not empty. These tests hold it to the one truth, each
 // point's violations(): nothing legal is skipped, nothing illegal is kept, for
 // every family of the suite and every stated operator, the GEMMs at square,
-// ragged and batched shapes; and a genome that breaks a gene rule is refused
-// for those rules alone.
+// ragged and batched shapes; the points remembered for one GPU size are not
+// handed out for another; and a genome that breaks a gene rule is refused for
+// those rules alone.
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <map>
