@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include "core/io/json_integer.h"
 
 namespace crucible {
 namespace {
@@ -14,8 +15,9 @@ ModelSpend spendOf(const nlohmann::json& u) {
   ModelSpend s;
   if (!u.is_object()) return s;
   for (const char* field : {"tokensIn", "tokensOut"})
-    if (auto it = u.find(field); it != u.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
-      s.tokens = saturatingAdd(s.tokens, it->get<std::int64_t>());
+    if (auto it = u.find(field); it != u.end())
+      if (const auto n = jsonIntegerIn(*it, 1, std::numeric_limits<std::int64_t>::max()))
+        s.tokens = saturatingAdd(s.tokens, *n);
   if (auto it = u.find("costUsd"); it != u.end() && it->is_number() && std::isfinite(it->get<double>()) &&
                                     it->get<double>() > 0)
     s.costUsd = it->get<double>();

@@ -2,9 +2,11 @@
 #include "core/knowledge/knowledge_exchange.h"
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <tuple>
 #include <nlohmann/json.hpp>
+#include "core/io/json_integer.h"
 
 namespace crucible {
 namespace {
@@ -52,10 +54,12 @@ KnowledgeEntry entryFrom(const json& e, const std::string& where) {
   k.userClaim = e.contains("userClaim") ? textField(e, "userClaim", where, true) : "";
   // A pinned claim stands on the user's word: it may have no observation yet.
   const std::int64_t least = k.pinned ? 0 : 1;
-  if (!e.contains("observations") || !e.at("observations").is_number_integer() ||
-      e.at("observations").get<std::int64_t>() < least)
+  const auto observations = e.contains("observations")
+                                ? jsonIntegerIn(e.at("observations"), least, std::numeric_limits<std::int64_t>::max())
+                                : std::nullopt;
+  if (!observations)
     throw KnowledgeExchangeError(where + ".observations: must be a whole number >= " + std::to_string(least));
-  k.observations = e.at("observations").get<std::int64_t>();
+  k.observations = *observations;
   const std::string status = textField(e, "status", where, false);
   try {
     k.status = knowledgeStatusFromString(status);
@@ -107,7 +111,7 @@ KnowledgeExchange parseKnowledgeExchange(const std::string& text) {
   }
   if (!doc.is_object() || doc.value("kind", json()) != kKind)
     throw KnowledgeExchangeError("kind: not a Crucible knowledge file (expected \"kind\": \"crucible-knowledge\")");
-  if (!doc.contains("format") || !doc.at("format").is_number_integer() || doc.at("format").get<std::int64_t>() != kFormat)
+  if (!doc.contains("format") || !jsonIntegerIn(doc.at("format"), kFormat, kFormat))
     throw KnowledgeExchangeError("format: this build reads format 1 only");
   KnowledgeExchange out;
   out.source = doc.contains("source") ? textField(doc, "source", "file", true) : "";

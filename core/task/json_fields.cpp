@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include "core/io/json_integer.h"
 #include "core/io/utf8_text.h"
 #include "core/task/task_spec.h"
 
@@ -72,15 +73,8 @@ std::int64_t asIntegerIn(const json& j, const std::string& path, std::int64_t lo
   const auto outside = [&] {
     return TaskSpecError(path, "must be an integer from " + std::to_string(low) + " to " + std::to_string(high));
   };
-  if (!j.is_number_integer()) throw outside();
-  if (j.is_number_unsigned()) {
-    const std::uint64_t u = j.get<std::uint64_t>();
-    if (high < 0 || u > std::uint64_t(high) || (low > 0 && u < std::uint64_t(low))) throw outside();
-    return std::int64_t(u);
-  }
-  const std::int64_t v = j.get<std::int64_t>();
-  if (v < low || v > high) throw outside();
-  return v;
+  if (const auto v = jsonIntegerIn(j, low, high)) return *v;
+  throw outside();
 }
 
 double asFiniteNumber(const json& j, const std::string& path) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include "core/io/json_integer.h"
 #include "core/model/saturating_count.h"
 
 namespace crucible::llm {
@@ -30,8 +31,11 @@ LlmUsage& LlmUsage::operator+=(const LlmUsage& o) {
   tokensOut = saturatingAdd(tokensOut, o.tokensOut);
   latencyS += o.latencyS;
   costUsd += o.costUsd;
-  requests = static_cast<int>(std::min<std::int64_t>(saturatingAdd(requests, o.requests), INT_MAX));
-  repairs = static_cast<int>(std::min<std::int64_t>(saturatingAdd(repairs, o.repairs), INT_MAX));
+  const auto addCount = [](int a, int b) {
+    return static_cast<int>(std::min<std::int64_t>(std::int64_t{a} + b, INT_MAX));
+  };
+  requests = addCount(requests, o.requests);
+  repairs = addCount(repairs, o.repairs);
   return *this;
 }
 
@@ -48,14 +52,7 @@ LlmUsage usageAt(const nlohmann::json& j, const char* key) {
   const nlohmann::json& l = j[key];
   // A field of the wrong type, or a count outside 0..its type's range: count nothing rather than part of it.
   const auto count = [&](const char* field, std::int64_t most) -> std::optional<std::int64_t> {
-    if (!l.contains(field)) return 0;
-    const nlohmann::json& v = l[field];
-    if (v.is_number_unsigned()) {
-      if (v.get<std::uint64_t>() > static_cast<std::uint64_t>(most)) return std::nullopt;
-      return static_cast<std::int64_t>(v.get<std::uint64_t>());
-    }
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > most) return std::nullopt;
-    return v.get<std::int64_t>();
+    return l.contains(field) ? jsonIntegerIn(l[field], 0, most) : std::optional<std::int64_t>{0};
   };
   const auto tokensIn = count("tokensIn", std::numeric_limits<std::int64_t>::max());
   const auto tokensOut = count("tokensOut", std::numeric_limits<std::int64_t>::max());
