@@ -86,4 +86,17 @@ std::size_t firstNonUtf8(std::string_view text) {
 
 bool isUtf8(std::string_view text) { return firstNonUtf8(text) == std::string_view::npos; }
 
+std::optional<char32_t> firstControlCharacter(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) return char32_t{byte};
+    // C1 controls are U+0080-U+009F: 0xC2 followed by 0x80-0x9F.
+    if (byte == 0xC2 && i + 1 < text.size()) {
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9F) return char32_t{next};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace crucible

@@ -6,6 +6,7 @@
 // output would fail over an arrow in a comment. Cuts go between characters.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,5 +36,11 @@ std::string utf8Repaired(std::string_view text);
 bool isUtf8(std::string_view text);
 // The offset of the first byte that is not part of well-formed UTF-8, or npos.
 std::size_t firstNonUtf8(std::string_view text);
+
+// The first control character in `text` other than a tab or a line break
+// (\t, \n, \r): C0 (U+0000-U+001F), DEL (U+007F) or C1 (U+0080-U+009F, as
+// UTF-8); nullopt when there is none. Text from another project that is
+// printed to a terminal must not carry escape sequences (ESC, CSI) or NULs.
+std::optional<char32_t> firstControlCharacter(std::string_view text);
 
 }  // namespace crucible

@@ -11,6 +11,10 @@
 // with it ("pinned": true, "disabled": true, "userClaim": text, each written
 // only when set); a claim the user added arrives as any other claim.
 //
+// Text fields are printable text (tabs and line breaks allowed: a user's claim
+// may have several lines): a file with another control character (an escape
+// sequence, a NUL) is refused, since `kb import` and `kb list` print claims.
+//
 // Import never overwrites what a project learnt itself: a claim whose scope
 // and decision the project already has is kept as the project has it.
 #pragma once

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include "core/model/saturating_count.h"
 
 namespace crucible {
 
@@ -114,7 +115,8 @@ const KnowledgeEntry& KnowledgeBook::observe(const KnowledgeObservation& o) {
   double l = std::log(o.effect);
   a.logEffects.push_back(inverted ? -l : l);
   a.entry.evidence.push_back(o.child);
-  a.entry.observations += 1;
+  // An imported or damaged entry may already hold the largest count.
+  a.entry.observations = saturatingAdd(a.entry.observations, 1);
   if (rules_.window > 0 && a.logEffects.size() > rules_.window) {
     a.logEffects.erase(a.logEffects.begin());
     a.entry.evidence.erase(a.entry.evidence.begin());

@@ -23,10 +23,16 @@ namespace {
 std::string ftsQueryFromWords(const std::string& text) {
   std::string query;
   std::size_t i = 0;
+  // Control characters separate words too: FTS5 reads its query as a C string,
+  // so a NUL inside a quoted word leaves it unterminated (a syntax error).
+  const auto separates = [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return std::isspace(c) || std::iscntrl(c);
+  };
   while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && separates(text[i])) ++i;
     std::size_t end = i;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    while (end < text.size() && !separates(text[end])) ++end;
     if (end == i) break;
     std::string word = text.substr(i, end - i);
     i = end;

@@ -17,6 +17,7 @@ const std::vector<NamedFuzzEntry>& fuzzEntries() {
       {"expression", expressionEntry},
       {"kernel_abi", kernelAbiEntry},
       {"project_open", projectOpenEntry},
+      {"knowledge_import", knowledgeImportEntry},
   };
   return entries;
 }

@@ -40,6 +40,11 @@ void kernelAbiEntry(const std::uint8_t* data, std::size_t size);
 // ProjectStore::open(ReadOnly) on the bytes written to a temporary file,
 // then every read a reviewer's session makes.
 void projectOpenEntry(const std::uint8_t* data, std::size_t size);
+// parseKnowledgeExchange on the bytes (`kb import`); a file that parses exports
+// and reads back unchanged, imports into a new project whole and exactly, adds
+// nothing the second time, and is read by the search, a run's scope ranking
+// and priors (factors within their bounds), and the engine's knowledge book.
+void knowledgeImportEntry(const std::uint8_t* data, std::size_t size);
 
 // The template proposer on a task spec that parses (the `operator` field
 // above all): seeds and children are legal for the task (genome, kernel

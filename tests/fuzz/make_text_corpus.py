@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the text seeds of the fuzz corpus (task_spec, expression,
-kernel_abi, operator_task, tunable_kernel, model_reply): a few built-in task specs and
+kernel_abi, operator_task, tunable_kernel, model_reply, knowledge_import): a few built-in task specs and
 kernels, the hostile inputs of issue 13 (20,000 nested parentheses, a long run
 of unary minus, a 30,000+ character name, 50 KB of '[', "format": 1e999, a
 2^32 + 8 box, keyword names, a mean of 1.8e308), and issue 16's user tasks,
 tunable kernel and their extremes (single and enormous rows, batches past the
 grid's z limit, expressions at the nesting and length limits, tune spaces with
 no legal point), and the recorded model replies of tests/backends/llm with
-hostile bodies and replies. Seeds the fuzzers found are added by hand as crash-<what>.*
-files and are not touched here. Deterministic.
+hostile bodies and replies, and knowledge files for `kb import` (knowledge_import: an export
+with every field, and the numbers, strings and duplicates a hostile file may hold). Seeds the
+fuzzers found are added by hand as crash-<what>.* (or slow_<what>.* for a timeout) files and are
+not touched here. Deterministic.
 
     python3 tests/fuzz/make_text_corpus.py   # from the repository root
 """
@@ -251,11 +253,68 @@ def model_reply_seeds():
     return seeds
 
 
+def knowledge_file(entries, **fields):
+    doc = {"kind": "crucible-knowledge", "format": 1, "source": "a.crucible", "exportedAt": 1764633600,
+           "entries": entries}
+    doc.update(fields)
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def knowledge_claim(decision, **fields):
+    claim = {"arch": "sm_90", "family": "softmax", "shape": "M~2^10 N~2^10", "decision": decision,
+             "claim": decision + " helps softmax on sm_90", "effect": 1.31, "observations": 9,
+             "status": "validated", "probe": ""}
+    claim.update(fields)
+    return claim
+
+
+def knowledge_import_seeds():
+    # Claims as `kb export` writes them: the engine's canonical decisions, a user's
+    # pinned and disabled claims, a refuted one, a hypothesis, tunable and genome leaves.
+    claims = [knowledge_claim("vector: 1 -> 4"),
+              knowledge_claim("memory: smem -> registers", effect=0.9, status="refuted"),
+              knowledge_claim("params.BLOCK_M: 64 -> 128", family="matmul", shape="M~2^11 N~2^11 K~2^11",
+                              effect=1.12),
+              knowledge_claim("tune.BLOCK=256", family="gemv", shape="", pinned=True, observations=0,
+                              status="hypothesis", userClaim="256 threads a block, always"),
+              knowledge_claim("genes.lse: pack -> row", family="", effect=1.04, disabled=True),
+              knowledge_claim("tune.TILE: 16..32", family="", shape="", status="hypothesis", observations=2)]
+    seeds = {"export_six_claims.json": knowledge_file(claims),
+             "export_empty.json": knowledge_file([]),
+             "format_2_pow_32_plus_1.json": knowledge_file(claims[:1], format=4294967297),
+             "format_1_float.json": knowledge_file(claims[:1], format=1.0),
+             "exported_at_past_int64.json": knowledge_file(claims[:1], exportedAt=18446744073709551615),
+             "observations_past_int64.json": knowledge_file([knowledge_claim("vector: 1 -> 4",
+                                                                             observations=18446744073709551615)]),
+             "observations_int64_max.json": knowledge_file([knowledge_claim("vector: 1 -> 4",
+                                                                            observations=9223372036854775807)]),
+             "effect_huge.json": knowledge_file([knowledge_claim("vector: 1 -> 4", effect=1.7e308)]),
+             "effect_tiny.json": knowledge_file([knowledge_claim("vector: 1 -> 4", effect=5e-324)]),
+             "effect_1e999.json": knowledge_file(claims[:1]).replace("1.31", "1e999"),
+             "duplicate_scope.json": knowledge_file([claims[0], dict(claims[0], claim="again")]),
+             # json.dumps writes the control characters as \u0000-style escapes.
+             "nul_and_controls.json": knowledge_file([knowledge_claim("vector:\x00 1 -> 4\x07",
+                                                                      claim="\x00\x1b[2J")]),
+             "fts_syntax_in_claim.json": knowledge_file([knowledge_claim("vector: 1 -> 4",
+                                                                         claim='NEAR("a" "b") OR x* AND -y ^z:*')]),
+             "text_at_limit.json": knowledge_file([knowledge_claim("d" * 4096, claim="\u2192" * 1365)]),
+             "text_past_limit.json": knowledge_file([knowledge_claim("d" * 4097)]),
+             "arrows_in_decision.json": knowledge_file([knowledge_claim("vector: 1 -> 4 -> 8 -> "),
+                                                        knowledge_claim(" -> "), knowledge_claim(":"),
+                                                        knowledge_claim("=")]),
+             "unknown_field.json": knowledge_file([knowledge_claim("vector: 1 -> 4", evidence=[1, 2, 3])]),
+             "deep_arrays.json": '{"kind": "crucible-knowledge", "format": 1, "entries": ' + "[" * 5000 + "]" * 5000 + "}",
+             "not_json.txt": "crucible-knowledge\n"}
+    seeds["many_claims.json"] = knowledge_file([knowledge_claim(f"params.BLOCK_{i}: {i} -> {2 * i}", effect=1 + i / 100)
+                                                for i in range(1, 81)])
+    return seeds
+
+
 def write(target, seeds):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
     for name in os.listdir(folder):
-        if not name.startswith("crash-"):
+        if not name.startswith(("crash-", "slow_")):
             os.remove(os.path.join(folder, name))
     for name, text in sorted(seeds.items()):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
@@ -270,6 +329,7 @@ def main():
     write("operator_task", operator_task_seeds())
     write("tunable_kernel", tunable_kernel_seeds())
     write("model_reply", model_reply_seeds())
+    write("knowledge_import", knowledge_import_seeds())
 
 
 if __name__ == "__main__":

@@ -3,30 +3,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include "core/store/project_store.h"
 #include "core/task/task_spec.h"
 #include "tests/fuzz/fuzz_entries.h"
+#include "tests/fuzz/scratch_folder.h"
 
 namespace crucible::fuzz {
 namespace {
-
-namespace fs = std::filesystem;
-
-// One folder per process, reused for every input (libFuzzer runs millions).
-const fs::path& scratchFolder() {
-  static const fs::path folder = [] {
-    std::string pattern = (fs::temp_directory_path() / "crucible-fuzz-project-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a scratch folder for the project fuzzer");
-    return fs::path(pattern);
-  }();
-  static const bool removedAtExit = std::atexit([] {
-    std::error_code ec;
-    fs::remove_all(folder, ec);
-  }) == 0;
-  (void)removedAtExit;
-  return folder;
-}
 
 // Everything a reviewer's session reads: the GUI's docks and `crucible-cli best`.
 void readEverything(const ProjectStore& store) {
@@ -54,15 +37,10 @@ void readEverything(const ProjectStore& store) {
   store.log(0, 0, 100);
 }
 
-void cleanUp(const fs::path& path) {
-  std::error_code ec;
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path.string() + suffix, ec);
-}
-
 }  // namespace
 
 void projectOpenEntry(const std::uint8_t* data, std::size_t size) {
-  const fs::path path = scratchFolder() / "input.crucible";
+  const std::filesystem::path path = fuzzScratchFolder() / "input.crucible";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -74,10 +52,10 @@ void projectOpenEntry(const std::uint8_t* data, std::size_t size) {
     // Refusing a damaged file (StoreError, or a row that does not decode) is
     // the right answer; a crash, a hang or a leak is the finding.
     if (std::getenv("CRUCIBLE_FUZZ_VERBOSE")) std::fprintf(stderr, "project_open: refused: %s\n", e.what());
-    return cleanUp(path);
+    return removeProjectFiles(path);
   }
   if (std::getenv("CRUCIBLE_FUZZ_VERBOSE")) std::fprintf(stderr, "project_open: opened and read\n");
-  cleanUp(path);
+  removeProjectFiles(path);
 }
 
 }  // namespace crucible::fuzz

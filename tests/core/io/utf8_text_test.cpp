@@ -80,5 +80,16 @@ TEST(Utf8Text, RepairingReplacesEachStrayByteAndKeepsTheRest) {
   EXPECT_NO_THROW((void)nlohmann::json(utf8Repaired(message)).dump());
 }
 
+TEST(Utf8Text, ControlCharactersOtherThanTabsAndLineBreaksAreFound) {
+  EXPECT_FALSE(firstControlCharacter("a claim\twith\r\nlines and an arrow \xE2\x86\x92"));
+  EXPECT_EQ(firstControlCharacter(std::string("a\0b", 3)), char32_t{0});
+  EXPECT_EQ(firstControlCharacter("\x1B[2J"), char32_t{0x1B});       // ESC: a terminal escape sequence
+  EXPECT_EQ(firstControlCharacter("x\x7F"), char32_t{0x7F});          // DEL
+  EXPECT_EQ(firstControlCharacter("\xC2\x9B" "2J"), char32_t{0x9B});   // CSI, U+009B, as UTF-8
+  EXPECT_EQ(firstControlCharacter("\xC2\x85"), char32_t{0x85});       // NEL
+  EXPECT_FALSE(firstControlCharacter("\xC2\xA0 \xC3\xA9"));           // NBSP, e-acute: printable
+  EXPECT_FALSE(firstControlCharacter("\xC2"));                         // cut short: not a control
+}
+
 }  // namespace
 }  // namespace crucible

@@ -84,6 +84,16 @@ TEST(KnowledgeExchange, ABadFileIsRefusedNamingTheField) {
   bad = good;
   bad["claim"] = std::string(kKnowledgeExchangeMaxText + 1, 'x');
   expectRefused(fileWith(bad), "entries[0].claim: longer than");
+  // Claims are printed to a terminal: an escape sequence or a NUL in any text field is refused.
+  bad = good;
+  bad["claim"] = "\x1B[2Jall clear";
+  expectRefused(fileWith(bad), "entries[0].claim: contains the control character U+001B");
+  bad = good;
+  bad["decision"] = std::string("vector: 1 -> 4\0", 15);
+  expectRefused(fileWith(bad), "entries[0].decision: contains the control character U+0000");
+  bad = good;
+  bad["userClaim"] = "\xC2\x9B" "31m";
+  expectRefused(fileWith(bad), "entries[0].userClaim: contains the control character U+009B");
   bad = good;
   bad["evidence"] = nlohmann::json::array({1, 2});
   expectRefused(fileWith(bad), "entries[0].evidence: unknown field");
@@ -138,6 +148,11 @@ TEST(KnowledgeExchange, PinnedDisabledAndTheUsersWordingTravel) {
   EXPECT_EQ(back.entries[2].observations, 0);
   EXPECT_FALSE(back.entries[3].pinned || back.entries[3].disabled);
   EXPECT_EQ(nlohmann::json::parse(text)["entries"][3].count("pinned"), 0u) << "written only when set";
+
+  // A user's claim may have several lines (the knowledge browser's editor), and tabs.
+  KnowledgeEntry lines = claim("vector: 1 -> 2", 1.1);
+  lines.userClaim = "Wide loads pay:\n\t- short rows\r\n\t- odd lengths";
+  EXPECT_EQ(parseKnowledgeExchange(knowledgeExchangeJson({"", 0, {lines}})).entries[0].userClaim, lines.userClaim);
 
   nlohmann::json bad = nlohmann::json::parse(text)["entries"][0];
   bad["pinned"] = "yes";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 #include <cmath>
+#include <limits>
 #include "core/knowledge/decision_diff.h"
 #include "core/knowledge/knowledge_statistics.h"
 
@@ -112,6 +113,20 @@ TEST(KnowledgeBook, StoredEntriesAreRebuiltFromTheirEvidenceBeforeUpdating) {
   EXPECT_EQ(e.id, 5);
   EXPECT_EQ(e.observations, 5);
   EXPECT_EQ(e.status, KnowledgeStatus::Validated) << "4 stored + 1 new consistent observations";
+}
+
+// An imported claim (kb import reads any count up to the largest int64) or a
+// damaged project's: the next observation keeps the count at its largest.
+TEST(KnowledgeBook, AnObservationCountAtTheLargestInt64StaysThere) {
+  KnowledgeEntry stored;
+  stored.id = 5;
+  stored.scopeArch = "sm_90";
+  stored.scopeFamily = "softmax";
+  stored.decision = "vec: 1 -> 4";
+  stored.observations = std::numeric_limits<std::int64_t>::max();
+  KnowledgeBook book(rules(), [](const KnowledgeEntry&, CandidateId) { return std::optional<double>(); });
+  book.load({stored});
+  EXPECT_EQ(book.observe(obs("1", "4", 1.2, 9)).observations, std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(KnowledgeBook, StatisticsFollowTheLatestWindowOfObservations) {

@@ -395,6 +395,9 @@ TEST_F(StoreRoundTrip, KnowledgeRoundTripsAndIsSearchable) {
   EXPECT_TRUE(store->searchKnowledge("loads shuffle").empty());  // all words required
   EXPECT_TRUE(store->searchKnowledge("tensor").empty());
   EXPECT_EQ(store->searchKnowledge("  ").size(), 2u);
+  // Control characters separate words (FTS5 reads a NUL as the query's end).
+  EXPECT_EQ(store->searchKnowledge(std::string("16-byte\0row", 11)).size(), 1u);
+  EXPECT_EQ(store->searchKnowledge("\x1Bloads\x07").size(), 1u);
 
   // Updating re-indexes: the old words no longer match, the new ones do.
   k.claim = "tensor memory accelerator copies hide latency";
