@@ -11,6 +11,10 @@ QString prettyJson(const std::string& json) {
   return doc.isNull() ? QString::fromStdString(json) : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
 }
 
+QString plainTextToolTip(const QString& text) {
+  return QStringLiteral("<p style=\"white-space:pre-wrap\">%1</p>").arg(text.toHtmlEscaped());
+}
+
 QTableView* makeRowTable(QAbstractItemModel* model, QWidget* parent) {
   auto* table = new QTableView(parent);
   table->setModel(model);

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include "views/common/locale_numbers.h"
 #include "views/common/status_names.h"
+#include "views/common/view_helpers.h"
 
 namespace crucible::views {
 
@@ -43,7 +44,13 @@ QVariant KnowledgeModel::data(const QModelIndex& index, int role) const {
       case KnowledgeStatus::Hypothesis: return {};
     }
   }
-  if (role == Qt::ToolTipRole && index.column() == Claim) return QString::fromStdString(k->claim);
+  if (role == Qt::ToolTipRole && index.column() == Claim) {
+    // The whole claim as the cell shows it, and what was measured when the user reworded it.
+    QString text = QString::fromStdString(k->userClaim.empty() ? k->claim : k->userClaim);
+    if (!k->userClaim.empty() && k->userClaim != k->claim)
+      text += QStringLiteral("\n") + tr("Measured: %1").arg(QString::fromStdString(k->claim));
+    return plainTextToolTip(text);
+  }
   if (role == Qt::FontRole && k->disabled) {
     QFont font;
     font.setStrikeOut(true);

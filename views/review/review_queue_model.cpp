@@ -3,6 +3,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "views/common/view_helpers.h"
 
 namespace crucible::views {
 
@@ -44,7 +45,7 @@ QVariant ReviewQueueModel::data(const QModelIndex& index, int role) const {
   const Candidate* c = index.isValid() ? candidateAt(index.row()) : nullptr;
   if (!c) return {};
   if (role == CandidateIdRole) return QVariant::fromValue<qlonglong>(c->id);
-  if (role == Qt::ToolTipRole) return QString::fromStdString(c->architectureKey);
+  if (role == Qt::ToolTipRole) return plainTextToolTip(QString::fromStdString(c->architectureKey));
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Id: return QVariant::fromValue<qlonglong>(c->id);

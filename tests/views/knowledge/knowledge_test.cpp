@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QTest>
+#include <QTextDocument>
 #include <gtest/gtest.h>
 #include "view_test_project.h"
 #include "views/knowledge/add_claim_dialog.h"
@@ -46,6 +47,28 @@ TEST(KnowledgeModel, PassesTheModelTester) {
   EXPECT_EQ(model.data(model.index(0, KnowledgeModel::Effect)).toString(), QStringLiteral("1.31×"));
   model.setEntries({});
   EXPECT_EQ(model.rowCount(), 0);
+}
+
+// A claim may come from another project's knowledge file: its tooltip shows the
+// text as written, never as HTML (Qt renders a tooltip that looks like HTML).
+TEST(KnowledgeModel, TheClaimsTooltipIsTheTextAsWritten) {
+  app();
+  KnowledgeModel model;
+  KnowledgeEntry k = claim("<img src=\"x.png\"> loads & <b>stores</b>", "vec=4", {1}, KnowledgeStatus::Validated);
+  model.setEntries({k});
+  const QString tip = model.data(model.index(0, KnowledgeModel::Claim), Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("&lt;img src=&quot;x.png&quot;&gt; loads &amp; &lt;b&gt;stores&lt;/b&gt;")))
+      << tip.toStdString();
+  EXPECT_FALSE(tip.contains(QStringLiteral("<img"))) << tip.toStdString();
+  QTextDocument shown;
+  shown.setHtml(tip);
+  EXPECT_EQ(shown.toPlainText(), QString::fromStdString(k.claim));
+
+  // Reworded by the user: the tooltip is the user's text, and what was measured.
+  k.userClaim = "Wide loads pay\non short rows";
+  model.setEntries({k});
+  shown.setHtml(model.data(model.index(0, KnowledgeModel::Claim), Qt::ToolTipRole).toString());
+  EXPECT_EQ(shown.toPlainText(), QStringLiteral("Wide loads pay\non short rows\nMeasured: ") + QString::fromStdString(k.claim));
 }
 
 TEST(KnowledgeView, SearchAndEvidenceSelection) {

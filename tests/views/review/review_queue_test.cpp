@@ -10,6 +10,7 @@
 #include <QTest>
 #include <gtest/gtest.h>
 #include "view_test_project.h"
+#include "views/common/view_helpers.h"
 #include "views/review/review_queue_model.h"
 
 using namespace crucible;
@@ -175,7 +176,14 @@ TEST(ReviewQueueModel, APlanShowsItsNameAndText) {
   ReviewQueueModel model;
   model.setCandidates({plan, coded});
   EXPECT_EQ(model.data(model.index(0, ReviewQueueModel::Architecture)).toString(), QStringLiteral("warp per row"));
+  // The key as written, escaped: a damaged or foreign project may hold any text there.
   EXPECT_EQ(model.data(model.index(0, ReviewQueueModel::Architecture), Qt::ToolTipRole).toString(),
-            QStringLiteral("llm:warp-per-row"));
+            plainTextToolTip(QStringLiteral("llm:warp-per-row")));
   EXPECT_EQ(model.data(model.index(1, ReviewQueueModel::Architecture)).toString(), QStringLiteral("llm:warp-per-row"));
+  Candidate hostile = plan;
+  hostile.architectureKey = "<a href=\"http://x\">llm</a>";
+  model.setCandidates({hostile});
+  const QString tip = model.data(model.index(0, ReviewQueueModel::Architecture), Qt::ToolTipRole).toString();
+  EXPECT_FALSE(tip.contains(QStringLiteral("<a "))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("&lt;a href=&quot;http://x&quot;&gt;llm&lt;/a&gt;"))) << tip.toStdString();
 }
