@@ -37,6 +37,13 @@ if [ -n "$built_root" ] && [ "$built_root" != "$root" ] && [ ! -e "$built_root" 
   mkdir -p "$(dirname "$built_root")" && ln -s "$root" "$built_root"
   echo "== linked $built_root -> $root (the carried build's source path)"
 fi
+# The test binaries also name the build folder they were built in (the worker
+# executable's path); a build carried to another folder is found there too.
+built_dir=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$build/CMakeCache.txt")
+if [ -n "$built_dir" ] && [ ! -e "$built_dir" ]; then
+  mkdir -p "$(dirname "$built_dir")" && ln -s "$(cd "$build" && pwd)" "$built_dir"
+  echo "== linked $built_dir -> $build (the carried build's own folder)"
+fi
 export CRUCIBLE_TASKS_DIR=$root/resources/tasks
 
 echo "== worker self-test"
