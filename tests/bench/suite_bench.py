@@ -922,6 +922,12 @@ class L2Flush:
 
 def time_interleaved(contenders, samples, flush, warmup=3):
     """Median microseconds per contender: each round runs every contender once, the start rotating."""
+    times = time_interleaved_samples(contenders, samples, flush, warmup)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def time_interleaved_samples(contenders, samples, flush, warmup=3):
+    """Every contender's microseconds, one sample per round (round i of each list ran together)."""
     names = list(contenders)
     for _ in range(warmup):
         for name in names:
@@ -941,7 +947,32 @@ def time_interleaved(contenders, samples, flush, warmup=3):
         torch.cuda.synchronize()
         for name, start, end in recorded:
             times[name].append(start.elapsed_time(end) * 1000.0)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return times
+
+
+def median_interval(values, alpha=0.05):
+    """The distribution-free (1 - alpha) interval of the median of `values`: the order statistics
+    x(k) and x(n + 1 - k) with the largest k for which P(Binomial(n, 1/2) < k) <= alpha / 2. None
+    when there are too few values for any such interval (n < 6 at 95%)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    excluded, k = 0.0, 0
+    while k < n:
+        p = math.comb(n, k) / 2.0 ** n
+        if excluded + p > alpha / 2:
+            break
+        excluded += p
+        k += 1
+    if k == 0:
+        return None
+    return ordered[k - 1], ordered[n - k]
+
+
+def paired_ratio_interval(reference_us, ours_us, alpha=0.05):
+    """The (1 - alpha) interval of the median of reference / ours over rounds timed together: the
+    two ran back to back in each round, so a ratio per round cancels what drifts between rounds
+    (clocks, power). "Faster" is measured only when the whole interval lies above 1."""
+    return median_interval([r / o for r, o in zip(reference_us, ours_us) if o > 0], alpha)
 
 
 def copy_bandwidth(samples):
@@ -1094,6 +1125,7 @@ class TaskResult:
     min_bytes: float = None                     # the task's formulas at its shape (attach_figures)
     flops: float = None
     compute_peak: tuple = None                  # GEMMs: (label, the device's peak FLOP/s or None)
+    eager_ratio_interval: tuple = None          # 95% interval of eager / ours over the timing rounds
 
 
 class CompileState:
@@ -1192,8 +1224,10 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
         contenders["same_read"] = same_read
 
     started = datetime.datetime.now()   # local time, as nvidia-smi stamps its samples
-    medians = time_interleaved(contenders, samples, flush)
+    times = time_interleaved_samples(contenders, samples, flush)
+    medians = {name: statistics.median(values) for name, values in times.items()}
     result.window = (started, datetime.datetime.now())
+    result.eager_ratio_interval = paired_ratio_interval(times["eager"], times["ours"])
 
     last_check = check_outputs(case, outputs, expected)   # after many launches: races show here
     result.correct = not first_check and not last_check
@@ -1477,9 +1511,17 @@ def acceptance_lines(results, copy_gbs, expected_names, compile_target=None):
         if not r.correct:
             checks.append((False, f"{name}: our kernel is NOT correct"))
         speedup = ratio(r.eager_us, r.ours_us)
-        checks.append((r.correct and speedup > 1.0,
+        # Faster only where the timing shows it: a ratio whose interval reaches 1 is a tie in the noise.
+        interval = r.eager_ratio_interval
+        measured = interval is None or interval[0] > 1.0
+        interval_text = ""
+        if interval is not None:
+            interval_text = f"; 95% interval of eager / ours over the rounds: {interval[0]:.4f}-{interval[1]:.4f}"
+            if speedup > 1.0 and not measured:
+                interval_text += ", which reaches 1: not measurably faster"
+        checks.append((r.correct and speedup > 1.0 and measured,
                        f"{name}: correct and faster than PyTorch eager: {speedup:.2f}x "
-                       f"({r.ours_us:.1f} vs {r.eager_us:.1f} µs)"))
+                       f"({r.ours_us:.1f} vs {r.eager_us:.1f} µs){interval_text}"))
         if is_memory_bound(r.case):
             fraction = achieved_gbs(r) / copy_gbs
             checks.append((fraction >= COPY_BW_TARGET,

@@ -351,6 +351,32 @@ class AcceptanceTest(unittest.TestCase):
         checks = self.verdicts([result("softmax_f32_8192x4096", ours=101.0, eager=100.0)])
         self.assertFalse(checks[0][0])
 
+    def test_faster_than_eager_only_where_the_rounds_show_it(self):
+        # The bmm of 2026-12-05: 364.5 against 364.8 µs, a ratio the noise of 50 rounds covers.
+        tie = result("matmul_bf16_8192x8192x8192", ours=364.5, eager=364.8)
+        tie.eager_ratio_interval = (0.9978, 1.0031)
+        ok, line = self.verdicts([tie])[0]
+        self.assertFalse(ok)
+        self.assertIn("1.00x (364.5 vs 364.8 µs); 95% interval of eager / ours over the rounds: 0.9978-1.0031, "
+                      "which reaches 1: not measurably faster", line)
+        ahead = result("matmul_bf16_8192x8192x8192", ours=1498.8, eager=1553.0)
+        ahead.eager_ratio_interval = (1.031, 1.040)
+        ok, line = self.verdicts([ahead])[0]
+        self.assertTrue(ok)
+        self.assertNotIn("not measurably", line)
+
+    def test_the_median_interval_is_the_binomial_one(self):
+        # n = 50: P(Bin(50, 1/2) <= 16) = 0.0077, <= 17: 0.0164, <= 18: 0.0325, so x(18) and x(33).
+        self.assertEqual(sb.median_interval(list(range(50, 0, -1))), (18, 33))
+        self.assertEqual(sb.median_interval([3, 1, 2, 5, 4, 6]), (1, 6))   # n = 6: P(X = 0) = 1 / 64: x(1) and x(6)
+        self.assertIsNone(sb.median_interval([1, 2, 3, 4, 5]))             # 1 / 32 = 0.031: no 95% interval
+        # Paired: round-to-round drift cancels; the ratio of each round is what counts.
+        ours = [100.0 + i for i in range(40)]
+        eager = [o * 1.02 for o in ours]
+        low, high = sb.paired_ratio_interval(eager, ours)
+        self.assertAlmostEqual(low, 1.02)
+        self.assertAlmostEqual(high, 1.02)
+
     def test_wrong_kernel_fails_even_when_fast(self):
         checks = self.verdicts([result("gelu_f32_67108864", ours=10.0, eager=100.0, correct=False)])
         self.assertFalse(checks[0][0])
