@@ -93,14 +93,20 @@ TEST(KnowledgeBook, ValidatedEntriesInScopeStrongestFirst) {
   EXPECT_TRUE(book.validatedInScope("sm_90", "matmul").empty()) << "family-scoped claims stay in their family";
 }
 
-TEST(KnowledgeBook, StoredEntriesAreRebuiltFromTheirEvidenceBeforeUpdating) {
+// A claim the store holds, as a run's book loads it: vec 1 -> 4 for softmax on sm_90.
+KnowledgeEntry storedVecClaim(std::int64_t observations) {
   KnowledgeEntry stored;
   stored.id = 5;
   stored.scopeArch = "sm_90";
   stored.scopeFamily = "softmax";
   stored.decision = "vec: 1 -> 4";
+  stored.observations = observations;
+  return stored;
+}
+
+TEST(KnowledgeBook, StoredEntriesAreRebuiltFromTheirEvidenceBeforeUpdating) {
+  KnowledgeEntry stored = storedVecClaim(4);
   stored.evidence = {1, 2, 3, 4};
-  stored.observations = 4;
   int loads = 0;
   KnowledgeBook book(rules(), [&](const KnowledgeEntry& e, CandidateId) -> std::optional<double> {
     EXPECT_EQ(e.decision, "vec: 1 -> 4");
@@ -118,12 +124,7 @@ TEST(KnowledgeBook, StoredEntriesAreRebuiltFromTheirEvidenceBeforeUpdating) {
 // An imported claim (kb import reads any count up to the largest int64) or a
 // damaged project's: the next observation keeps the count at its largest.
 TEST(KnowledgeBook, AnObservationCountAtTheLargestInt64StaysThere) {
-  KnowledgeEntry stored;
-  stored.id = 5;
-  stored.scopeArch = "sm_90";
-  stored.scopeFamily = "softmax";
-  stored.decision = "vec: 1 -> 4";
-  stored.observations = std::numeric_limits<std::int64_t>::max();
+  const KnowledgeEntry stored = storedVecClaim(std::numeric_limits<std::int64_t>::max());
   KnowledgeBook book(rules(), [](const KnowledgeEntry&, CandidateId) { return std::optional<double>(); });
   book.load({stored});
   EXPECT_EQ(book.observe(obs("1", "4", 1.2, 9)).observations, std::numeric_limits<std::int64_t>::max());
