@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include "core/io/utf8_text.h"
 #include "core/knowledge/choice_priors.h"
 #include "core/knowledge/claim_scope.h"
 #include "core/knowledge/knowledge_exchange.h"
@@ -88,7 +89,7 @@ void importIntoProject(const KnowledgeExchange& exchange) {
     });
     stored = store->knowledge();
     // The knowledge browser's search, with the file's own words as the query.
-    for (const KnowledgeEntry& k : stored) store->searchKnowledge(k.claim.substr(0, 200));
+    for (const KnowledgeEntry& k : stored) store->searchKnowledge(utf8Prefix(k.claim, 200));
     // A second import of the same file adds nothing.
     const KnowledgeImportPlan again = planKnowledgeImport(stored, exchange.entries);
     check(again.add.empty() && again.alreadyKnown.size() == exchange.entries.size(),
