@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/utf8_text.h"
 
+#include <cstdio>
+
 namespace crucible {
 namespace {
 
@@ -97,6 +99,14 @@ std::optional<char32_t> firstControlCharacter(std::string_view text) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> controlCharacterProblem(std::string_view text) {
+  const auto control = firstControlCharacter(text);
+  if (!control) return std::nullopt;
+  char code[16];
+  std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(*control));
+  return std::string("contains the control character ") + code + " (only printable text, tabs and line breaks)";
 }
 
 }  // namespace crucible

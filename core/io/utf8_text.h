@@ -42,5 +42,9 @@ std::size_t firstNonUtf8(std::string_view text);
 // UTF-8); nullopt when there is none. Text from another project that is
 // printed to a terminal must not carry escape sequences (ESC, CSI) or NULs.
 std::optional<char32_t> firstControlCharacter(std::string_view text);
+// Why `text` is not printable text, for a message after the field's name
+// ("contains the control character U+001B (only printable text, tabs and line
+// breaks)"); nullopt when it is.
+std::optional<std::string> controlCharacterProblem(std::string_view text);
 
 }  // namespace crucible

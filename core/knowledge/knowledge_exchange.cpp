@@ -2,7 +2,6 @@
 #include "core/knowledge/knowledge_exchange.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -28,12 +27,7 @@ std::string textField(const json& object, const char* name, const std::string& w
     throw KnowledgeExchangeError(path + ": longer than " + std::to_string(kKnowledgeExchangeMaxText) + " characters");
   if (!mayBeEmpty && s.empty()) throw KnowledgeExchangeError(path + ": must not be empty");
   // `kb import` and `kb list` print claims to a terminal: no escape sequences, no NULs.
-  if (const auto control = firstControlCharacter(s)) {
-    char code[8];
-    std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(*control));
-    throw KnowledgeExchangeError(path + ": contains the control character U+" + code +
-                                 " (only printable text, tabs and line breaks)");
-  }
+  if (const auto problem = controlCharacterProblem(s)) throw KnowledgeExchangeError(path + ": " + *problem);
   return s;
 }
 

@@ -54,6 +54,12 @@ std::string asString(const json& j, const std::string& path) {
   return j.get<std::string>();
 }
 
+std::string asPrintableText(const json& j, const std::string& path) {
+  std::string s = asString(j, path);
+  if (const auto problem = controlCharacterProblem(s)) throw TaskSpecError(path, *problem);
+  return s;
+}
+
 std::string asNonEmptyString(const json& j, const std::string& path) {
   std::string s = asString(j, path);
   if (s.find_first_not_of(" \t\r\n") == std::string::npos) throw TaskSpecError(path, "must not be empty");

@@ -37,6 +37,10 @@ private:
 
 std::string asString(const json& j, const std::string& path);
 std::string asNonEmptyString(const json& j, const std::string& path);
+// A string a person reads (a description): printable text, tabs and line
+// breaks, no other control character: `task show` prints it to a terminal,
+// where a shared task file's escape sequences would act.
+std::string asPrintableText(const json& j, const std::string& path);
 std::int64_t asInteger(const json& j, const std::string& path);
 // An integer in [low, high] (the range of the type that holds it, or tighter):
 // nothing is truncated on the way in.

@@ -383,7 +383,7 @@ TaskSpec parseFields(const json& doc) {
   spec.name = asNonEmptyString(root.required("name"), "name");
   checkTaskName(spec.name);
   spec.family = identifier(root.required("family"), "family");
-  if (const json* d = root.optional("description")) spec.description = asString(*d, "description");
+  if (const json* d = root.optional("description")) spec.description = asPrintableText(*d, "description");
   spec.axes = parseAxes(root);
   spec.sanitizeAxes = parseSanitizeAxes(root, spec.axes);
   spec.inputs = parseTensors(root, "inputs", true, spec.axes);

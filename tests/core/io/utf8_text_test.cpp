@@ -89,6 +89,8 @@ TEST(Utf8Text, ControlCharactersOtherThanTabsAndLineBreaksAreFound) {
   EXPECT_EQ(firstControlCharacter("\xC2\x85"), char32_t{0x85});       // NEL
   EXPECT_FALSE(firstControlCharacter("\xC2\xA0 \xC3\xA9"));           // NBSP, e-acute: printable
   EXPECT_FALSE(firstControlCharacter("\xC2"));                         // cut short: not a control
+  EXPECT_EQ(controlCharacterProblem("a\x1B[2J"), "contains the control character U+001B (only printable text, tabs and line breaks)");
+  EXPECT_FALSE(controlCharacterProblem("a\tb\n"));
 }
 
 }  // namespace

@@ -92,6 +92,10 @@ const std::vector<Malformed>& malformedSpecs() {
       {"empty name", [](json& j) { j["name"] = ""; }, "name", "must not be empty"},
       {"name with a slash", [](json& j) { j["name"] = "a/b"; }, "name", "only letters"},
       {"family not an identifier", [](json& j) { j["family"] = "soft max"; }, "family", "not a C identifier"},
+      {"description with a terminal escape", [](json& j) { j["description"] = "\x1B]0;owned\x07 a scale"; }, "description",
+       "contains the control character U+001B"},
+      {"description with a NUL", [](json& j) { j["description"] = std::string("scale\0", 6); }, "description",
+       "contains the control character U+0000"},
       {"axes missing", [](json& j) { j.erase("axes"); }, "axes", "missing"},
       {"axis zero", [](json& j) { j["axes"]["M"] = 0; }, "axes.M", "must be a positive integer"},
       {"axis negative", [](json& j) { j["axes"]["M"] = -4; }, "axes.M", "must be a positive integer"},
@@ -184,6 +188,14 @@ TEST(TaskSpec, MalformedSpecsNameTheField) {
       EXPECT_THAT(e.what(), testing::HasSubstr(m.message));
     }
   }
+}
+
+// A description is for people: several lines and tabs are fine (control characters
+// that a terminal acts on are refused above).
+TEST(TaskSpec, ADescriptionMayHaveLinesAndTabs) {
+  json j = validSpecJson();
+  j["description"] = "y = 2 * x\n\tfor every x\r\n\u2192 one pass";
+  EXPECT_EQ(parseTaskSpec(j.dump()).description, j["description"].get<std::string>());
 }
 
 // A baseline may read its inputs through TMA: its tensor maps parse, fit the tensors
