@@ -2074,6 +2074,10 @@ PTX features: %7</translation>
         <source>yours</source>
         <translation>yours</translation>
     </message>
+    <message>
+        <source>Measured: %1</source>
+        <translation>Measured: %1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::KnowledgeView</name>

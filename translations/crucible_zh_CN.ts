@@ -2058,6 +2058,10 @@ PTX 特性：%7</translation>
         <source>yours</source>
         <translation>你添加的</translation>
     </message>
+    <message>
+        <source>Measured: %1</source>
+        <translation>测得：%1</translation>
+    </message>
 </context>
 <context>
     <name>crucible::views::KnowledgeView</name>
