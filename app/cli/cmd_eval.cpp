@@ -24,6 +24,7 @@
 #include "core/model/roofline_point.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
@@ -109,8 +110,8 @@ void printCompile(const CompileReport& r, const char* what) {
               << " B local, spills " << r.spillStoreBytes << "/" << r.spillLoadBytes << " B";
   std::cout << "\n";
   for (const auto& d : r.diagnostics)
-    std::cout << "  " << d.severity << " at line " << d.line << ":" << d.column << ": " << d.message << "\n";
-  if (!r.ok && r.diagnostics.empty()) std::cout << r.log << "\n";
+    std::cout << "  " << d.severity << " at line " << d.line << ":" << d.column << ": " << terminalText(d.message) << "\n";
+  if (!r.ok && r.diagnostics.empty()) std::cout << terminalText(r.log) << "\n";
 }
 
 nlohmann::json compileJson(const CompileReport& r) {

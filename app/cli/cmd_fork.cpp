@@ -24,6 +24,7 @@
 #include "core/io/bounded_file.h"
 #include "core/model/model_json.h"
 #include "core/store/project_store.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
@@ -116,7 +117,7 @@ void printResult(const UserEvaluation& e) {
                 << r.spillStoreBytes << "/" << r.spillLoadBytes << " B";
     std::cout << "\n";
     for (const auto& d : r.diagnostics)
-      std::cout << "  " << d.severity << " at line " << d.line << ":" << d.column << ": " << d.message << "\n";
+      std::cout << "  " << d.severity << " at line " << d.line << ":" << d.column << ": " << terminalText(d.message) << "\n";
   }
   std::cout << "verdict: " << toString(c.status) << (c.statusDetail.empty() ? "" : " (" + c.statusDetail + ")") << "\n";
   for (const auto& t : c.validation)

@@ -19,6 +19,7 @@
 #include "app/cli/options.h"
 #include "core/knowledge/knowledge_exchange.h"
 #include "core/store/project_store.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
@@ -79,9 +80,9 @@ int list(const Options& o) {
   }
   for (const auto& k : entries)
     std::cout << "#" << k.id << " [" << toString(k.status) << "]" << userMarks(k) << " "
-              << (k.userClaim.empty() ? k.claim : k.userClaim) << "\n    scope: " << k.scopeArch
-              << (k.scopeFamily.empty() ? "" : ", " + k.scopeFamily)
-              << (k.scopeShape.empty() ? "" : ", " + k.scopeShape) << "; decision: " << k.decision
+              << terminalText(k.userClaim.empty() ? k.claim : k.userClaim) << "\n    scope: " << terminalText(k.scopeArch)
+              << terminalText(k.scopeFamily.empty() ? "" : ", " + k.scopeFamily)
+              << terminalText(k.scopeShape.empty() ? "" : ", " + k.scopeShape) << "; decision: " << terminalText(k.decision)
               << std::fixed << std::setprecision(3) << "; effect " << k.effect << "x over " << k.observations
               << " observation(s)\n";
   return ExitCode::Success;
@@ -154,9 +155,9 @@ int importFrom(const Options& o) {
     return ExitCode::Success;
   }
   std::cout << (dryRun ? "would import " : "imported ") << plan.add.size() << " claim(s) from "
-            << (exchange.source.empty() ? in : exchange.source) << "; " << plan.alreadyKnown.size()
+            << terminalText(exchange.source.empty() ? in : exchange.source) << "; " << plan.alreadyKnown.size()
             << " the project already has (kept as measured here)\n";
-  for (const auto& k : plan.add) std::cout << "  + [" << toString(k.status) << "] " << k.claim << "\n";
+  for (const auto& k : plan.add) std::cout << "  + [" << toString(k.status) << "] " << terminalText(k.claim) << "\n";
   return ExitCode::Success;
 }
 

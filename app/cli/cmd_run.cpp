@@ -37,6 +37,7 @@
 #include "core/store/project_store.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
@@ -107,13 +108,14 @@ public:
     else std::cout << "" << " ] ";
     std::cout << std::setw(16) << std::left << kindName(e) << std::right;
     if (line.candidate) std::cout << " #" << line.candidate;
-    if (!line.detail.empty()) std::cout << " " << line.detail;
+    // What follows quotes compilers, kernels and models: printed as text, never as terminal sequences.
+    if (!line.detail.empty()) std::cout << " " << terminalText(line.detail);
     if (counters) {
       std::cout << "  evals " << counters->evaluationsDone;
       if (counters->budget.evaluations) std::cout << "/" << counters->budget.evaluations;
       std::cout << "  best " << std::setprecision(3) << counters->bestSpeedup << "x";
     }
-    if (!line.message.empty()) std::cout << "  " << line.message;
+    if (!line.message.empty()) std::cout << "  " << terminalText(line.message);
     std::cout << std::endl;
   }
 private:

@@ -17,6 +17,7 @@
 #include <sstream>
 #include "core/model/run.h"
 #include "core/store/project_store.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
@@ -82,7 +83,7 @@ void print(const RunStatusReport& r, std::ostream& out) {
   for (const auto& [status, n] : r.byStatus) out << " " << status << " " << n;
   out << "\n  task seals   " << r.seals << "\n";
   if (r.model) out << "  model        " << describeModelUsage(*r.model) << "\n";
-  for (const LogLine& l : r.log) out << "  [" << l.level << "] " << l.text << "\n";
+  for (const LogLine& l : r.log) out << "  [" << terminalText(l.level) << "] " << terminalText(l.text) << "\n";
 }
 
 int cmdStatus(const Options& o) {

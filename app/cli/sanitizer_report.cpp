@@ -3,6 +3,7 @@
 
 #include <iomanip>
 #include "core/engine/seal_policy.h"
+#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 
@@ -21,10 +22,10 @@ void printSanitizerReport(std::ostream& out, const SanitizerReport& report) {
     if (reported != report.reportedErrors.end() && reported->second > 0) out << ", " << reported->second << " reported";
     out << "\n";
     for (const auto& f : report.findings)
-      if (f.tool == tool) out << "    " << f.message << "\n";
+      if (f.tool == tool) out << "    " << terminalText(f.message) << "\n";
   }
   if (auto why = sanitizerRefusal(&report)) out << "a seal would be refused: " << *why << "\n";
-  if (!report.clean && !report.log.empty()) out << "the tools' reports:\n" << report.log << "\n";
+  if (!report.clean && !report.log.empty()) out << "the tools' reports:\n" << terminalText(report.log) << "\n";
 }
 
 nlohmann::json sanitizerReportJson(const SanitizerReport& report) {

@@ -36,6 +36,22 @@ std::size_t characterAt(std::string_view text, std::size_t i) {
   return length;
 }
 
+// The control character at text[i]: its code point and length in bytes (1 for
+// C0 and DEL; 2 for C1, U+0080-U+009F, which UTF-8 writes as 0xC2 0x80-0x9F).
+struct Control {
+  char32_t code = 0;
+  std::size_t length = 0;  // 0: not a control character
+};
+Control controlAt(std::string_view text, std::size_t i) {
+  const auto byte = static_cast<unsigned char>(text[i]);
+  if (byte < 0x20 || byte == 0x7F) return {byte, 1};
+  if (byte == 0xC2 && i + 1 < text.size()) {
+    const auto next = static_cast<unsigned char>(text[i + 1]);
+    if (next >= 0x80 && next <= 0x9F) return {next, 2};
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string utf8Prefix(std::string_view text, std::size_t maxBytes) {
@@ -90,15 +106,29 @@ bool isUtf8(std::string_view text) { return firstNonUtf8(text) == std::string_vi
 
 std::optional<char32_t> firstControlCharacter(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) return char32_t{byte};
-    // C1 controls are U+0080-U+009F: 0xC2 followed by 0x80-0x9F.
-    if (byte == 0xC2 && i + 1 < text.size()) {
-      const auto next = static_cast<unsigned char>(text[i + 1]);
-      if (next >= 0x80 && next <= 0x9F) return char32_t{next};
-    }
+    const Control c = controlAt(text, i);
+    if (c.length && c.code != '\t' && c.code != '\n' && c.code != '\r') return c.code;
   }
   return std::nullopt;
+}
+
+std::string terminalText(std::string_view text) {
+  const std::string repaired = utf8Repaired(text);
+  std::string out;
+  out.reserve(repaired.size());
+  char escape[8];
+  for (std::size_t i = 0; i < repaired.size(); ++i) {
+    const Control c = controlAt(repaired, i);
+    // A carriage return is escaped too: on a terminal it moves back over what was printed.
+    if (!c.length || c.code == '\t' || c.code == '\n') {
+      out += repaired[i];
+      continue;
+    }
+    std::snprintf(escape, sizeof escape, c.length == 1 ? "\\x%02X" : "\\u%04X", static_cast<unsigned>(c.code));
+    out += escape;
+    i += c.length - 1;
+  }
+  return out;
 }
 
 std::optional<std::string> controlCharacterProblem(std::string_view text) {

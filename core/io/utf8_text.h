@@ -47,4 +47,12 @@ std::optional<char32_t> firstControlCharacter(std::string_view text);
 // breaks)"); nullopt when it is.
 std::optional<std::string> controlCharacterProblem(std::string_view text);
 
+// `text` as the CLI prints it to a terminal: every control character other
+// than a tab or a line feed written out as a visible escape ("\x1B",
+// "\x0D", "\u009B"), and bytes that are not UTF-8 as U+FFFD. What a project
+// holds (log lines, claims, a compiler's messages quoting a kernel that a
+// language model wrote) reaches the terminal as text, never as a sequence
+// the terminal would act on.
+std::string terminalText(std::string_view text);
+
 }  // namespace crucible

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include "core/io/utf8_text.h"
 #include "core/store/project_store.h"
 #include "tests/app/run_cli.h"
 
@@ -209,6 +210,33 @@ TEST_F(CliScripting, TextThatIsNotUtf8IsWrittenAsReplacementCharacters) {
   const auto runs = nlohmann::json::parse(status.out);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0]["log"].back()["text"], "took 3.2 \xEF\xBF\xBDs on \xEF\xBF\xBD") << status.out;
+}
+
+// What a project holds reaches the terminal as text: a log line or a claim with
+// escape sequences (a compiler quoting a model's kernel, a damaged or foreign
+// project) is printed with its control characters written out.
+TEST_F(CliScripting, ControlCharactersInAProjectArePrintedAsEscapes) {
+  {
+    auto store = crucible::ProjectStore::open(project_);
+    store->appendLog(1, "warning", "kernel.cu(3): error in \"\x1B]0;owned\x07\"\rall clear");
+    crucible::KnowledgeEntry k;
+    k.scopeArch = "sm_90";
+    k.decision = "vector: 1 -> \x1B[8m4";
+    k.claim = "\xC2\x9B" "2J wide loads";
+    k.effect = 1.2;
+    k.observations = 3;
+    store->addKnowledge(k);
+  }
+  before_ = bytes(project_);
+  const auto status = cli("status" + p() + " --run 1 --log 1", false);
+  ASSERT_EQ(status.exitCode, 0) << status.out;
+  EXPECT_NE(status.out.find("error in \"\\x1B]0;owned\\x07\"\\x0Dall clear"), std::string::npos) << status.out;
+  const auto kb = cli("kb list" + p(), false);
+  ASSERT_EQ(kb.exitCode, 0) << kb.out;
+  EXPECT_NE(kb.out.find("\\u009B2J wide loads"), std::string::npos) << kb.out;
+  EXPECT_NE(kb.out.find("decision: vector: 1 -> \\x1B[8m4"), std::string::npos) << kb.out;
+  for (const std::string* out : {&status.out, &kb.out})
+    EXPECT_FALSE(crucible::firstControlCharacter(*out)) << *out;
 }
 
 TEST(CliScriptingDamaged, ADamagedProjectIsRefusedAndLeftAsItWas) {

@@ -93,5 +93,15 @@ TEST(Utf8Text, ControlCharactersOtherThanTabsAndLineBreaksAreFound) {
   EXPECT_FALSE(controlCharacterProblem("a\tb\n"));
 }
 
+TEST(Utf8Text, TerminalTextShowsControlCharactersAsEscapes) {
+  EXPECT_EQ(terminalText("a claim\twith\nlines \xE2\x86\x92"), "a claim\twith\nlines \xE2\x86\x92");
+  EXPECT_EQ(terminalText("\x1B]0;owned\x07title"), "\\x1B]0;owned\\x07title");
+  EXPECT_EQ(terminalText("done\rFAKE"), "done\\x0DFAKE");                      // a CR would overwrite the line
+  EXPECT_EQ(terminalText(std::string("a\0b\x7F", 4)), "a\\x00b\\x7F");
+  EXPECT_EQ(terminalText("\xC2\x9B" "31m"), "\\u009B31m");                      // CSI as UTF-8
+  EXPECT_EQ(terminalText("caf\xE9"), "caf\xEF\xBF\xBD");                       // not UTF-8: U+FFFD
+  EXPECT_FALSE(firstControlCharacter(terminalText("\x1B\x9B\r\x00\xC2\x85 x")));
+}
+
 }  // namespace
 }  // namespace crucible
