@@ -20,11 +20,11 @@
 #include "app/cli/tensor_map_option.h"
 #include "backends/gpu_probe.h"
 #include "core/io/bounded_file.h"
+#include "core/io/utf8_text.h"
 #include "core/model/model_json.h"
 #include "core/model/roofline_point.h"
 #include "core/task/kernel_abi.h"
 #include "core/task/task_library.h"
-#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {

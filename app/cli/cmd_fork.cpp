@@ -22,9 +22,9 @@
 #include "backends/dispatch/local_gpu_dispatcher.h"
 #include "core/engine/user_evaluation.h"
 #include "core/io/bounded_file.h"
+#include "core/io/utf8_text.h"
 #include "core/model/model_json.h"
 #include "core/store/project_store.h"
-#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {

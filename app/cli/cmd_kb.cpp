@@ -17,9 +17,9 @@
 #include "app/cli/exit_codes.h"
 #include "app/cli/json_output.h"
 #include "app/cli/options.h"
+#include "core/io/utf8_text.h"
 #include "core/knowledge/knowledge_exchange.h"
 #include "core/store/project_store.h"
-#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {

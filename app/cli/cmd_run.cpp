@@ -34,10 +34,10 @@
 #include "core/engine/overloaded.h"
 #include "core/engine/search_strategy.h"
 #include "core/engine/user_reference.h"
+#include "core/io/utf8_text.h"
 #include "core/store/project_store.h"
 #include "core/task/task_import.h"
 #include "core/task/task_library.h"
-#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {

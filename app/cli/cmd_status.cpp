@@ -15,9 +15,9 @@
 #include "app/cli/options.h"
 #include "app/cli/run_model_usage.h"
 #include <sstream>
+#include "core/io/utf8_text.h"
 #include "core/model/run.h"
 #include "core/store/project_store.h"
-#include "core/io/utf8_text.h"
 
 namespace crucible::cli {
 namespace {
