@@ -17,6 +17,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include "views/common/locale_numbers.h"
+#include "views/common/view_helpers.h"
 #include "views/diff/cuda_lexer.h"
 #include "views/editor/inspection_runner.h"
 
@@ -93,7 +94,8 @@ KernelEditorView::KernelEditorView(KernelInspector& inspector, QWidget* parent) 
     int line = 0, index = 0;
     source_->lineIndexFromPosition(position, &line, &index);
     const QString text = diagnosticsAt(line + 1);
-    if (!text.isEmpty()) QToolTip::showText(source_->mapToGlobal(QPoint(x, y)), text, source_);
+    // The compiler quotes the kernel (a string in a static_assert, say): shown as text, never as HTML.
+    if (!text.isEmpty()) QToolTip::showText(source_->mapToGlobal(QPoint(x, y)), plainTextToolTip(text), source_);
   });
 
   ptx_ = listingEditor(this);

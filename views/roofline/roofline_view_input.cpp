@@ -31,6 +31,7 @@
 #include "core/task/task_spec.h"
 #include "views/diff/candidate_figures.h"
 #include "views/common/lazy_refresh.h"
+#include "views/common/view_helpers.h"
 #include "views/session/project_session.h"
 
 #include "views/roofline/roofline_view_parts.h"
@@ -119,7 +120,7 @@ bool RooflineView::eventFilter(QObject* watched, QEvent* event) {
       }
       const QString text = describePointsAt(pos);
       if (text.isEmpty()) QToolTip::hideText();
-      else QToolTip::showText(chartView_->viewport()->mapToGlobal(pos), text, chartView_);
+      else QToolTip::showText(chartView_->viewport()->mapToGlobal(pos), plainTextToolTip(text), chartView_);
       return false;
     }
     case QEvent::MouseButtonRelease: {
