@@ -922,7 +922,11 @@ class L2Flush:
 
 def time_interleaved(contenders, samples, flush, warmup=3):
     """Median microseconds per contender: each round runs every contender once, the start rotating."""
-    times = time_interleaved_samples(contenders, samples, flush, warmup)
+    return medians_of(time_interleaved_samples(contenders, samples, flush, warmup))
+
+
+def medians_of(times):
+    """Each contender's median of its samples."""
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -1225,7 +1229,7 @@ def bench_task(case, driver, nvrtc, compile_state, flush, samples):
 
     started = datetime.datetime.now()   # local time, as nvidia-smi stamps its samples
     times = time_interleaved_samples(contenders, samples, flush)
-    medians = {name: statistics.median(values) for name, values in times.items()}
+    medians = medians_of(times)
     result.window = (started, datetime.datetime.now())
     result.eager_ratio_interval = paired_ratio_interval(times["eager"], times["ours"])
 
