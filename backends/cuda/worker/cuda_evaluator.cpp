@@ -321,7 +321,13 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds);
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
     const auto profileStart = std::chrono::steady_clock::now();
-    result = profiler_->profile([&] { rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds); });
+    // Each pass starts from scrubbed shared memory, like every timed launch: a kernel that kept results
+    // there would otherwise be profiled reading none of its inputs.
+    result = profiler_->profile([&] { rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds); },
+                                [&] {
+                                  rt.scrubSharedMemory();
+                                  rt.finish("the shared-memory scrub", options_.launchTimeoutSeconds);
+                                });
     result.detail += "; profiled in " + secondsSince(profileStart);
     // Occupancy the hardware allows at this geometry, beside the achieved one.
     const int blocks = module.maxActiveBlocksPerSm(g);

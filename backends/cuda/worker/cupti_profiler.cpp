@@ -156,7 +156,8 @@ std::string CuptiProfiler::setUp(bool& permitted) {
   return {};
 }
 
-ProfileResult CuptiProfiler::profile(const std::function<void()>& launchAndWait) {
+ProfileResult CuptiProfiler::profile(const std::function<void()>& launchAndWait,
+                                     const std::function<void()>& beforeEachPass) {
   ProfileResult result;
   if (!ready_) {
     bool permitted = true;
@@ -167,7 +168,7 @@ ProfileResult CuptiProfiler::profile(const std::function<void()>& launchAndWait)
     }
   }
   if (userReplay_) {
-    result = collect(launchAndWait, /*userReplay=*/true);
+    result = collect(launchAndWait, beforeEachPass, /*userReplay=*/true);
     if (!result.metrics.empty() || !result.permitted) return result;
     // Not a permission problem: this driver does not do what user replay
     // needs. Kernel replay measures the same counters (at the cost of saving
@@ -175,12 +176,13 @@ ProfileResult CuptiProfiler::profile(const std::function<void()>& launchAndWait)
     userReplay_ = false;
     userReplayFailure_ = result.detail;
   }
-  result = collect(launchAndWait, /*userReplay=*/false);
+  result = collect(launchAndWait, beforeEachPass, /*userReplay=*/false);
   if (!userReplayFailure_.empty()) result.detail += "; user replay failed here (" + userReplayFailure_ + ")";
   return result;
 }
 
-ProfileResult CuptiProfiler::collect(const std::function<void()>& launchAndWait, bool userReplay) {
+ProfileResult CuptiProfiler::collect(const std::function<void()>& launchAndWait,
+                                     const std::function<void()>& beforeEachPass, bool userReplay) {
   ProfileResult result;
   auto fail = [&](const char* what, CUptiResult rc) {
     result.permitted = !forbidden(rc);
@@ -256,6 +258,7 @@ ProfileResult CuptiProfiler::collect(const std::function<void()>& launchAndWait,
   // in case CUPTI asks for the launch again); user replay launches once per pass.
   bool allPasses = false;
   for (std::size_t attempt = 0; !allPasses && attempt <= passes_ + 1; ++attempt) {
+    if (beforeEachPass) beforeEachPass();
     {
       auto p = CRUCIBLE_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
       p.pRangeProfilerObject = object;

@@ -26,7 +26,10 @@ public:
   // `detail`; counters the machine forbids give permitted=false. Also fills
   // "crucible__fp32_flops" = fadd + fmul + 2*ffma (thread instructions) and
   // "crucible__tensor_flops" = the bf16/fp16 tensor-path operations (FLOPs).
-  ProfileResult profile(const std::function<void()>& launchAndWait);
+  // `beforeEachPass`, when given, runs (and waits) before each pass starts,
+  // outside the profiled range: with user replay, what every launch must
+  // find (shared memory scrubbed), as timed launches do.
+  ProfileResult profile(const std::function<void()>& launchAndWait, const std::function<void()>& beforeEachPass = {});
 
   // The metrics asked for, in order.
   static const std::vector<std::string>& requestedMetrics();
@@ -35,7 +38,8 @@ private:
   // Sets up the host object and config image once; returns "" or why not.
   std::string setUp(bool& permitted);
   // One profile with the given replay mode; empty metrics and a detail on failure.
-  ProfileResult collect(const std::function<void()>& launchAndWait, bool userReplay);
+  ProfileResult collect(const std::function<void()>& launchAndWait, const std::function<void()>& beforeEachPass,
+                        bool userReplay);
 
   GpuContext& gpu_;
   bool ready_ = false;

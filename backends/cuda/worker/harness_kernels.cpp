@@ -2,6 +2,7 @@
 #include "backends/cuda/worker/harness_kernels.h"
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include "backends/cuda/worker/counter_rng.h"
 #include "backends/cuda/worker/driver_api.h"
@@ -136,6 +137,27 @@ extern "C" __global__ void crucible_l2_read(const uint4* p, u64 n, unsigned* sin
     acc ^= a.x ^ a.y ^ a.z ^ a.w;
   }
   if (acc == 0x5EEDF1u) *sink = acc;
+}
+// The shared-memory scrub (scrubSharedMemory): shared memory keeps its
+// contents from one kernel to the next on the same SM (on the H200 all of it
+// with only a memset between, about 10 KiB an SM after the L2 flush's read;
+// results/2026-12-05-h200-leftover-memory.md), so a kernel could leave results
+// there and find them at its next launch on unchanged inputs. One block an SM
+// at the opt-in maximum overwrites all of it with values drawn from `seed`:
+// its dynamic window, and the block's reserved window before it (from
+// %reserved_smem_offset_begin), which a kernel can write too. Volatile: the
+// stores are the point, nothing reads them.
+extern "C" __global__ void crucible_scrub_shared(u64 seed) {
+  extern __shared__ unsigned int crucible_scrub_words[];
+  unsigned bytes, reserved;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_begin;" : "=r"(reserved));
+  volatile unsigned int* words = crucible_scrub_words;
+  const u64 key = crucible_mix64(seed + (blockIdx.x + 1) * GAMMA);
+  for (unsigned i = threadIdx.x; i < bytes / 4; i += blockDim.x) words[i] = (unsigned)crucible_mix64(key + i);
+  const unsigned dynamicStart = (unsigned)__cvta_generic_to_shared(crucible_scrub_words);
+  for (unsigned a = reserved + 4 * threadIdx.x; a + 4 <= dynamicStart; a += 4 * blockDim.x)
+    asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"((unsigned)crucible_mix64(key ^ a)) : "memory");
 }
 extern "C" __global__ void crucible_count_differences(const unsigned char* a, const unsigned char* b, u64 n, u64* result) {
   u64 c = 0;
@@ -343,6 +365,9 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : re
   compare_ = std::make_unique<KernelModule>(built.cubin, "crucible_compare_elements");
   tally_ = std::make_unique<KernelModule>(built.cubin, "crucible_tally_output");
   read_ = std::make_unique<KernelModule>(built.cubin, "crucible_l2_read");
+  scrub_ = std::make_unique<KernelModule>(built.cubin, "crucible_scrub_shared");
+  std::random_device entropy;
+  scrubKey_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
 }
 
 HarnessKernels::~HarnessKernels() = default;
@@ -417,6 +442,22 @@ void HarnessKernels::readThrough(CUdeviceptr data, std::size_t bytes, int smCoun
   g.block[0] = 512;
   g.grid[0] = static_cast<unsigned>(std::max(smCount, 1) * 4);  // every SM full (2048 threads each)
   check(read_->launch(g, stream, params), "queuing the L2 flush");
+}
+
+void HarnessKernels::scrubSharedMemory(const DeviceInfo& device, CUstream stream) const {
+  LaunchGeometry g;
+  g.block[0] = 1024;
+  g.grid[0] = static_cast<unsigned>(std::max(device.smCount, 1));
+  // The opt-in maximum, less the block's static part (none): one block fits an SM, so every SM runs
+  // exactly one, and it covers what any block of a kernel can be given there.
+  g.dynamicSmemBytes = static_cast<unsigned>(std::max(device.maxSmemPerBlockOptin, 0));
+  if (scrubPreparedBytes_ != g.dynamicSmemBytes) {
+    scrub_->prepare(g, device);
+    scrubPreparedBytes_ = g.dynamicSmemBytes;
+  }
+  unsigned long long seed = mix64(scrubKey_ + ++scrubs_ * kGamma);
+  void* params[] = {&seed};
+  check(scrub_->launch(g, stream, params), "queuing the shared-memory scrub");
 }
 
 void HarnessKernels::maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std::int64_t count, std::uint64_t key,

@@ -5,6 +5,9 @@
 //    tensor's dtype from a counter-based RNG (a new seed for every launch, so
 //    a kernel never sees the values an earlier launch left);
 //  - the L2 flush before every timed launch: a read of twice the L2;
+//  - the shared-memory scrub before every launch of a candidate or a
+//    reference, checked or timed: shared memory outlives a kernel on its SM,
+//    and a kernel could otherwise keep results there for its next launch;
 //  - an order-independent 64-bit hash of a buffer, so a timed launch's
 //    outputs are compared with what validation accepted for the same inputs
 //    without downloading them and without keeping a validated result
@@ -58,6 +61,11 @@ public:
   // data thrown away: the L2 flush (L2Flusher), which leaves L2 clean.
   void readThrough(CUdeviceptr data, std::size_t bytes, int smCount, CUstream stream) const;
 
+  // Queues the overwrite of all of every SM's shared memory with values
+  // from a new seed (one block an SM at the opt-in maximum), so that nothing
+  // a kernel left in shared memory reaches a later launch.
+  void scrubSharedMemory(const DeviceInfo& device, CUstream stream) const;
+
   // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
   // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a
   // candidate must not find in device memory is kept this way.
@@ -79,7 +87,10 @@ public:
   static const char* source();
 
 private:
-  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_;
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_;
+  std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
+  mutable std::uint64_t scrubs_ = 0;
+  mutable unsigned scrubPreparedBytes_ = 0;     // the dynamic shared memory the scrub's function was raised to
   DeviceBuffer result_;   // the results: a 64-bit word, a pair of them, or a tally
 };
 

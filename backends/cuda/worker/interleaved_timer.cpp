@@ -60,13 +60,15 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 }
 
 L2Flusher::L2Flusher(const DeviceInfo& device, const HarnessKernels& harness)
-    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), harness_(harness),
-      smCount_(device.smCount) {
+    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), harness_(harness), device_(device) {
   // Zeroed once (and so backed by memory); the flush only reads it.
   check(driver().cuMemsetD8(buffer_.get(), 0, buffer_.size()), "clearing the L2 flush buffer");
 }
 
-void L2Flusher::flush(CUstream stream) { harness_.readThrough(buffer_.get(), buffer_.size(), smCount_, stream); }
+void L2Flusher::flush(CUstream stream) {
+  harness_.scrubSharedMemory(device_, stream);  // first: its stores stay on the SMs, the read leaves L2 as it was
+  harness_.readThrough(buffer_.get(), buffer_.size(), device_.smCount, stream);
+}
 
 Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
                        const std::function<void()>& candidate, const std::function<void()>& reference,

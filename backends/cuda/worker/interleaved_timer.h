@@ -77,6 +77,9 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 // variants of row kernels win that lose once L2 is clean, so the search chose
 // them (results/2026-12-03-h200-gemm-tma-store.md); the write-backs of the
 // output fills and input swaps queued before the flush land in the flush too.
+// Before the read, every SM's shared memory is overwritten
+// (HarnessKernels::scrubSharedMemory): a kernel finds nothing there that an
+// earlier launch, its own or the other contender's, left.
 class L2Flusher {
 public:
   L2Flusher(const DeviceInfo& device, const HarnessKernels& harness);
@@ -85,7 +88,7 @@ public:
 private:
   DeviceBuffer buffer_;
   const HarnessKernels& harness_;
-  int smCount_;
+  DeviceInfo device_;
 };
 
 // What the harness does around the candidate's timed launches (launch_plan.h),

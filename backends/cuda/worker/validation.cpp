@@ -68,6 +68,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
   auto launch = [&](const FillChoice& fill) {
     timed(costs.candidate, [&] {
       candidate.globals.restore(task.stream());
+      task.scrubSharedMemory();  // as before every timed launch (L2Flusher::flush)
       task.fillOutputs(fill, /*rewriteGuards=*/true);
       task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
     });

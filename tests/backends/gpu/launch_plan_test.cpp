@@ -151,7 +151,8 @@ TEST(HarnessKernels, DefineEveryEntryTheWorkerLoads) {
   NvrtcCompiler compiler;
   for (const char* entry : {"crucible_fill_pattern", "crucible_fill_random", "crucible_hash",
                             "crucible_count_differences", "crucible_draw", "crucible_masked_copy",
-                            "crucible_compare_elements", "crucible_tally_output", "crucible_l2_read"}) {
+                            "crucible_compare_elements", "crucible_tally_output", "crucible_l2_read",
+                            "crucible_scrub_shared"}) {
     CompileRequest req;
     req.source = HarnessKernels::source();
     req.entry = entry;
@@ -185,6 +186,33 @@ TEST(HarnessKernels, TheL2FlushOnlyReadsSixteenBytesAtATime) {
   EXPECT_EQ(count("ld.global.4B") + count("ld.global.8B"), 0);
   EXPECT_EQ(count("st.global.4B"), 1);  // the sink
   for (const char* wider : {"st.global.8B", "st.global.16B"}) EXPECT_EQ(count(wider), 0) << wider;
+}
+
+// The shared-memory scrub's stores stay in the PTX (nothing reads them, so a
+// compiler may drop stores that are not volatile), for the dynamic window and
+// for the reserved window before it; it touches no global memory.
+TEST(HarnessKernels, TheSharedMemoryScrubKeepsItsStores) {
+  const std::string all = HarnessKernels::source();
+  const std::size_t begin = all.find("extern \"C\" __global__ void crucible_scrub_shared(");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = all.find("extern \"C\"", begin + 1);
+  const std::size_t mixBegin = all.find("__device__ __forceinline__ u64 crucible_mix64(");
+  const std::size_t mixEnd = all.find("}\n", mixBegin);
+  ASSERT_NE(mixBegin, std::string::npos);
+  NvrtcCompiler compiler;
+  CompileRequest req;
+  req.source = "typedef unsigned long long u64;\n#define GAMMA 0x9E3779B97F4A7C15ull\n" +
+               all.substr(mixBegin, mixEnd + 2 - mixBegin) + all.substr(begin, end - begin);
+  req.entry = "crucible_scrub_shared";
+  req.arch = "sm_90";
+  const CompileResult r = compiler.compile(req);
+  ASSERT_TRUE(r.report.ok) << r.report.log;
+  auto count = [&](const std::string& key) {
+    const auto it = r.report.features.find(key);
+    return it == r.report.features.end() ? 0 : it->second;
+  };
+  EXPECT_GE(count("st.shared"), 2);
+  EXPECT_EQ(count("ld.global") + count("st.global"), 0);
 }
 
 }  // namespace

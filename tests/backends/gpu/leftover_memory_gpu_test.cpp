@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a kernel finds in on-chip memory that an earlier launch left, on a
+// real GPU. Shared memory keeps its contents from one kernel to the next on
+// the same SM (on the H200 all of it with only a memset between, about 10 KiB
+// an SM after the L2 flush's read: results/2026-12-05-h200-leftover-memory.md),
+// so a kernel could keep its results there and, at its next launch on the same
+// inputs, copy them instead of computing. The harness overwrites every SM's
+// shared memory before every launch it checks or times.
+#include <gtest/gtest.h>
+#include <functional>
+#include <iostream>
+#include "backends/cuda/compile/nvrtc_compiler.h"
+#include "backends/cuda/worker/driver_api.h"
+#include "backends/cuda/worker/harness_kernels.h"
+#include "backends/cuda/worker/kernel_module.h"
+#include "gelu_kernels.h"
+#include "gpu_test_support.h"
+
+namespace crucible::gputest {
+namespace {
+
+// Marks: every word of the dynamic window and of the block's reserved window
+// gets a pattern of its offset; `count` tallies the words that still hold it.
+constexpr const char* kMarks = R"(
+__device__ __forceinline__ unsigned mark(unsigned offset) { return 0xC0DE0000u ^ (offset * 2654435761u); }
+__device__ __forceinline__ unsigned reservedBegin() { unsigned v; asm volatile("mov.u32 %0, %%reserved_smem_offset_begin;" : "=r"(v)); return v; }
+extern "C" __global__ void leave_marks() {
+  extern __shared__ unsigned window[];
+  unsigned bytes;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  for (unsigned i = threadIdx.x; i < bytes / 4; i += blockDim.x) window[i] = mark(i);
+  const unsigned start = (unsigned)__cvta_generic_to_shared(window);
+  for (unsigned a = reservedBegin() + 4 * threadIdx.x; a + 4 <= start; a += 4 * blockDim.x)
+    asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"(mark(a)) : "memory");
+}
+extern "C" __global__ void count_marks(unsigned long long* dynamicKept, unsigned long long* reservedKept) {
+  extern __shared__ unsigned window[];
+  unsigned bytes;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  unsigned long long kept = 0, keptReserved = 0;
+  for (unsigned i = threadIdx.x; i < bytes / 4; i += blockDim.x) kept += window[i] == mark(i);
+  const unsigned start = (unsigned)__cvta_generic_to_shared(window);
+  for (unsigned a = reservedBegin() + 4 * threadIdx.x; a + 4 <= start; a += 4 * blockDim.x) {
+    unsigned v;
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+    keptReserved += v == mark(a);
+  }
+  atomicAdd(dynamicKept, kept);
+  atomicAdd(reservedKept, keptReserved);
+})";
+
+TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInSharedMemory) {
+  CRUCIBLE_REQUIRE_GPU();
+  cuda::GpuContext gpu(0);
+  const cuda::DeviceInfo& info = gpu.info();
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, info.arch());
+  CompileRequest req;
+  req.source = kMarks;
+  req.entry = "leave_marks";
+  req.arch = info.arch();
+  const CompileResult built = compiler.compile(req);
+  ASSERT_TRUE(built.report.ok) << built.report.log;
+  cuda::KernelModule leave(built.cubin, "leave_marks"), count(built.cubin, "count_marks");
+  cuda::LaunchGeometry g;  // one block an SM, all of its shared memory
+  g.grid[0] = static_cast<unsigned>(info.smCount);
+  g.block[0] = 1024;
+  g.dynamicSmemBytes = static_cast<unsigned>(info.maxSmemPerBlockOptin);
+  leave.prepare(g, info);
+  count.prepare(g, info);
+  cuda::DeviceBuffer kept(16);
+  CUstream s = gpu.stream();
+
+  // Marks left, `between` queued, then counted: {dynamic, reserved} words still marked.
+  auto keptAfter = [&](const std::function<void()>& between) {
+    EXPECT_EQ(cuda::driver().cuMemsetD8(kept.get(), 0, 16), CUDA_SUCCESS);
+    EXPECT_EQ(leave.launch(g, s, nullptr), CUDA_SUCCESS);
+    between();
+    CUdeviceptr dynamicKept = kept.get(), reservedKept = kept.get() + 8;
+    void* params[] = {&dynamicKept, &reservedKept};
+    EXPECT_EQ(count.launch(g, s, params), CUDA_SUCCESS);
+    EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
+    std::uint64_t got[2] = {0, 0};
+    EXPECT_EQ(cuda::driver().cuMemcpyDtoH(got, kept.get(), sizeof got), CUDA_SUCCESS);
+    return std::pair<std::uint64_t, std::uint64_t>(got[0], got[1]);
+  };
+  const auto unscrubbed = keptAfter([] {});
+  const auto scrubbed = keptAfter([&] { harness.scrubSharedMemory(info, s); });
+  const std::uint64_t windowWords = static_cast<std::uint64_t>(info.smCount) * (g.dynamicSmemBytes / 4);
+  std::cout << "[ leftover ] shared memory words still marked at the next launch: " << unscrubbed.first << " of "
+            << windowWords << " and " << unscrubbed.second << " reserved; after the scrub " << scrubbed.first << " and "
+            << scrubbed.second << "\n";
+  // The control: on this GPU shared memory outlives a kernel (else this test could not fail).
+  EXPECT_GT(unscrubbed.first, windowWords / 2) << "shared memory did not keep an earlier kernel's values here";
+  EXPECT_EQ(scrubbed.first, 0u);
+  EXPECT_EQ(scrubbed.second, 0u);
+}
+
+// A gelu that looks for its own marks in shared memory and, finding them
+// (an earlier launch of it ran on this SM), writes nothing: the shortcut of a
+// kernel that keeps its results there. One block an SM (a 200000-byte window),
+// grid-stride, so within one launch no block finds another's marks.
+constexpr const char* kFindsItsMarks = CRUCIBLE_GELU_PRELUDE R"(
+__device__ __forceinline__ unsigned mark(unsigned offset) { return 0x5EED0000u ^ (offset * 2654435761u); }
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  extern __shared__ unsigned window[];
+  __shared__ unsigned found;
+  const unsigned words = 200000 / 4;
+  if (threadIdx.x == 0) found = 0;
+  __syncthreads();
+  unsigned mine = 0;
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) mine += window[i] == mark(i);
+  atomicAdd(&found, mine);
+  __syncthreads();
+  if (found < 64)  // about 2500 words an SM outlive the harness's own kernels when nothing scrubs
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < N; i += (long long)gridDim.x * blockDim.x)
+      y[i] = gelu(x[i]);
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) window[i] = mark(i);
+})";
+
+TEST(LeftoverMemory, AKernelFindsNothingItLeftInSharedMemoryAtItsNextLaunch) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  EvaluationRequest r;
+  r.task = &task;
+  r.candidate = compileKernel(kFindsItsMarks, kGeluEntry, "sm_count", "1024", "200000");
+  r.reference = compileBaseline(task);
+  r.seeds = {1, 2};
+  r.time = true;
+  const Evaluation e = sharedEvaluator().evaluate(r);
+  EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
+  std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
+  // Without the scrub its second launch on the same inputs wrote nothing: "nondeterministic".
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_TRUE(e.timing.has_value());
+}
+
+}  // namespace
+}  // namespace crucible::gputest
