@@ -14,6 +14,7 @@
 #include "backends/cuda/worker/launch_plan.h"
 #include "backends/cuda/worker/module_globals_reset.h"
 #include "backends/cuda/worker/harness_kernels.h"
+#include "backends/cuda/worker/leftover_scrub.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "backends/cuda/worker/validation.h"
 #include "core/task/task_spec.h"
@@ -168,7 +169,8 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
-  const CandidateUnderTest under{candidate, geometry, candidateMaps, globals};
+  const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
+  const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers};
 
   task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
@@ -248,7 +250,9 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   }
   if (task.inputSetCount() == 0) throw std::logic_error("timing without a validated input set");
   task.loadInputSet(0);
+  const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate.kernel, reference.get()}));
   TimingHooks hooks;
+  hooks.beforeEachLaunch = [&] { leftovers.queue(task.stream()); };
   FillChoice lastFill;  // the fill before the latest candidate launch
   hooks.beforeCandidate = [&](int pair) {
     if (pair >= 0) {
@@ -321,12 +325,13 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds);
     if (!profiler_) profiler_ = std::make_unique<CuptiProfiler>(gpu_);
     const auto profileStart = std::chrono::steady_clock::now();
-    // Each pass starts from scrubbed shared memory, like every timed launch: a kernel that kept results
-    // there would otherwise be profiled reading none of its inputs.
+    // Each pass starts from scrubbed shared and local memory, like every timed launch: a kernel that kept
+    // results there would otherwise be profiled reading none of its inputs.
+    const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&module}));
     result = profiler_->profile([&] { rt.run(module, g, maps, "the profiled kernel", options_.launchTimeoutSeconds); },
                                 [&] {
-                                  rt.scrubSharedMemory();
-                                  rt.finish("the shared-memory scrub", options_.launchTimeoutSeconds);
+                                  leftovers.queue(rt.stream());
+                                  rt.finish("the leftover scrubs", options_.launchTimeoutSeconds);
                                 });
     result.detail += "; profiled in " + secondsSince(profileStart);
     // Occupancy the hardware allows at this geometry, beside the achieved one.

@@ -31,6 +31,7 @@ GpuContext::GpuContext(int ordinal) {
   info_.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
   info_.maxSmemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   info_.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  info_.maxThreadsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   info_.clockRateKHz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
   info_.memClockRateKHz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
   char bus[64] = {};

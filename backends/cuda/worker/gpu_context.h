@@ -18,6 +18,7 @@ struct DeviceInfo {
   int l2Bytes = 0;
   int maxSmemPerBlockOptin = 0;   // bytes a block may get after raising its dynamic limit
   int maxThreadsPerBlock = 0;
+  int maxThreadsPerSm = 0;        // resident threads an SM holds (2048 on Hopper): the local-memory slots
   int clockRateKHz = 0;           // the device's nominal peak SM clock
   int memClockRateKHz = 0;
   std::string pciBusId;

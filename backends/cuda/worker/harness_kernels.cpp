@@ -349,7 +349,8 @@ std::int64_t firstIndex(std::uint64_t v) { return v == ~0ull ? -1 : static_cast<
 
 const char* HarnessKernels::source() { return kSource; }
 
-HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch) : result_(sizeof(DeviceTally)) {
+HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
+    : result_(sizeof(DeviceTally)), compiler_(compiler), arch_(arch) {
   CompileRequest req;
   req.source = kSource;
   req.entry = "crucible_fill_pattern";
@@ -458,6 +459,45 @@ void HarnessKernels::scrubSharedMemory(const DeviceInfo& device, CUstream stream
   unsigned long long seed = mix64(scrubKey_ + ++scrubs_ * kGamma);
   void* params[] = {&seed};
   check(scrub_->launch(g, stream, params), "queuing the shared-memory scrub");
+}
+
+std::string HarnessKernels::localScrubSource(std::size_t frameBytes) {
+  // A frame of frameBytes: an array indexed by a launch parameter, so it
+  // lives in local memory, written whole (volatile: nothing reads it). At most
+  // 32 registers, so two blocks of 1024 fill an SM and every slot is written.
+  return "#define WORDS " + std::to_string(frameBytes / 4) + R"(
+extern "C" __global__ void __launch_bounds__(1024, 2) crucible_scrub_local(unsigned seed, int rotate) {
+  volatile unsigned words[WORDS];
+  const unsigned base = seed ^ (blockIdx.x * 0x9E3779B9u) ^ (threadIdx.x * 0x85EBCA6Bu);
+  for (int i = 0; i < WORDS; ++i) words[(i + rotate) % WORDS] = base + (unsigned)i * 0xC2B2AE35u;
+})";
+}
+
+void HarnessKernels::scrubLocalMemory(const DeviceInfo& device, std::size_t bytesPerThread, CUstream stream) const {
+  if (bytesPerThread == 0) return;
+  const std::size_t frame = (bytesPerThread + 255) / 256 * 256;
+  auto& scrub = localScrubs_[frame];
+  if (!scrub) {
+    CompileRequest req;
+    req.source = localScrubSource(frame);
+    req.entry = "crucible_scrub_local";
+    req.arch = arch_;
+    const CompileResult built = compiler_.compile(req);
+    if (!built.report.ok) throw std::runtime_error("the worker's local-memory scrub does not compile: " + built.report.log);
+    auto module = std::make_unique<KernelModule>(built.cubin, "crucible_scrub_local");
+    if (module->attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) < static_cast<int>(frame))
+      throw std::logic_error("the local-memory scrub's frame is " +
+                             std::to_string(module->attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)) + " bytes, not " +
+                             std::to_string(frame));
+    scrub = std::move(module);
+  }
+  LaunchGeometry g;
+  g.block[0] = 1024;
+  g.grid[0] = static_cast<unsigned>(std::max(device.smCount, 1) * std::max(device.maxThreadsPerSm / 1024, 1));
+  unsigned seed = static_cast<unsigned>(mix64(scrubKey_ ^ (++scrubs_ * kGamma)));
+  int rotate = 0;
+  void* params[] = {&seed, &rotate};
+  check(scrub->launch(g, stream, params), "queuing the local-memory scrub");
 }
 
 void HarnessKernels::maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std::int64_t count, std::uint64_t key,

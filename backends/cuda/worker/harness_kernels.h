@@ -5,9 +5,10 @@
 //    tensor's dtype from a counter-based RNG (a new seed for every launch, so
 //    a kernel never sees the values an earlier launch left);
 //  - the L2 flush before every timed launch: a read of twice the L2;
-//  - the shared-memory scrub before every launch of a candidate or a
-//    reference, checked or timed: shared memory outlives a kernel on its SM,
-//    and a kernel could otherwise keep results there for its next launch;
+//  - the scrubs of shared and local memory before every launch of a
+//    candidate or a reference, checked, timed or profiled (leftover_scrub.h):
+//    both outlive a kernel, and a kernel could otherwise keep results there
+//    for its next launch;
 //  - an order-independent 64-bit hash of a buffer, so a timed launch's
 //    outputs are compared with what validation accepted for the same inputs
 //    without downloading them and without keeping a validated result
@@ -24,7 +25,9 @@
 #pragma once
 #include <cuda.h>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
 #include "backends/cuda/worker/launch_plan.h"
@@ -40,7 +43,7 @@ class HarnessKernels {
 public:
   // Compiles the kernels for `arch`; throws std::runtime_error with the
   // compiler's log if they do not compile (a worker bug).
-  HarnessKernels(Compiler& compiler, const std::string& arch);
+  HarnessKernels(Compiler& compiler, const std::string& arch);  // keeps `compiler` for the local scrubs
   ~HarnessKernels();
 
   // Queues a fill of `count` elements of `dtype` at `data` on `stream`.
@@ -65,6 +68,12 @@ public:
   // from a new seed (one block an SM at the opt-in maximum), so that nothing
   // a kernel left in shared memory reaches a later launch.
   void scrubSharedMemory(const DeviceInfo& device, CUstream stream) const;
+  // Queues the overwrite of the top `bytesPerThread` of every thread slot's
+  // local memory (a full-occupancy grid whose frame is that size: frames and
+  // stacks sit at the top of a slot's window), so that no kernel whose frame
+  // or stack fits in it finds what an earlier launch left there. Compiles a
+  // scrub of that frame the first time (a multiple of 256 bytes; 0: nothing).
+  void scrubLocalMemory(const DeviceInfo& device, std::size_t bytesPerThread, CUstream stream) const;
 
   // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
   // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a
@@ -85,12 +94,17 @@ public:
 
   // The CUDA C++ source of the kernels (compiled by tests without a GPU).
   static const char* source();
+  // The local-memory scrub with a frame of `frameBytes` (a multiple of 256).
+  static std::string localScrubSource(std::size_t frameBytes);
 
 private:
   std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_;
   std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
   mutable std::uint64_t scrubs_ = 0;
   mutable unsigned scrubPreparedBytes_ = 0;     // the dynamic shared memory the scrub's function was raised to
+  Compiler& compiler_;
+  std::string arch_;
+  mutable std::map<std::size_t, std::unique_ptr<KernelModule>> localScrubs_;  // by frame bytes
   DeviceBuffer result_;   // the results: a 64-bit word, a pair of them, or a tally
 };
 

@@ -60,15 +60,13 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 }
 
 L2Flusher::L2Flusher(const DeviceInfo& device, const HarnessKernels& harness)
-    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), harness_(harness), device_(device) {
+    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), harness_(harness),
+      smCount_(device.smCount) {
   // Zeroed once (and so backed by memory); the flush only reads it.
   check(driver().cuMemsetD8(buffer_.get(), 0, buffer_.size()), "clearing the L2 flush buffer");
 }
 
-void L2Flusher::flush(CUstream stream) {
-  harness_.scrubSharedMemory(device_, stream);  // first: its stores stay on the SMs, the read leaves L2 as it was
-  harness_.readThrough(buffer_.get(), buffer_.size(), device_.smCount, stream);
-}
+void L2Flusher::flush(CUstream stream) { harness_.readThrough(buffer_.get(), buffer_.size(), smCount_, stream); }
 
 Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& clocks,
                        const std::function<void()>& candidate, const std::function<void()>& reference,
@@ -78,16 +76,21 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     if (hooks.beforeCandidate) hooks.beforeCandidate(pair);
   };
   CUstream s = gpu.stream();
+  // Whatever runs before a launch of either kernel, then the flush.
+  auto clear = [&] {
+    if (hooks.beforeEachLaunch) hooks.beforeEachLaunch();
+    flusher.flush(s);
+  };
 
   // Warm-up: both kernels, flushed, until the SM clock has left idle.
   const auto warmStart = Clock::now();
   const double maxClock = clocks.maxSmClockMHz();
   for (;;) {
     prepare(-1);
-    flusher.flush(s);
+    clear();
     candidate();
     if (hasReference) {
-      flusher.flush(s);
+      clear();
       reference();
     }
     finish();
@@ -107,7 +110,7 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
   for (int pair = 0; pair < o.maxSamples; ++pair) {
     auto timeOne = [&](EventPair& ev, const std::function<void()>& launch) {
       if (&launch == &candidate) prepare(pair);
-      flusher.flush(s);
+      clear();
       ev.recordStart(s);
       launch();
       ev.recordStop(s);

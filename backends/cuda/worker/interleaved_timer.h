@@ -77,9 +77,6 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 // variants of row kernels win that lose once L2 is clean, so the search chose
 // them (results/2026-12-03-h200-gemm-tma-store.md); the write-backs of the
 // output fills and input swaps queued before the flush land in the flush too.
-// Before the read, every SM's shared memory is overwritten
-// (HarnessKernels::scrubSharedMemory): a kernel finds nothing there that an
-// earlier launch, its own or the other contender's, left.
 class L2Flusher {
 public:
   L2Flusher(const DeviceInfo& device, const HarnessKernels& harness);
@@ -88,7 +85,7 @@ public:
 private:
   DeviceBuffer buffer_;
   const HarnessKernels& harness_;
-  DeviceInfo device_;
+  int smCount_;
 };
 
 // What the harness does around the candidate's timed launches (launch_plan.h),
@@ -97,6 +94,9 @@ struct TimingHooks {
   // Before each candidate launch, warm-up ones included (pair -1), ahead of
   // the L2 flush: queue the output fill and any input swap.
   std::function<void(int pair)> beforeCandidate;
+  // Before every launch of either kernel, warm-up ones included, ahead of the
+  // L2 flush (after beforeCandidate): the leftover scrubs (leftover_scrub.h).
+  std::function<void()> beforeEachLaunch;
   // After each measured pair has finished; `last` when sampling stops after
   // it. May throw KernelFailure (a timed launch whose output is wrong).
   std::function<void(int pair, bool last)> afterPair;

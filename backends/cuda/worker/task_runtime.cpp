@@ -311,8 +311,6 @@ void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g
                       explainError("launching " + who + " '" + kernel.entry() + "' with " + g.describe(), rc));
 }
 
-void TaskRuntime::scrubSharedMemory() { harness_.scrubSharedMemory(gpu_.info(), gpu_.stream()); }
-
 void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,
                           const std::string& who, OutputBuffers outputs) {
   launchWith(kernel, g, outputs == OutputBuffers::Reference ? referenceParams_ : candidateParams_, maps, who);

@@ -71,10 +71,6 @@ public:
   // Queues `fill` into every candidate output on the stream (ordered before
   // the next launch); with `rewriteGuards`, the guards are rewritten too.
   void fillOutputs(const FillChoice& fill, bool rewriteGuards);
-  // Queues the overwrite of every SM's shared memory (HarnessKernels::
-  // scrubSharedMemory), before a launch whose kernel must find nothing an
-  // earlier launch left there.
-  void scrubSharedMemory();
 
   // Keeps the live inputs as a validated input set with the hash of the
   // outputs the device holds now (a launch that validation just accepted).

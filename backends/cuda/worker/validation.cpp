@@ -68,7 +68,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
   auto launch = [&](const FillChoice& fill) {
     timed(costs.candidate, [&] {
       candidate.globals.restore(task.stream());
-      task.scrubSharedMemory();  // as before every timed launch (L2Flusher::flush)
+      candidate.leftovers.queue(task.stream());  // as before every timed launch
       task.fillOutputs(fill, /*rewriteGuards=*/true);
       task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
     });

@@ -23,6 +23,7 @@
 #include <string>
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/leftover_scrub.h"
 #include "backends/cuda/worker/module_globals_reset.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "core/model/candidate.h"
@@ -48,6 +49,7 @@ struct CandidateUnderTest {
   const LaunchGeometry& geometry;
   const TensorMaps& maps;
   const ModuleGlobalsReset& globals;
+  const LeftoverScrub& leftovers;  // queued before each of its launches
 };
 
 // `plan` decides every launch's output fill.

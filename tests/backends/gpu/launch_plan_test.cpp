@@ -215,5 +215,22 @@ TEST(HarnessKernels, TheSharedMemoryScrubKeepsItsStores) {
   EXPECT_EQ(count("ld.global") + count("st.global"), 0);
 }
 
+// The local-memory scrub's frame is the size asked for, its stores kept: a
+// smaller frame would leave the bottom of a slot's window as it was.
+TEST(HarnessKernels, TheLocalMemoryScrubHasTheFrameItIsCompiledFor) {
+  NvrtcCompiler compiler;
+  for (std::size_t frame : {256u, 1024u, 4096u}) {
+    CompileRequest req;
+    req.source = HarnessKernels::localScrubSource(frame);
+    req.entry = "crucible_scrub_local";
+    req.arch = "sm_90";
+    const CompileResult r = compiler.compile(req);
+    ASSERT_TRUE(r.report.ok) << r.report.log;
+    EXPECT_EQ(r.report.localBytes, static_cast<int>(frame));
+    EXPECT_LE(r.report.registers, 32) << "two blocks of 1024 threads must fit an SM";
+    EXPECT_EQ(r.report.spillStoreBytes, 0);
+  }
+}
+
 }  // namespace
 }  // namespace crucible::cuda

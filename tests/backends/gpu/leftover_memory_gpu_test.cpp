@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What a kernel finds in on-chip memory that an earlier launch left, on a
-// real GPU. Shared memory keeps its contents from one kernel to the next on
-// the same SM (on the H200 all of it with only a memset between, about 10 KiB
-// an SM after the L2 flush's read: results/2026-12-05-h200-leftover-memory.md),
-// so a kernel could keep its results there and, at its next launch on the same
-// inputs, copy them instead of computing. The harness overwrites every SM's
-// shared memory before every launch it checks or times.
+// What a kernel finds in memory that an earlier launch left and no output
+// fill or module reset reaches, on a real GPU: shared memory keeps its
+// contents from one kernel to the next on an SM, local memory in every thread
+// slot (leftover_scrub.h; results/2026-12-05-h200-leftover-memory.md). A
+// kernel could keep its results there and, at its next launch on the same
+// inputs, copy them instead of computing. The harness overwrites both before
+// every launch it checks, times or profiles.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include "backends/cuda/compile/nvrtc_compiler.h"
@@ -132,6 +133,127 @@ TEST(LeftoverMemory, AKernelFindsNothingItLeftInSharedMemoryAtItsNextLaunch) {
   EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
   std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
   // Without the scrub its second launch on the same inputs wrote nothing: "nondeterministic".
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_TRUE(e.timing.has_value());
+}
+
+// Local memory: a frame of 1024 bytes (the default stack limit) marked in
+// every thread slot (two blocks of 1024 fill an SM), counted by a kernel with
+// the same frame and by one that reaches it through PTX alloca (no frame at
+// all: ptxas reports 0 bytes of local memory for it).
+constexpr const char* kLocalMarks = R"(
+__device__ __forceinline__ unsigned mark(unsigned offset) { return 0xC0DE0000u ^ (offset * 2654435761u); }
+extern "C" __global__ void __launch_bounds__(1024, 2) leave_local_marks(int rotate) {
+  volatile unsigned frame[256];
+  for (int i = 0; i < 256; ++i) frame[(i + rotate) % 256] = mark((i + rotate) % 256);
+}
+extern "C" __global__ void __launch_bounds__(1024, 2) count_local_marks(int rotate, unsigned long long* kept) {
+  volatile unsigned frame[256];
+  unsigned long long n = 0;
+  for (int i = 0; i < 256; ++i) n += frame[(i + rotate) % 256] == mark((i + rotate) % 256);
+  atomicAdd(kept, n);
+}
+extern "C" __global__ void __launch_bounds__(1024, 2) count_marks_through_alloca(int words, unsigned long long* kept) {
+  // PTX alloca (NVRTC declares no alloca()): a local address on the stack; the kernel shows no frame.
+  unsigned long long stack;
+  asm volatile("alloca.u64 %0, %1, 8;" : "=l"(stack) : "l"(4ull * words));
+  unsigned long long n = 0;
+  for (int i = 0; i < words; ++i) {
+    unsigned v;
+    asm volatile("ld.local.u32 %0, [%1];" : "=r"(v) : "l"(stack + 4ull * i) : "memory");
+    n += v == mark(i);
+  }
+  atomicAdd(kept, n);
+})";
+
+TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInLocalMemory) {
+  CRUCIBLE_REQUIRE_GPU();
+  cuda::GpuContext gpu(0);
+  const cuda::DeviceInfo& info = gpu.info();
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, info.arch());
+  CompileRequest req;
+  req.source = kLocalMarks;
+  req.entry = "leave_local_marks";
+  req.arch = info.arch();
+  const CompileResult built = compiler.compile(req);
+  ASSERT_TRUE(built.report.ok) << built.report.log;
+  cuda::KernelModule leave(built.cubin, "leave_local_marks"), count(built.cubin, "count_local_marks"),
+      throughAlloca(built.cubin, "count_marks_through_alloca");
+  ASSERT_EQ(leave.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), 1024);
+  cuda::LaunchGeometry g;
+  g.grid[0] = static_cast<unsigned>(info.smCount * std::max(info.maxThreadsPerSm / 1024, 1));
+  g.block[0] = 1024;
+  cuda::DeviceBuffer kept(8);
+  CUstream s = gpu.stream();
+  std::size_t stack = 0;
+  ASSERT_EQ(cuda::driver().cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+
+  // Marks left, `between` queued, then counted by `counter`.
+  auto keptAfter = [&](const std::function<void()>& between, cuda::KernelModule& counter, int arg) {
+    EXPECT_EQ(cuda::driver().cuMemsetD8(kept.get(), 0, 8), CUDA_SUCCESS);
+    int rotate = 0;
+    void* leaveParams[] = {&rotate};
+    EXPECT_EQ(leave.launch(g, s, leaveParams), CUDA_SUCCESS);
+    between();
+    CUdeviceptr out = kept.get();
+    void* params[] = {&arg, &out};
+    EXPECT_EQ(counter.launch(g, s, params), CUDA_SUCCESS);
+    EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
+    std::uint64_t got = 0;
+    EXPECT_EQ(cuda::driver().cuMemcpyDtoH(&got, kept.get(), sizeof got), CUDA_SUCCESS);
+    return got;
+  };
+  const auto scrub = [&] { harness.scrubLocalMemory(info, std::max<std::size_t>(stack, 1024), s); };
+  const std::uint64_t words = 256ull * g.grid[0] * g.block[0];
+  const std::uint64_t unscrubbed = keptAfter([] {}, count, 0);
+  const std::uint64_t scrubbed = keptAfter(scrub, count, 0);
+  const std::uint64_t allocaUnscrubbed = keptAfter([] {}, throughAlloca, 256);
+  const std::uint64_t allocaScrubbed = keptAfter(scrub, throughAlloca, 256);
+  std::cout << "[ leftover ] local memory words still marked at the next launch: " << unscrubbed << " of " << words
+            << " (" << allocaUnscrubbed << " through alloca); after the scrub " << scrubbed << " (" << allocaScrubbed
+            << ")\n";
+  // The controls: on this GPU local memory outlives a kernel, and alloca reaches it.
+  EXPECT_GT(unscrubbed, words / 2) << "local memory did not keep an earlier kernel's values here";
+  EXPECT_GT(allocaUnscrubbed, 0u) << "alloca reached none of an earlier kernel's frame here";
+  EXPECT_EQ(scrubbed, 0u);
+  EXPECT_EQ(allocaScrubbed, 0u);
+}
+
+// A gelu that looks in its local frame for the marks its previous launch left
+// there and, finding any in a block, has that block write nothing. One wave
+// (two blocks of 1024 an SM), grid-stride, so within one launch no thread
+// slot is used twice.
+constexpr const char* kFindsItsLocalMarks = CRUCIBLE_GELU_PRELUDE R"(
+__device__ __forceinline__ unsigned mark(unsigned offset) { return 0x5EED0000u ^ (offset * 2654435761u); }
+extern "C" __global__ void __launch_bounds__(1024, 2) gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  volatile unsigned frame[64];
+  __shared__ unsigned found;
+  if (threadIdx.x == 0) found = 0;
+  __syncthreads();
+  unsigned mine = 0;
+  for (int i = 0; i < 64; ++i) mine += frame[(i + (int)(N & 1)) % 64] == mark((i + (int)(N & 1)) % 64);
+  atomicAdd(&found, mine);
+  __syncthreads();
+  if (found == 0)
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < N; i += (long long)gridDim.x * blockDim.x)
+      y[i] = gelu(x[i]);
+  for (int i = 0; i < 64; ++i) frame[(i + (int)(N & 1)) % 64] = mark((i + (int)(N & 1)) % 64);
+})";
+
+TEST(LeftoverMemory, AKernelFindsNothingItLeftInLocalMemoryAtItsNextLaunch) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  EvaluationRequest r;
+  r.task = &task;
+  r.candidate = compileKernel(kFindsItsLocalMarks, kGeluEntry, "sm_count * 2", "1024");
+  r.reference = compileBaseline(task);
+  r.seeds = {1, 2};
+  r.time = true;
+  const Evaluation e = sharedEvaluator().evaluate(r);
+  EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
+  std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
+  // Without the scrub its blocks find their marks at the second launch on the same inputs and write nothing.
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_TRUE(e.timing.has_value());
 }
