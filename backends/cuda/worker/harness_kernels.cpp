@@ -138,15 +138,11 @@ extern "C" __global__ void crucible_l2_read(const uint4* p, u64 n, unsigned* sin
   }
   if (acc == 0x5EEDF1u) *sink = acc;
 }
-// The shared-memory scrub (scrubSharedMemory): shared memory keeps its
-// contents from one kernel to the next on the same SM (on the H200 all of it
-// with only a memset between, about 10 KiB an SM after the L2 flush's read;
-// results/2026-12-05-h200-leftover-memory.md), so a kernel could leave results
-// there and find them at its next launch on unchanged inputs. One block an SM
-// at the opt-in maximum overwrites all of it with values drawn from `seed`:
-// its dynamic window, and the block's reserved window before it (from
-// %reserved_smem_offset_begin), which a kernel can write too. Volatile: the
-// stores are the point, nothing reads them.
+// The shared-memory scrub (scrubSharedMemory; why: leftover_scrub.h). One
+// block an SM at the opt-in maximum overwrites all of the SM's shared memory
+// with values drawn from `seed`: its dynamic window, and the block's reserved
+// window before it (from %reserved_smem_offset_begin), which a kernel can
+// write too. Volatile: the stores are the point, nothing reads them.
 extern "C" __global__ void crucible_scrub_shared(u64 seed) {
   extern __shared__ unsigned int crucible_scrub_words[];
   unsigned bytes, reserved;

@@ -3,7 +3,7 @@
 // no output fill or module reset reaches: shared memory keeps its contents
 // from one kernel to the next on an SM, and local memory (frames, spills, the
 // stack) keeps its contents in every thread slot. Measured on the H200 and the
-// H100 (tests/bench/results/2026-12-05-h200-leftover-memory.md): all of both
+// H100 (tests/gpu/adversarial/results/2026-12-05-leftover-memory.md): all of both
 // with only a memset between two launches; after the L2 flush's read, the
 // first 10-20 KiB of a block's shared window and all of local memory. A kernel
 // could keep its results there and, at its next launch on the same inputs

@@ -2,7 +2,7 @@
 // What a kernel finds in memory that an earlier launch left and no output
 // fill or module reset reaches, on a real GPU: shared memory keeps its
 // contents from one kernel to the next on an SM, local memory in every thread
-// slot (leftover_scrub.h; results/2026-12-05-h200-leftover-memory.md). A
+// slot (leftover_scrub.h; tests/gpu/adversarial/results/2026-12-05-leftover-memory.md). A
 // kernel could keep its results there and, at its next launch on the same
 // inputs, copy them instead of computing. The harness overwrites both before
 // every launch it checks, times or profiles.

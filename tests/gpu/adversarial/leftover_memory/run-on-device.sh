@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What a kernel finds of an earlier launch in shared and local memory, and
+# whether the harness lets a kernel use it, on a GPU machine:
+#   tests/gpu/adversarial/leftover_memory/run-on-device.sh BIN_DIR [OLD_BIN_DIR]
+# BIN_DIR (and OLD_BIN_DIR, a build before the scrubs) hold crucible-cli and
+# crucible-worker. Prints the probes' counts, then the caching kernel and its
+# honest twin timed by each build, two rounds.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_persistence "$here/probe_persistence.cu" &&
+  for s in smem lmem reserved rawlmem; do timeout 60 /tmp/probe_persistence $s; done
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_reach "$here/probe_reach.cu" &&
+  for s in smemmap lmem alloca; do timeout 60 /tmp/probe_reach $s; done
+task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
+for round in 1 2; do
+  for bin in ${2:-} "$1"; do
+    for k in row_lse_shared_cache row_lse_honest; do
+      result=$(timeout 120 "$bin/crucible-cli" eval --task "$task" --kernel "$here/$k.cu" --grid sm_count --block 1024 \
+        --smem 200000 --no-profile 2>&1)
+      echo "round $round, $bin, $k: $(grep -E '^verdict' <<<"$result") $(grep -E '^time:' <<<"$result")"
+    done
+  done
+done
