@@ -25,9 +25,11 @@ std::string nameAt(const std::string& image, std::uint64_t tableOffset, std::uin
   return std::string(begin, length);
 }
 
-}  // namespace
-
-std::vector<CubinGlobal> writableGlobals(const std::string& cubin) {
+// Calls `visit(symbol, name, sectionName)` for every entry of every symbol
+// table that is undefined or in a section; `name()` and `sectionName()` read
+// the names only when asked (sectionName() is empty for undefined symbols).
+template <typename Visit>
+void forEachSymbol(const std::string& cubin, Visit visit) {
   const auto header = readAt<Elf64_Ehdr>(cubin, 0);
   if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
     throw CubinFormatError("not a 64-bit ELF image");
@@ -39,7 +41,6 @@ std::vector<CubinGlobal> writableGlobals(const std::string& cubin) {
   const Elf64_Shdr& names = sections[header.e_shstrndx];
   auto sectionName = [&](std::size_t i) { return nameAt(cubin, names.sh_offset, names.sh_size, sections[i].sh_name); };
 
-  std::vector<CubinGlobal> globals;
   for (const Elf64_Shdr& symtab : sections) {
     if (symtab.sh_type != SHT_SYMTAB) continue;
     if (symtab.sh_link >= sections.size() || symtab.sh_entsize != sizeof(Elf64_Sym))
@@ -47,18 +48,40 @@ std::vector<CubinGlobal> writableGlobals(const std::string& cubin) {
     const Elf64_Shdr& strtab = sections[symtab.sh_link];
     for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= symtab.sh_size; off += sizeof(Elf64_Sym)) {
       const auto sym = readAt<Elf64_Sym>(cubin, symtab.sh_offset + off);
-      if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= sections.size())
-        continue;
-      const std::string section = sectionName(sym.st_shndx);
-      if (section.rfind(".nv.global", 0) != 0) continue;  // constant, shared and local memory do not outlive a launch writably
-      CubinGlobal g;
-      g.name = nameAt(cubin, strtab.sh_offset, strtab.sh_size, sym.st_name);
-      g.bytes = sym.st_size;
-      g.initialised = section == ".nv.global.init";
-      globals.push_back(std::move(g));
+      if (sym.st_shndx != SHN_UNDEF && sym.st_shndx >= sections.size()) continue;  // special sections (ABS, COMMON)
+      visit(sym, [&] { return nameAt(cubin, strtab.sh_offset, strtab.sh_size, sym.st_name); },
+            [&] { return sym.st_shndx == SHN_UNDEF ? std::string() : sectionName(sym.st_shndx); });
     }
   }
+}
+
+}  // namespace
+
+std::vector<CubinGlobal> writableGlobals(const std::string& cubin) {
+  std::vector<CubinGlobal> globals;
+  forEachSymbol(cubin, [&](const Elf64_Sym& sym, const auto& name, const auto& sectionName) {
+    if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF) return;
+    const std::string section = sectionName();
+    if (section.rfind(".nv.global", 0) != 0) return;  // constant, shared and local memory do not outlive a launch writably
+    CubinGlobal g;
+    g.name = name();
+    g.bytes = sym.st_size;
+    g.initialised = section == ".nv.global.init";
+    globals.push_back(std::move(g));
+  });
   return globals;
+}
+
+std::vector<std::string> deviceHeapCalls(const std::string& cubin) {
+  std::vector<std::string> calls;
+  forEachSymbol(cubin, [&](const Elf64_Sym& sym, const auto& name, const auto&) {
+    if (sym.st_shndx != SHN_UNDEF || sym.st_name == 0) return;
+    // malloc and free; __nv_aligned_device_malloc links as __cuda_syscall_aligned_malloc.
+    const std::string n = name();
+    const bool frees = n.size() >= 4 && n.compare(n.size() - 4, 4, "free") == 0;
+    if (n.find("malloc") != std::string::npos || n.find("Malloc") != std::string::npos || frees) calls.push_back(n);
+  });
+  return calls;
 }
 
 }  // namespace crucible::cuda

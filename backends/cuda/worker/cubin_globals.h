@@ -6,6 +6,12 @@
 // to its load-time contents before each candidate launch (module_state.h),
 // so each launch starts from the module as loaded.
 //
+// The device heap outlives a launch too, and cannot be reset: a block one
+// launch allocates and never frees is found by the next launch just below its
+// own (H100: 320 bytes below; tests/gpu/adversarial/results/
+// 2026-12-05-leftover-memory.md), and the heap's size cannot change once a
+// kernel used it. The worker refuses kernels that call it (deviceHeapCalls).
+//
 // Pure host code (no driver): tested on cubins that NVRTC builds without a GPU.
 #pragma once
 #include <cstdint>
@@ -29,5 +35,11 @@ public:
 // Every object symbol in a .nv.global* section. Throws CubinFormatError when
 // the image is not a well-formed 64-bit ELF (every read is bounds-checked).
 std::vector<CubinGlobal> writableGlobals(const std::string& cubin);
+
+// The device-heap functions the cubin calls, in symbol-table order: the
+// undefined symbols the driver resolves whose names hold "malloc" or end in
+// "free" (malloc, free, __cuda_syscall_aligned_malloc for
+// __nv_aligned_device_malloc). Throws CubinFormatError like writableGlobals.
+std::vector<std::string> deviceHeapCalls(const std::string& cubin);
 
 }  // namespace crucible::cuda

@@ -168,6 +168,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   candidate.prepare(geometry, gpu_.info());
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
+  refuseDeviceHeap(request.candidate.cubin);
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers};

@@ -33,6 +33,21 @@ ModuleGlobalsReset::ModuleGlobalsReset(CUmodule module, const std::string& cubin
   }
 }
 
+void refuseDeviceHeap(const std::string& cubin) {
+  std::vector<std::string> calls;
+  try {
+    calls = deviceHeapCalls(cubin);
+  } catch (const CubinFormatError& e) {
+    throw KernelFailure(CandidateStatus::CompileFailed, std::string("cannot read the kernel's binary: ") + e.what());
+  }
+  if (calls.empty()) return;
+  throw KernelFailure(CandidateStatus::Invalid,
+                      "the kernel calls '" + calls.front() +
+                          "' (the device heap): a block one launch allocates outlives it and cannot be reset, so "
+                          "results could pass from one launch to the next there; use shared memory, registers or a "
+                          "__device__ array (reset before every launch) for scratch");
+}
+
 void ModuleGlobalsReset::restore(CUstream stream) const {
   const DriverApi& d = driver();
   for (const Entry& e : entries_)

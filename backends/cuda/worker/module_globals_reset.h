@@ -36,4 +36,10 @@ private:
   std::vector<Entry> entries_;
 };
 
+// Throws KernelFailure (Invalid) naming the call when `cubin` calls the
+// device heap (cubin_globals.h, deviceHeapCalls): a block one launch allocates
+// outlives it and cannot be reset, so a kernel could pass results from one
+// launch to the next there. (CompileFailed) when the image cannot be read.
+void refuseDeviceHeap(const std::string& cubin);
+
 }  // namespace crucible::cuda

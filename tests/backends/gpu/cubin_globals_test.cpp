@@ -75,5 +75,26 @@ TEST(CubinGlobals, DamagedImagesAreRefusedNotRead) {
   }
 }
 
+// The device heap outlives a launch and cannot be reset: kernels that call it
+// are found by their undefined malloc / free symbols, whichever form.
+TEST(CubinGlobals, CallsToTheDeviceHeapAreFound) {
+  EXPECT_EQ(deviceHeapCalls(cubinOf(R"(
+extern "C" __global__ void k(unsigned* y) {
+  unsigned* p = (unsigned*)malloc(16);
+  if (p) { p[0] = 1; y[0] = p[0]; free(p); }
+})")),
+            (std::vector<std::string>{"malloc", "free"}) );
+  EXPECT_EQ(deviceHeapCalls(cubinOf(R"(
+extern "C" __global__ void k(unsigned* y) {
+  unsigned* p = (unsigned*)__nv_aligned_device_malloc(64, 32);
+  if (p) y[0] = p[0];
+})")),
+            std::vector<std::string>{"__cuda_syscall_aligned_malloc"});
+  // printf is an undefined symbol too (vprintf), and is not the heap.
+  EXPECT_TRUE(deviceHeapCalls(cubinOf(R"(
+extern "C" __global__ void k(unsigned* y) { printf("%u\n", threadIdx.x); y[0] = 1; })")).empty());
+  EXPECT_THROW(deviceHeapCalls("not an elf image at all, just text"), CubinFormatError);
+}
+
 }  // namespace
 }  // namespace crucible::cuda
