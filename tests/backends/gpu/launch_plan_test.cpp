@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/host_tensor.h"
@@ -162,26 +163,44 @@ TEST(HarnessKernels, DefineEveryEntryTheWorkerLoads) {
   }
 }
 
+// The text of the harness module from `signature` up to the next extern "C"
+// kernel (or the end of the function, for a device helper).
+std::string pieceOfHarness(const std::string& signature, bool helper = false) {
+  const std::string all = HarnessKernels::source();
+  const std::size_t begin = all.find(signature);
+  if (begin == std::string::npos) {
+    ADD_FAILURE() << "no '" << signature << "' in the harness module";
+    return "";
+  }
+  const std::size_t end = helper ? all.find("\n}\n", begin) + 3 : all.find("extern \"C\"", begin + 1);
+  return all.substr(begin, end - begin);
+}
+
+// The PTX features of one harness kernel compiled alone (the module's count
+// every kernel), after `prelude`.
+std::map<std::string, int> featuresAlone(const std::string& entry, const std::string& prelude) {
+  NvrtcCompiler compiler;
+  CompileRequest req;
+  req.source = "typedef unsigned long long u64;\n" + prelude +
+               pieceOfHarness("extern \"C\" __global__ void " + entry + "(");
+  req.entry = entry;
+  req.arch = "sm_90";
+  const CompileResult r = compiler.compile(req);
+  EXPECT_TRUE(r.report.ok) << r.report.log;
+  return r.report.features;
+}
+
+int countOf(const std::map<std::string, int>& features, const std::string& key) {
+  const auto it = features.find(key);
+  return it == features.end() ? 0 : it->second;
+}
+
 // The L2 flush reads 16 bytes at a time and keeps its loads (no result is
 // used but the one store the zeroed buffer never triggers), and stores nothing
 // else: it leaves L2 clean.
 TEST(HarnessKernels, TheL2FlushOnlyReadsSixteenBytesAtATime) {
-  // The module's features count every kernel: compile the flush's alone.
-  const std::string all = HarnessKernels::source();
-  const std::size_t begin = all.find("extern \"C\" __global__ void crucible_l2_read(");
-  ASSERT_NE(begin, std::string::npos);
-  const std::size_t end = all.find("extern \"C\"", begin + 1);
-  NvrtcCompiler compiler;
-  CompileRequest req;
-  req.source = "typedef unsigned long long u64;\n" + all.substr(begin, end - begin);
-  req.entry = "crucible_l2_read";
-  req.arch = "sm_90";
-  const CompileResult r = compiler.compile(req);
-  ASSERT_TRUE(r.report.ok) << r.report.log;
-  auto count = [&](const std::string& key) {
-    const auto it = r.report.features.find(key);
-    return it == r.report.features.end() ? 0 : it->second;
-  };
+  const auto features = featuresAlone("crucible_l2_read", "");
+  auto count = [&](const std::string& key) { return countOf(features, key); };
   EXPECT_GE(count("ld.global.16B"), 4);  // four in flight per thread, and the tail's
   EXPECT_EQ(count("ld.global.4B") + count("ld.global.8B"), 0);
   EXPECT_EQ(count("st.global.4B"), 1);  // the sink
@@ -192,25 +211,10 @@ TEST(HarnessKernels, TheL2FlushOnlyReadsSixteenBytesAtATime) {
 // compiler may drop stores that are not volatile), for the dynamic window and
 // for the reserved window before it; it touches no global memory.
 TEST(HarnessKernels, TheSharedMemoryScrubKeepsItsStores) {
-  const std::string all = HarnessKernels::source();
-  const std::size_t begin = all.find("extern \"C\" __global__ void crucible_scrub_shared(");
-  ASSERT_NE(begin, std::string::npos);
-  const std::size_t end = all.find("extern \"C\"", begin + 1);
-  const std::size_t mixBegin = all.find("__device__ __forceinline__ u64 crucible_mix64(");
-  const std::size_t mixEnd = all.find("}\n", mixBegin);
-  ASSERT_NE(mixBegin, std::string::npos);
-  NvrtcCompiler compiler;
-  CompileRequest req;
-  req.source = "typedef unsigned long long u64;\n#define GAMMA 0x9E3779B97F4A7C15ull\n" +
-               all.substr(mixBegin, mixEnd + 2 - mixBegin) + all.substr(begin, end - begin);
-  req.entry = "crucible_scrub_shared";
-  req.arch = "sm_90";
-  const CompileResult r = compiler.compile(req);
-  ASSERT_TRUE(r.report.ok) << r.report.log;
-  auto count = [&](const std::string& key) {
-    const auto it = r.report.features.find(key);
-    return it == r.report.features.end() ? 0 : it->second;
-  };
+  const auto features = featuresAlone(
+      "crucible_scrub_shared", "#define GAMMA 0x9E3779B97F4A7C15ull\n" +
+                                   pieceOfHarness("__device__ __forceinline__ u64 crucible_mix64(", /*helper=*/true));
+  auto count = [&](const std::string& key) { return countOf(features, key); };
   EXPECT_GE(count("st.shared"), 2);
   EXPECT_EQ(count("ld.global") + count("st.global"), 0);
 }

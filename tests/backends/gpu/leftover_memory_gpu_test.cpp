@@ -20,6 +20,17 @@
 namespace crucible::gputest {
 namespace {
 
+// `source` compiled for the GPU at hand (its kernels are loaded by name).
+std::string cubinOf(NvrtcCompiler& compiler, const char* source, const char* entry, const std::string& arch) {
+  CompileRequest req;
+  req.source = source;
+  req.entry = entry;
+  req.arch = arch;
+  const CompileResult built = compiler.compile(req);
+  EXPECT_TRUE(built.report.ok) << built.report.log;
+  return built.cubin;
+}
+
 // Marks: every word of the dynamic window and of the block's reserved window
 // gets a pattern of its offset; `count` tallies the words that still hold it.
 constexpr const char* kMarks = R"(
@@ -56,13 +67,9 @@ TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInSharedMemory) {
   const cuda::DeviceInfo& info = gpu.info();
   NvrtcCompiler compiler;
   cuda::HarnessKernels harness(compiler, info.arch());
-  CompileRequest req;
-  req.source = kMarks;
-  req.entry = "leave_marks";
-  req.arch = info.arch();
-  const CompileResult built = compiler.compile(req);
-  ASSERT_TRUE(built.report.ok) << built.report.log;
-  cuda::KernelModule leave(built.cubin, "leave_marks"), count(built.cubin, "count_marks");
+  const std::string cubin = cubinOf(compiler, kMarks, "leave_marks", info.arch());
+  ASSERT_FALSE(cubin.empty());
+  cuda::KernelModule leave(cubin, "leave_marks"), count(cubin, "count_marks");
   cuda::LaunchGeometry g;  // one block an SM, all of its shared memory
   g.grid[0] = static_cast<unsigned>(info.smCount);
   g.block[0] = 1024;
@@ -172,14 +179,10 @@ TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInLocalMemory) {
   const cuda::DeviceInfo& info = gpu.info();
   NvrtcCompiler compiler;
   cuda::HarnessKernels harness(compiler, info.arch());
-  CompileRequest req;
-  req.source = kLocalMarks;
-  req.entry = "leave_local_marks";
-  req.arch = info.arch();
-  const CompileResult built = compiler.compile(req);
-  ASSERT_TRUE(built.report.ok) << built.report.log;
-  cuda::KernelModule leave(built.cubin, "leave_local_marks"), count(built.cubin, "count_local_marks"),
-      throughAlloca(built.cubin, "count_marks_through_alloca");
+  const std::string cubin = cubinOf(compiler, kLocalMarks, "leave_local_marks", info.arch());
+  ASSERT_FALSE(cubin.empty());
+  cuda::KernelModule leave(cubin, "leave_local_marks"), count(cubin, "count_local_marks"),
+      throughAlloca(cubin, "count_marks_through_alloca");
   ASSERT_EQ(leave.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), 1024);
   cuda::LaunchGeometry g;
   g.grid[0] = static_cast<unsigned>(info.smCount * std::max(info.maxThreadsPerSm / 1024, 1));
