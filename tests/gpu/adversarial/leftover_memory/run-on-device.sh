@@ -15,6 +15,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   for s in smem lmem reserved rawlmem; do timeout 60 /tmp/probe_persistence $s; done
 "$nvcc" -arch=sm_90 -O2 -o /tmp/probe_reach "$here/probe_reach.cu" &&
   for s in smemmap lmem alloca; do timeout 60 /tmp/probe_reach $s; done
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_heap "$here/probe_heap.cu" &&
+  { timeout 60 /tmp/probe_heap 65536; timeout 60 /tmp/probe_heap 65536 zero; }
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_registers "$here/probe_registers.cu" && timeout 60 /tmp/probe_registers
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
