@@ -27,8 +27,10 @@ ModuleGlobalsReset::ModuleGlobalsReset(CUmodule module, const std::string& cubin
       throw KernelFailure(CandidateStatus::Invalid, "module-scope variables of more than " +
                                                         std::to_string(kMaxBytes >> 20) +
                                                         " MiB (they are reset before every launch)");
-    e.image = DeviceBuffer(e.bytes);
-    if (e.bytes > 0) check(d.cuMemcpyDtoD(e.image.get(), e.where, e.bytes), "keeping a module variable's image");
+    if (g.initialised && e.bytes > 0) {
+      e.initial.resize(e.bytes);
+      check(d.cuMemcpyDtoH(e.initial.data(), e.where, e.bytes), "keeping a module variable's load-time contents");
+    }
     entries_.push_back(std::move(e));
   }
 }
@@ -50,8 +52,13 @@ void refuseDeviceHeap(const std::string& cubin) {
 
 void ModuleGlobalsReset::restore(CUstream stream) const {
   const DriverApi& d = driver();
-  for (const Entry& e : entries_)
-    if (e.bytes > 0) check(d.cuMemcpyDtoDAsync(e.where, e.image.get(), e.bytes, stream), "resetting a module variable");
+  for (const Entry& e : entries_) {
+    if (e.bytes == 0) continue;
+    if (e.initial.empty())
+      check(d.cuMemsetD8Async(e.where, 0, e.bytes, stream), "clearing a module variable");
+    else
+      check(d.cuMemcpyHtoDAsync(e.where, e.initial.data(), e.bytes, stream), "resetting a module variable");
+  }
 }
 
 }  // namespace crucible::cuda

@@ -3,8 +3,16 @@
 // back to their load-time contents, queued on the stream before each launch:
 // no state survives from one launch to the next, so launch counters, caches
 // and timers kept in `__device__` variables see every launch as the first.
+//
+// The load-time contents are never kept in device memory: a kernel could
+// write into such a copy (it lay at a fixed distance from the variable, 74 MiB
+// on the H100: tests/gpu/adversarial/results/2026-12-05-leftover-memory.md)
+// and have its state restored from there. Zero-initialised variables are
+// cleared with a memset; the others are copied from host memory the device
+// cannot address (pageable, not pinned).
 #pragma once
 #include <cuda.h>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +22,7 @@ namespace crucible::cuda {
 
 class ModuleGlobalsReset {
 public:
-  // Their total size is capped: the load-time image is kept on the device.
+  // Their total size is capped: every launch restores them.
   static constexpr std::uint64_t kMaxBytes = 512ull << 20;
 
   // Finds every writable global of `cubin` in `module` (loaded from it) and
@@ -31,7 +39,7 @@ private:
   struct Entry {
     CUdeviceptr where = 0;
     std::size_t bytes = 0;
-    DeviceBuffer image;
+    std::vector<std::byte> initial;  // the load-time contents; empty for a zero-initialised variable
   };
   std::vector<Entry> entries_;
 };

@@ -48,6 +48,19 @@ extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __res
   if (!lazy && i < N) y[i] = gelu(x[i]);
 })";
 
+// Scales by a module variable initialised to 1 and sets it to 7 as it ends:
+// right only when every launch finds the variable's load-time value. One
+// block (grid-stride), so no block reads it after another wrote it.
+constexpr const char* kChangesItsInitialisedVariable = CRUCIBLE_GELU_PRELUDE R"(
+__device__ float scale = 1.0f;
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  const float s = scale;
+  __syncthreads();
+  for (long long i = threadIdx.x; i < N; i += blockDim.x) y[i] = gelu(x[i]) * s;
+  __syncthreads();
+  if (threadIdx.x == 0) scale = 7.0f;
+})";
+
 class Harness : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -112,6 +125,20 @@ TEST_F(Harness, AKernelThatPeeksAtItsOutputIsRejected) {
 // does all its work every time, and its timing is honest.
 TEST_F(Harness, AKernelThatCountsItsLaunchesInAModuleVariableWorksEveryTime) {
   const Evaluation e = timed(kCountsLaunches);
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_NE(e.detail.find("1 module variable(s) reset before every launch"), std::string::npos) << e.detail;
+}
+
+// An initialised variable is put back to its load-time value (from host
+// memory: no copy of it lies in device memory for a kernel to overwrite).
+TEST_F(Harness, AKernelFindsItsInitialisedModuleVariableAsLoadedAtEveryLaunch) {
+  EvaluationRequest r;
+  r.task = &task_;
+  r.candidate = compileKernel(kChangesItsInitialisedVariable, kGeluEntry, "1", "1024");
+  r.reference = compileBaseline(task_);
+  r.seeds = {1, 2};
+  r.time = true;
+  const Evaluation e = sharedEvaluator().evaluate(r);
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_NE(e.detail.find("1 module variable(s) reset before every launch"), std::string::npos) << e.detail;
 }
