@@ -272,6 +272,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     if (deviceOutput_) deviceOutput_->trim();
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
+    refuseFlushBufferWrites();
     // The last check also compares the inputs in full (it is the slowest).
     if (std::string why = task.checkTimedOutputs(lastFill, /*inputsToo=*/last); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
@@ -284,7 +285,20 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   if (reference)
     launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference", OutputBuffers::Reference); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
-  return timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);
+  flusher_->reset(task.stream());  // nothing an earlier evaluation left is charged to this one
+  Timing timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);
+  // One more flush reads what the last launches may have written.
+  flusher_->flush(task.stream());
+  finish();
+  refuseFlushBufferWrites();
+  return timing;
+}
+
+void CudaEvaluator::refuseFlushBufferWrites() {
+  if (flusher_->foundWrites())
+    throw KernelFailure(CandidateStatus::Invalid,
+                        "a timed kernel wrote into the harness's own memory (the buffer the L2 flush reads, which stays "
+                        "zero): a kernel may write only its outputs");
 }
 
 void CudaEvaluator::restoreContextLimits(Evaluation& ev) {

@@ -61,8 +61,10 @@ public:
   std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
   // Queues a read of `bytes` (a multiple of 16) at `data` by every SM, the
-  // data thrown away: the L2 flush (L2Flusher), which leaves L2 clean.
-  void readThrough(CUdeviceptr data, std::size_t bytes, int smCount, CUstream stream) const;
+  // data thrown away: the L2 flush (L2Flusher), which leaves L2 clean. Sets
+  // the 32-bit word at `nonZeroFlag` (when given) to 1 if a word read is not 0.
+  void readThrough(CUdeviceptr data, std::size_t bytes, int smCount, CUstream stream,
+                   CUdeviceptr nonZeroFlag = 0) const;
 
   // Queues the overwrite of all of every SM's shared memory with values
   // from a new seed (one block an SM at the opt-in maximum), so that nothing

@@ -77,13 +77,26 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 // variants of row kernels win that lose once L2 is clean, so the search chose
 // them (results/2026-12-03-h200-gemm-tma-store.md); the write-backs of the
 // output fills and input swaps queued before the flush land in the flush too.
+//
+// The buffer is zero and only ever read, so it must stay zero: it is the
+// largest piece of the harness's own memory, and a kernel that found it could
+// keep anything there from one launch to the next. The flush marks a flag
+// when it reads a word that is not zero.
 class L2Flusher {
 public:
   L2Flusher(const DeviceInfo& device, const HarnessKernels& harness);
   void flush(CUstream stream);
   std::size_t bytes() const { return buffer_.size(); }
+  // Zeroes the buffer and the flag (before a candidate's timing, so nothing
+  // an earlier evaluation left is charged to it).
+  void reset(CUstream stream);
+  // Whether a flush since the last reset read a word that was not zero (call
+  // once the stream has finished).
+  bool foundWrites();
+  CUdeviceptr bufferForTests() const { return buffer_.get(); }
 private:
   DeviceBuffer buffer_;
+  DeviceBuffer written_;  // the flag: 0, or 1 once a flush read a word that was not zero
   const HarnessKernels& harness_;
   int smCount_;
 };

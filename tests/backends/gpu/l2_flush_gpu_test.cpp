@@ -80,5 +80,29 @@ TEST(L2Flush, EvictsAndLeavesNoDirtyLinesForTheNextKernel) {
   EXPECT_LT(dirtThenFlush - flushed, 0.25 * writeBackCharge) << "dirt written before the flush slowed the next kernel";
 }
 
+// The flush buffer stays zero; a word a kernel wrote there (to keep something
+// between launches) is seen by the next flush, and a reset clears both.
+TEST(L2Flush, SeesAWriteIntoItsBuffer) {
+  CRUCIBLE_REQUIRE_GPU();
+  NvrtcCompiler compiler;
+  cuda::GpuContext gpu(0);
+  const cuda::DeviceInfo& info = gpu.info();
+  cuda::HarnessKernels harness(compiler, info.arch());
+  cuda::L2Flusher flusher(info, harness);
+  CUstream s = gpu.stream();
+  auto flushed = [&] {
+    flusher.flush(s);
+    EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
+    return flusher.foundWrites();
+  };
+  EXPECT_FALSE(flushed());
+  const std::uint32_t word = 0x5EED;
+  const std::size_t at = (flusher.bytes() / 3) & ~std::size_t{3};  // anywhere in it
+  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(flusher.bufferForTests() + at, &word, sizeof word), CUDA_SUCCESS);
+  EXPECT_TRUE(flushed());
+  flusher.reset(s);
+  EXPECT_FALSE(flushed()) << "the reset leaves the buffer and the flag clear";
+}
+
 }  // namespace
 }  // namespace crucible::gputest
