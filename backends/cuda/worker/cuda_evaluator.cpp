@@ -272,7 +272,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     if (deviceOutput_) deviceOutput_->trim();
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
-    refuseFlushBufferWrites();
+    refuseWritesToHarnessMemory(task);
     // The last check also compares the inputs in full (it is the slowest).
     if (std::string why = task.checkTimedOutputs(lastFill, /*inputsToo=*/last); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
@@ -286,19 +286,22 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference", OutputBuffers::Reference); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   flusher_->reset(task.stream());  // nothing an earlier evaluation left is charged to this one
+  task.fingerprintIdleBuffers();
   Timing timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);
   // One more flush reads what the last launches may have written.
   flusher_->flush(task.stream());
   finish();
-  refuseFlushBufferWrites();
+  refuseWritesToHarnessMemory(task);
   return timing;
 }
 
-void CudaEvaluator::refuseFlushBufferWrites() {
+void CudaEvaluator::refuseWritesToHarnessMemory(const TaskRuntime& task) {
   if (flusher_->foundWrites())
     throw KernelFailure(CandidateStatus::Invalid,
                         "a timed kernel wrote into the harness's own memory (the buffer the L2 flush reads, which stays "
                         "zero): a kernel may write only its outputs");
+  if (std::string damage = task.idleBufferDamage(); !damage.empty())
+    throw KernelFailure(CandidateStatus::Invalid, damage);
 }
 
 void CudaEvaluator::restoreContextLimits(Evaluation& ev) {

@@ -155,6 +155,39 @@ void TaskRuntime::loadInputSet(int set) {
   liveSet_ = set;
 }
 
+std::uint64_t TaskRuntime::hashOfBytes(CUdeviceptr where, std::size_t bytes) const {
+  const int width = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;  // the widest word that divides it
+  return harness_.hash(where, width, static_cast<std::int64_t>(bytes / static_cast<std::size_t>(width)), gpu_.stream());
+}
+
+void TaskRuntime::fingerprintIdleBuffers() {
+  idle_.clear();
+  auto add = [&](std::string what, CUdeviceptr where, std::size_t bytes) {
+    if (bytes > 0) idle_.push_back({std::move(what), where, bytes, hashOfBytes(where, bytes)});
+  };
+  for (int s = 0; s < setsUsed_; ++s)
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      add("copy of input '" + spec_.inputs[i].name + "' in kept input set " + std::to_string(s + 1),
+          sets_[static_cast<std::size_t>(s)].device[i].get(), sets_[static_cast<std::size_t>(s)].device[i].size());
+  for (std::size_t i = 0; i < drawnInputs_.size(); ++i)
+    add("masked copy of input '" + spec_.inputs[i].name + "'", drawnInputs_[i].get(), drawnInputs_[i].size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    add("masked reference of output '" + spec_.outputs[i].name + "'", maskedReference_[i].get(),
+        maskedReference_[i].size());
+    add("kept copy of output '" + spec_.outputs[i].name + "'", keptOutputs_[i].get(), keptOutputs_[i].size());
+    add("oracle's buffer for output '" + spec_.outputs[i].name + "'", oracleOutputs_[i]->data(),
+        oracleOutputs_[i]->dataBytes());
+  }
+}
+
+std::string TaskRuntime::idleBufferDamage() const {
+  for (const IdleBuffer& b : idle_)
+    if (hashOfBytes(b.where, b.bytes) != b.hash)
+      return "a timed kernel wrote into the harness's own memory (the " + b.what +
+             ", which no launch touches during timing): a kernel may write only its outputs";
+  return {};
+}
+
 std::uint64_t TaskRuntime::outputHash(std::size_t output) const {
   const GuardedBuffer& b = *outputs_[output];
   return harness_.hash(b.data(), static_cast<int>(sizeOf(b.dtype())), b.count(), gpu_.stream());

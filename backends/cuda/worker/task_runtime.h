@@ -93,6 +93,20 @@ public:
   // the inputs are compared with the set in full as well); else what
   // differs, in words.
   std::string checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo);
+  // The harness's own buffers that no launch touches while the candidate is
+  // timed: the kept input sets, the masked copies validation compares with
+  // (drawn inputs, reference, kept outputs) and the oracle's cleared outputs.
+  // A kernel that found one could keep anything there from one launch to the
+  // next (and memcheck does not report a write into another valid
+  // allocation). fingerprintIdleBuffers hashes them all (waits for the
+  // stream); idleBufferDamage hashes them again and names the first that
+  // changed, or returns "".
+  void fingerprintIdleBuffers();
+  std::string idleBufferDamage() const;
+  // Device address of kept input set `set`'s copy of input `input` (tests).
+  CUdeviceptr keptSetBufferForTests(int set, std::size_t input) const {
+    return sets_[static_cast<std::size_t>(set)].device[input].get();
+  }
   // checkOutput (output_check.h) of candidate output `output` as the device
   // holds it now against the current reference, with `tol` and poison
   // pattern `poison` (0 or 1): the same pass run on the device, the same
@@ -153,6 +167,15 @@ private:
     std::vector<std::uint64_t> outputHashes;
   };
   std::uint64_t outputHash(std::size_t output) const;
+  // One idle buffer (fingerprintIdleBuffers): what it is, where, its hash.
+  struct IdleBuffer {
+    std::string what;
+    CUdeviceptr where = 0;
+    std::size_t bytes = 0;
+    std::uint64_t hash = 0;
+  };
+  std::uint64_t hashOfBytes(CUdeviceptr where, std::size_t bytes) const;
+  std::vector<IdleBuffer> idle_;
   // Empty when input i's guards are intact; else how many bytes changed.
   std::string inputGuardDamage(std::size_t i) const;
   // "N of M elements still hold the fill" or "N of M elements differ", for a failed timed check.

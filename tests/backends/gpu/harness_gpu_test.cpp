@@ -197,6 +197,35 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   EXPECT_EQ(std::memcmp(poisoned[0].bytes.data() + 4 * 77, pattern.data(), 4), 0);
 }
 
+// The harness's buffers that no launch touches during timing are hashed when
+// timing begins; a write into one (what a kernel that found it would do to
+// keep something between launches) is named at the next check.
+TEST(HarnessRuntime, AWriteIntoAnIdleHarnessBufferIsNamed) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  TaskSpec spec = parseTaskSpec(task.specJson);
+  cuda::GpuContext gpu(0);
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, gpu.info().arch());
+  CompileRequest req;
+  req.source = spec.oracle.source;
+  req.entry = spec.oracle.launch.entry;
+  req.arch = gpu.info().arch();
+  const CompileResult oracle = compiler.compile(req);
+  ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
+  cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  rt.randomizeInputs(1);
+  rt.computeReference(10);
+  rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison0, 0}, true);
+  ASSERT_EQ(rt.keepValidatedSet(), 0);
+  rt.fingerprintIdleBuffers();
+  EXPECT_EQ(rt.idleBufferDamage(), "");
+  const std::uint32_t word = 0x5EED;
+  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(rt.keptSetBufferForTests(0, 0) + 4096, &word, sizeof word), CUDA_SUCCESS);
+  const std::string damage = rt.idleBufferDamage();
+  EXPECT_NE(damage.find("copy of input 'x' in kept input set 1"), std::string::npos) << damage;
+}
+
 // The device draws validation inputs as the host's fillRandom does: uniform
 // and randint bit for bit, the normals to the last bit of float math.
 TEST(HarnessRuntime, DeviceDrawsAreTheHostsDraws) {
