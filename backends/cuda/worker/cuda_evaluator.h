@@ -73,14 +73,14 @@ private:
   // candidate launch after a fresh output fill, some of them checked.
   Timing timeCandidate(const EvaluationRequest& request, TaskRuntime& task, const CandidateUnderTest& candidate,
                        LaunchPlan& plan, TimedChecks& checks);
-  // A candidate may have made the driver raise the context's per-thread
-  // stack (and so its local-memory reservation): put it back so the next
-  // candidate runs in the context the first one found.
   // Throws KernelFailure (Invalid) when a timed kernel wrote into the
   // harness's own memory: a flush since the timing began read a word of its
   // buffer that was not zero (L2Flusher), or an idle buffer of `task` changed
   // (TaskRuntime::idleBufferDamage).
   void refuseWritesToHarnessMemory(const TaskRuntime& task);
+  // A candidate may have made the driver raise the context's per-thread
+  // stack (and so its local-memory reservation): put it back so the next
+  // candidate runs in the context the first one found.
   void restoreContextLimits(Evaluation& ev);
 
   std::shared_ptr<Compiler> compiler_;
