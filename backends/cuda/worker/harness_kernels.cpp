@@ -498,6 +498,10 @@ void HarnessKernels::scrubLocalMemory(const DeviceInfo& device, std::size_t byte
   check(scrub->launch(g, stream, params), "queuing the local-memory scrub");
 }
 
+void HarnessKernels::clearResults(CUstream stream) const {
+  check(driver().cuMemsetD8Async(result_.get(), 0, result_.size(), stream), "clearing the harness's result words");
+}
+
 void HarnessKernels::maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std::int64_t count, std::uint64_t key,
                                 CUstream stream) const {
   if (count <= 0) return;

@@ -76,6 +76,10 @@ public:
   // or stack fits in it finds what an earlier launch left there. Compiles a
   // scrub of that frame the first time (a multiple of 256 bytes; 0: nothing).
   void scrubLocalMemory(const DeviceInfo& device, std::size_t bytesPerThread, CUstream stream) const;
+  // Queues the clearing of the words the harness's own kernels leave their
+  // results in (a hash, a count, a tally): small, but enough to carry a
+  // scalar output from one launch to the next.
+  void clearResults(CUstream stream) const;
 
   // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
   // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a

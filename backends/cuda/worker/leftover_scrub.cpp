@@ -19,6 +19,7 @@ void LeftoverScrub::queue(CUstream stream) const {
   check(driver().cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE), "reading the stack limit");
   harness_.scrubSharedMemory(device_, stream);
   harness_.scrubLocalMemory(device_, std::max(stack, frameBytes_), stream);
+  harness_.clearResults(stream);
 }
 
 }  // namespace crucible::cuda

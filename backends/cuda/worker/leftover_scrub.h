@@ -9,7 +9,8 @@
 // could keep its results there and, at its next launch on the same inputs
 // (timing keeps an input set for about eight launches), copy them instead of
 // computing. Before every launch the harness checks, times or profiles, of the
-// candidate or the reference, both are overwritten with fresh values.
+// candidate or the reference, both are overwritten with fresh values, and the
+// harness's own result words (HarnessKernels::clearResults) are cleared.
 #pragma once
 #include <cuda.h>
 #include <cstddef>

@@ -127,6 +127,7 @@ void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
     if (rewriteGuards) b->writeGuards();
     harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
   }
+  for (auto& b : referenceOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
 }
 
 int TaskRuntime::keepValidatedSet() {

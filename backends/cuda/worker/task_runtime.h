@@ -70,6 +70,10 @@ public:
 
   // Queues `fill` into every candidate output on the stream (ordered before
   // the next launch); with `rewriteGuards`, the guards are rewritten too.
+  // The reference's outputs get the fill as well: they lie next to the
+  // candidate's, and between two candidate launches with no reference launch
+  // between (every other pair of the timing) a kernel could otherwise keep
+  // its results there.
   void fillOutputs(const FillChoice& fill, bool rewriteGuards);
 
   // Keeps the live inputs as a validated input set with the hash of the
