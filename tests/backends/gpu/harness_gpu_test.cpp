@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/harness_kernels.h"
@@ -155,20 +156,31 @@ TEST_F(Harness, AKernelThatUsesTheDeviceHeapIsRefused) {
   EXPECT_TRUE(e.trials.empty()) << "refused before any launch";
 }
 
+// The gelu task's runtime on the first GPU, with the harness kernels and the
+// oracle it needs (HarnessRuntime tests).
+struct GeluRuntime {
+  GeluRuntime() : spec(parseTaskSpec(builtinTask(kGeluTask).specJson)), gpu(0), harness(compiler, gpu.info().arch()) {
+    CompileRequest req;
+    req.source = spec.oracle.source;
+    req.entry = spec.oracle.launch.entry;
+    req.arch = gpu.info().arch();
+    const CompileResult oracle = compiler.compile(req);
+    EXPECT_TRUE(oracle.report.ok) << oracle.report.log;
+    rt = std::make_unique<cuda::TaskRuntime>(gpu, spec, oracle.cubin, harness);
+  }
+  TaskSpec spec;
+  cuda::GpuContext gpu;
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness;
+  std::unique_ptr<cuda::TaskRuntime> rt;
+};
+
 TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
-  TaskSpec spec = parseTaskSpec(task.specJson);
-  cuda::GpuContext gpu(0);
-  NvrtcCompiler compiler;
-  cuda::HarnessKernels harness(compiler, gpu.info().arch());
-  CompileRequest req;
-  req.source = spec.oracle.source;
-  req.entry = spec.oracle.launch.entry;
-  req.arch = gpu.info().arch();
-  const CompileResult oracle = compiler.compile(req);
-  ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
-  cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  GeluRuntime g;
+  cuda::GpuContext& gpu = g.gpu;
+  cuda::HarnessKernels& harness = g.harness;
+  cuda::TaskRuntime& rt = *g.rt;
   // The gelu task's buffers are hundreds of MiB: page-locked, so a trial's copies run at bus speed.
   EXPECT_EQ(rt.hostPinningNote(), "");
   rt.randomizeInputs(1);
@@ -202,18 +214,8 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
 // keep something between launches) is named at the next check.
 TEST(HarnessRuntime, AWriteIntoAnIdleHarnessBufferIsNamed) {
   CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
-  TaskSpec spec = parseTaskSpec(task.specJson);
-  cuda::GpuContext gpu(0);
-  NvrtcCompiler compiler;
-  cuda::HarnessKernels harness(compiler, gpu.info().arch());
-  CompileRequest req;
-  req.source = spec.oracle.source;
-  req.entry = spec.oracle.launch.entry;
-  req.arch = gpu.info().arch();
-  const CompileResult oracle = compiler.compile(req);
-  ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
-  cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  GeluRuntime g;
+  cuda::TaskRuntime& rt = *g.rt;
   rt.randomizeInputs(1);
   rt.computeReference(10);
   rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison0, 0}, true);
