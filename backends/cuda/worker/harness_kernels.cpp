@@ -347,7 +347,7 @@ std::int64_t firstIndex(std::uint64_t v) { return v == ~0ull ? -1 : static_cast<
 const char* HarnessKernels::source() { return kSource; }
 
 HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
-    : result_(sizeof(DeviceTally)), compiler_(compiler), arch_(arch) {
+    : compiler_(compiler), arch_(arch), result_(sizeof(DeviceTally)) {
   CompileRequest req;
   req.source = kSource;
   req.entry = "crucible_fill_pattern";
@@ -443,6 +443,8 @@ void HarnessKernels::readThrough(CUdeviceptr data, std::size_t bytes, int smCoun
   check(read_->launch(g, stream, params), "queuing the L2 flush");
 }
 
+std::uint64_t HarnessKernels::nextScrubSeed() const { return mix64(scrubKey_ + ++scrubs_ * kGamma); }
+
 void HarnessKernels::scrubSharedMemory(const DeviceInfo& device, CUstream stream) const {
   LaunchGeometry g;
   g.block[0] = 1024;
@@ -454,7 +456,7 @@ void HarnessKernels::scrubSharedMemory(const DeviceInfo& device, CUstream stream
     scrub_->prepare(g, device);
     scrubPreparedBytes_ = g.dynamicSmemBytes;
   }
-  unsigned long long seed = mix64(scrubKey_ + ++scrubs_ * kGamma);
+  unsigned long long seed = nextScrubSeed();
   void* params[] = {&seed};
   check(scrub_->launch(g, stream, params), "queuing the shared-memory scrub");
 }
@@ -492,7 +494,7 @@ void HarnessKernels::scrubLocalMemory(const DeviceInfo& device, std::size_t byte
   LaunchGeometry g;
   g.block[0] = 1024;
   g.grid[0] = static_cast<unsigned>(std::max(device.smCount, 1) * std::max(device.maxThreadsPerSm / 1024, 1));
-  unsigned seed = static_cast<unsigned>(mix64(scrubKey_ ^ (++scrubs_ * kGamma)));
+  unsigned seed = static_cast<unsigned>(nextScrubSeed());
   int rotate = 0;
   void* params[] = {&seed, &rotate};
   check(scrub->launch(g, stream, params), "queuing the local-memory scrub");

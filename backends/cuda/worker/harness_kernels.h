@@ -107,6 +107,7 @@ private:
   std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_;
   std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
   mutable std::uint64_t scrubs_ = 0;
+  std::uint64_t nextScrubSeed() const;          // a new seed for every scrub, from scrubKey_
   mutable unsigned scrubPreparedBytes_ = 0;     // the dynamic shared memory the scrub's function was raised to
   Compiler& compiler_;
   std::string arch_;

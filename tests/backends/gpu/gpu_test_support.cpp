@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gpu_test_support.h"
+#include <iostream>
 #include <stdexcept>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/gpu_probe.h"
@@ -67,6 +68,18 @@ KernelBinary compileBaseline(const Task& task) {
 cuda::CudaEvaluator& sharedEvaluator() {
   static cuda::CudaEvaluator evaluator(std::make_shared<NvrtcCompiler>());
   return evaluator;
+}
+
+Evaluation evaluateTimed(const Task& task, const KernelBinary& candidate, const std::vector<std::uint64_t>& seeds) {
+  EvaluationRequest r;
+  r.task = &task;
+  r.candidate = candidate;
+  r.reference = compileBaseline(task);
+  r.seeds = seeds;
+  r.time = true;
+  Evaluation e = sharedEvaluator().evaluate(r);
+  std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
+  return e;
 }
 
 }  // namespace crucible::gputest

@@ -2,8 +2,10 @@
 // Shared pieces of the GPU tests: skipping cleanly without a GPU, loading a
 // task, compiling a kernel for the GPU at hand, one in-process evaluator.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 #include "backends/cuda/worker/cuda_evaluator.h"
 #include "core/engine/interfaces.h"
 #include "core/task/task_spec.h"
@@ -37,5 +39,9 @@ KernelBinary compileBaseline(const Task& task);
 
 // One evaluator for the whole test binary (creating a context costs time).
 cuda::CudaEvaluator& sharedEvaluator();
+
+// `candidate` for `task`, validated on `seeds` and timed against the task's
+// baseline in the shared evaluator; the verdict is printed.
+Evaluation evaluateTimed(const Task& task, const KernelBinary& candidate, const std::vector<std::uint64_t>& seeds);
 
 }  // namespace crucible::gputest

@@ -69,15 +69,8 @@ protected:
     task_ = builtinTask(kGeluTask);
   }
   Evaluation timed(const char* source) {
-    EvaluationRequest r;
-    r.task = &task_;
-    r.candidate = compileKernel(source, kGeluEntry, kGeluGrid);
-    r.reference = compileBaseline(task_);
-    r.seeds = {1, 2, 3};
-    r.time = true;
-    Evaluation e = sharedEvaluator().evaluate(r);
+    Evaluation e = evaluateTimed(task_, compileKernel(source, kGeluEntry, kGeluGrid), {1, 2, 3});
     EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
-    std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
     return e;
   }
   Task task_;
@@ -133,13 +126,7 @@ TEST_F(Harness, AKernelThatCountsItsLaunchesInAModuleVariableWorksEveryTime) {
 // An initialised variable is put back to its load-time value (from host
 // memory: no copy of it lies in device memory for a kernel to overwrite).
 TEST_F(Harness, AKernelFindsItsInitialisedModuleVariableAsLoadedAtEveryLaunch) {
-  EvaluationRequest r;
-  r.task = &task_;
-  r.candidate = compileKernel(kChangesItsInitialisedVariable, kGeluEntry, "1", "1024");
-  r.reference = compileBaseline(task_);
-  r.seeds = {1, 2};
-  r.time = true;
-  const Evaluation e = sharedEvaluator().evaluate(r);
+  const Evaluation e = evaluateTimed(task_, compileKernel(kChangesItsInitialisedVariable, kGeluEntry, "1", "1024"), {1, 2});
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_NE(e.detail.find("1 module variable(s) reset before every launch"), std::string::npos) << e.detail;
 }

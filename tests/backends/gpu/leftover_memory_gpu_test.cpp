@@ -20,16 +20,24 @@
 namespace crucible::gputest {
 namespace {
 
-// `source` compiled for the GPU at hand (its kernels are loaded by name).
-std::string cubinOf(NvrtcCompiler& compiler, const char* source, const char* entry, const std::string& arch) {
-  CompileRequest req;
-  req.source = source;
-  req.entry = entry;
-  req.arch = arch;
-  const CompileResult built = compiler.compile(req);
-  EXPECT_TRUE(built.report.ok) << built.report.log;
-  return built.cubin;
-}
+// What a direct test of a scrub needs: the first GPU, the harness's kernels
+// and the test's marking kernels (`source`, checked by compiling `entry`)
+// compiled for it.
+struct ScrubBench {
+  ScrubBench(const char* source, const char* entry) : gpu(0), harness(compiler, gpu.info().arch()) {
+    CompileRequest req;
+    req.source = source;
+    req.entry = entry;
+    req.arch = gpu.info().arch();
+    const CompileResult built = compiler.compile(req);
+    EXPECT_TRUE(built.report.ok) << built.report.log;
+    cubin = built.cubin;
+  }
+  cuda::GpuContext gpu;
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness;
+  std::string cubin;  // empty when the marks do not compile
+};
 
 // Marks: every word of the dynamic window and of the block's reserved window
 // gets a pattern of its offset; `count` tallies the words that still hold it.
@@ -63,12 +71,12 @@ extern "C" __global__ void count_marks(unsigned long long* dynamicKept, unsigned
 
 TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInSharedMemory) {
   CRUCIBLE_REQUIRE_GPU();
-  cuda::GpuContext gpu(0);
+  ScrubBench bench(kMarks, "leave_marks");
+  ASSERT_FALSE(bench.cubin.empty());
+  cuda::GpuContext& gpu = bench.gpu;
   const cuda::DeviceInfo& info = gpu.info();
-  NvrtcCompiler compiler;
-  cuda::HarnessKernels harness(compiler, info.arch());
-  const std::string cubin = cubinOf(compiler, kMarks, "leave_marks", info.arch());
-  ASSERT_FALSE(cubin.empty());
+  const cuda::HarnessKernels& harness = bench.harness;
+  const std::string& cubin = bench.cubin;
   cuda::KernelModule leave(cubin, "leave_marks"), count(cubin, "count_marks");
   cuda::LaunchGeometry g;  // one block an SM, all of its shared memory
   g.grid[0] = static_cast<unsigned>(info.smCount);
@@ -130,15 +138,8 @@ extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __res
 TEST(LeftoverMemory, AKernelFindsNothingItLeftInSharedMemoryAtItsNextLaunch) {
   CRUCIBLE_REQUIRE_GPU();
   const Task task = builtinTask(kGeluTask);
-  EvaluationRequest r;
-  r.task = &task;
-  r.candidate = compileKernel(kFindsItsMarks, kGeluEntry, "sm_count", "1024", "200000");
-  r.reference = compileBaseline(task);
-  r.seeds = {1, 2};
-  r.time = true;
-  const Evaluation e = sharedEvaluator().evaluate(r);
+  const Evaluation e = evaluateTimed(task, compileKernel(kFindsItsMarks, kGeluEntry, "sm_count", "1024", "200000"), {1, 2});
   EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
-  std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
   // Without the scrub its second launch on the same inputs wrote nothing: "nondeterministic".
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_TRUE(e.timing.has_value());
@@ -175,12 +176,12 @@ extern "C" __global__ void __launch_bounds__(1024, 2) count_marks_through_alloca
 
 TEST(LeftoverMemory, TheScrubLeavesNothingOfAnEarlierKernelInLocalMemory) {
   CRUCIBLE_REQUIRE_GPU();
-  cuda::GpuContext gpu(0);
+  ScrubBench bench(kLocalMarks, "leave_local_marks");
+  ASSERT_FALSE(bench.cubin.empty());
+  cuda::GpuContext& gpu = bench.gpu;
   const cuda::DeviceInfo& info = gpu.info();
-  NvrtcCompiler compiler;
-  cuda::HarnessKernels harness(compiler, info.arch());
-  const std::string cubin = cubinOf(compiler, kLocalMarks, "leave_local_marks", info.arch());
-  ASSERT_FALSE(cubin.empty());
+  const cuda::HarnessKernels& harness = bench.harness;
+  const std::string& cubin = bench.cubin;
   cuda::KernelModule leave(cubin, "leave_local_marks"), count(cubin, "count_local_marks"),
       throughAlloca(cubin, "count_marks_through_alloca");
   ASSERT_EQ(leave.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), 1024);
@@ -247,15 +248,8 @@ extern "C" __global__ void __launch_bounds__(1024, 2) gelu_kernel(const float* _
 TEST(LeftoverMemory, AKernelFindsNothingItLeftInLocalMemoryAtItsNextLaunch) {
   CRUCIBLE_REQUIRE_GPU();
   const Task task = builtinTask(kGeluTask);
-  EvaluationRequest r;
-  r.task = &task;
-  r.candidate = compileKernel(kFindsItsLocalMarks, kGeluEntry, "sm_count * 2", "1024");
-  r.reference = compileBaseline(task);
-  r.seeds = {1, 2};
-  r.time = true;
-  const Evaluation e = sharedEvaluator().evaluate(r);
+  const Evaluation e = evaluateTimed(task, compileKernel(kFindsItsLocalMarks, kGeluEntry, "sm_count * 2", "1024"), {1, 2});
   EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
-  std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
   // Without the scrub its blocks find their marks at the second launch on the same inputs and write nothing.
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_TRUE(e.timing.has_value());
