@@ -103,6 +103,8 @@ TaskRuntime& CudaEvaluator::runtimeFor(const Task& task) {
   if (!harness_) harness_ = std::make_unique<HarnessKernels>(*compiler_, gpu_.info().arch());
   if (!flusher_) flusher_ = std::make_unique<L2Flusher>(gpu_.info(), *harness_);
   runtime_ = std::make_unique<TaskRuntime>(gpu_, std::move(spec), oracle.cubin, *harness_);
+  runtime_->watchHarnessMemory("unused end of the page of the L2 flush's flag", flusher_->flagPageTail(),
+                               flusher_->flagPageTailBytes());
   runtimeKey_ = task.specJson;
   return *runtime_;
 }
@@ -286,7 +288,6 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference", OutputBuffers::Reference); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   flusher_->reset(task.stream());  // nothing an earlier evaluation left is charged to this one
-  task.fingerprintIdleBuffers();
   Timing timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);
   // One more flush reads what the last launches may have written.
   flusher_->flush(task.stream());
@@ -300,7 +301,7 @@ void CudaEvaluator::refuseWritesToHarnessMemory(const TaskRuntime& task) {
     throw KernelFailure(CandidateStatus::Invalid,
                         "a timed kernel wrote into the harness's own memory (the buffer the L2 flush reads, which stays "
                         "zero): a kernel may write only its outputs");
-  if (std::string damage = task.idleBufferDamage(); !damage.empty())
+  if (std::string damage = task.harnessMemoryDamage(); !damage.empty())
     throw KernelFailure(CandidateStatus::Invalid, damage);
 }
 

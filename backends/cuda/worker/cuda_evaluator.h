@@ -75,8 +75,8 @@ private:
                        LaunchPlan& plan, TimedChecks& checks);
   // Throws KernelFailure (Invalid) when a timed kernel wrote into the
   // harness's own memory: a flush since the timing began read a word of its
-  // buffer that was not zero (L2Flusher), or an idle buffer of `task` changed
-  // (TaskRuntime::idleBufferDamage).
+  // buffer that was not zero (L2Flusher), or a region of `task`'s watched
+  // memory no longer hashes as the harness left it (TaskRuntime::harnessMemoryDamage).
   void refuseWritesToHarnessMemory(const TaskRuntime& task);
   // A candidate may have made the driver raise the context's per-thread
   // stack (and so its local-memory reservation): put it back so the next

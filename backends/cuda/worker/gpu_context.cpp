@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/gpu_context.h"
+#include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 #include "backends/cuda/worker/driver_api.h"
 
@@ -103,24 +105,98 @@ bool GpuContext::stillUsable() {
   return true;
 }
 
-DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes), extent_(bytes) {
   if (bytes == 0) return;
   CUresult rc = driver().cuMemAlloc(&ptr_, bytes);
   if (rc != CUDA_SUCCESS)
     throw DriverError(rc, "allocating " + std::to_string(bytes) + " bytes on the GPU failed: " + describe(rc));
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (ptr_ && !contextLost()) driver().cuMemFree(ptr_);
+namespace {
+CUmemAllocationProp devicePages() {
+  CUdevice dev = 0;
+  check(driver().cuCtxGetDevice(&dev), "finding the current context's device");
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = dev;
+  return prop;
 }
+}  // namespace
+
+std::size_t devicePageBytes() {
+  const CUmemAllocationProp prop = devicePages();
+  std::size_t page = 0;
+  check(driver().cuMemGetAllocationGranularity(&page, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+        "reading the device's allocation granularity");
+  return page;
+}
+
+std::size_t wholePagesFor(std::size_t bytes, std::size_t page) {
+  if (page == 0) throw std::logic_error("wholePagesFor: a page of 0 bytes");
+  return std::max<std::size_t>(1, (bytes + page - 1) / page) * page;
+}
+
+DeviceBuffer DeviceBuffer::wholePages(std::size_t bytes) {
+  const DriverApi& d = driver();
+  const CUmemAllocationProp prop = devicePages();
+  const std::size_t page = devicePageBytes();
+  DeviceBuffer b;
+  b.bytes_ = bytes;
+  b.extent_ = wholePagesFor(bytes, page);
+  auto fail = [&](CUresult rc, const char* step) {
+    return DriverError(rc, "allocating " + std::to_string(b.extent_) + " bytes of whole pages on the GPU failed (" +
+                               step + "): " + describe(rc));
+  };
+  CUmemGenericAllocationHandle handle{};
+  if (CUresult rc = d.cuMemCreate(&handle, b.extent_, &prop, 0); rc != CUDA_SUCCESS) throw fail(rc, "cuMemCreate");
+  CUresult rc = d.cuMemAddressReserve(&b.ptr_, b.extent_, page, 0, 0);
+  if (rc != CUDA_SUCCESS) {
+    d.cuMemRelease(handle);
+    b.ptr_ = 0;
+    throw fail(rc, "cuMemAddressReserve");
+  }
+  rc = d.cuMemMap(b.ptr_, b.extent_, 0, handle, 0);
+  // The mapping holds the memory from here on; the handle is not needed to unmap it.
+  d.cuMemRelease(handle);
+  if (rc != CUDA_SUCCESS) {
+    d.cuMemAddressFree(b.ptr_, b.extent_);
+    b.ptr_ = 0;
+    throw fail(rc, "cuMemMap");
+  }
+  b.mapped_ = true;  // from here the destructor unmaps and frees the range
+  CUmemAccessDesc access{};
+  access.location = prop.location;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  if (CUresult a = d.cuMemSetAccess(b.ptr_, b.extent_, &access, 1); a != CUDA_SUCCESS) throw fail(a, "cuMemSetAccess");
+  // Fresh pages hold whatever they held: the part past `bytes` starts known.
+  if (b.extent_ > bytes) check(d.cuMemsetD8(b.ptr_ + bytes, 0, b.extent_ - bytes), "clearing the end of a page");
+  return b;
+}
+
+void DeviceBuffer::release() noexcept {
+  if (!ptr_ || contextLost()) return;
+  const DriverApi& d = driver();
+  if (mapped_) {
+    d.cuMemUnmap(ptr_, extent_);
+    d.cuMemAddressFree(ptr_, extent_);
+  } else {
+    d.cuMemFree(ptr_);
+  }
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_ && !contextLost()) driver().cuMemFree(ptr_);
+    release();
     ptr_ = o.ptr_;
     bytes_ = o.bytes_;
+    extent_ = o.extent_;
+    mapped_ = o.mapped_;
     o.ptr_ = 0;
-    o.bytes_ = 0;
+    o.bytes_ = o.extent_ = 0;
+    o.mapped_ = false;
   }
   return *this;
 }

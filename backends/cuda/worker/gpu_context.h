@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace crucible::cuda {
 
@@ -81,23 +82,47 @@ private:
   std::string lostReason_;
 };
 
-// A plain device allocation, freed on destruction (errors ignored then: after
-// a fault the context refuses frees and the process is about to exit anyway).
+// A device allocation, freed on destruction (errors ignored then: after a
+// fault the context refuses frees and the process is about to exit anyway).
+//
+// DeviceBuffer(bytes) is cuMemAlloc's: exactly `bytes` as far as the driver
+// and compute-sanitizer know, in pages the driver may share with other
+// allocations (the sanitizer's runs want that exactness).
+//
+// wholePages(bytes) is for the harness's own memory in the evaluating
+// process: mapped through the virtual memory API in whole pages of the
+// device's allocation granularity (2 MiB on Hopper) that hold nothing else,
+// the end of the last page zeroed. A kernel can write anywhere it can
+// address without a fault, and cuMemAlloc packs small allocations into
+// shared pages: the end of a page behind a harness buffer would otherwise be
+// memory nobody owns, watches or resets. extent() is all of it.
 class DeviceBuffer {
 public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t bytes);
+  static DeviceBuffer wholePages(std::size_t bytes);
   ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = 0; o.bytes_ = 0; }
+  DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   CUdeviceptr get() const { return ptr_; }
   std::size_t size() const { return bytes_; }
+  // The bytes mapped for this buffer alone: size() for a cuMemAlloc buffer,
+  // whole pages for wholePages.
+  std::size_t extent() const { return extent_; }
 private:
+  void release() noexcept;
   CUdeviceptr ptr_ = 0;
   std::size_t bytes_ = 0;
+  std::size_t extent_ = 0;
+  bool mapped_ = false;  // wholePages: unmapped and its address range freed, not cuMemFree'd
 };
+
+// The device's allocation granularity for wholePages (the current context's device).
+std::size_t devicePageBytes();
+// `bytes` rounded up to whole pages of `page` bytes (at least one page).
+std::size_t wholePagesFor(std::size_t bytes, std::size_t page);
 
 // A device event pair for one timed region.
 class EventPair {

@@ -1,16 +1,47 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/guarded_buffer.h"
+#include <algorithm>
 #include <cstring>
+#include <utility>
 #include "backends/cuda/worker/driver_api.h"
 
 namespace crucible::cuda {
 
+namespace {
+
+// Queues `pattern` repeated over the `bytes` at `where` (a multiple of its
+// width): 1-, 2- and 4-byte patterns set on the device (cuMemsetD8/D16/D32),
+// wider ones uploaded from `image` (at least `bytes` of the pattern). Like
+// cuMemsetD8, ordered before later work on the context's stream (a blocking
+// stream) and on the legacy stream the copies use.
+void setPattern(CUdeviceptr where, std::size_t bytes, const std::vector<std::byte>& pattern,
+                const std::vector<std::byte>& image) {
+  const DriverApi& d = driver();
+  const std::size_t w = pattern.size();
+  if (w == 1) {
+    check(d.cuMemsetD8(where, static_cast<unsigned char>(pattern[0]), bytes), "cuMemsetD8");
+  } else if (w == 2) {
+    std::uint16_t v;
+    std::memcpy(&v, pattern.data(), sizeof v);
+    check(d.cuMemsetD16(where, v, bytes / 2), "cuMemsetD16");
+  } else if (w == 4) {
+    std::uint32_t v;
+    std::memcpy(&v, pattern.data(), sizeof v);
+    check(d.cuMemsetD32(where, v, bytes / 4), "cuMemsetD32");
+  } else {
+    check(d.cuMemcpyHtoD(where, image.data(), bytes), "writing guard regions");
+  }
+}
+
+}  // namespace
+
 GuardedBuffer::GuardedBuffer(DType dtype, std::int64_t count)
-    : dtype_(dtype), count_(count), alloc_(2 * kGuardBytes + static_cast<std::size_t>(count) * sizeOf(dtype)) {
-  const std::vector<std::byte> pattern = guardPattern(dtype);
-  guardImage_.resize(kGuardBytes);
-  for (std::size_t off = 0; off < kGuardBytes; off += pattern.size())
-    std::memcpy(guardImage_.data() + off, pattern.data(), pattern.size());
+    : dtype_(dtype), count_(count),
+      alloc_(DeviceBuffer::wholePages(2 * kGuardBytes + static_cast<std::size_t>(count) * sizeOf(dtype))),
+      pattern_(guardPattern(dtype)) {
+  guardImage_.resize(std::max(kGuardBytes, trailingGuardBytes()));
+  for (std::size_t off = 0; off < guardImage_.size(); off += pattern_.size())
+    std::memcpy(guardImage_.data() + off, pattern_.data(), pattern_.size());
   writeGuards();
 }
 
@@ -30,24 +61,8 @@ void GuardedBuffer::download(void* host, std::size_t bytes) const {
 }
 
 void GuardedBuffer::fill(const std::vector<std::byte>& pattern) {
-  const DriverApi& d = driver();
-  const std::size_t w = pattern.size();
-  if (w == 1) {
-    check(d.cuMemsetD8(data(), static_cast<unsigned char>(pattern[0]), dataBytes()), "cuMemsetD8");
-    return;
-  }
-  // Like cuMemsetD8 above: ordered before later work on the context's stream
-  // (a blocking stream) and on the legacy stream the copies use.
-  if (w == 2) {
-    std::uint16_t v;
-    std::memcpy(&v, pattern.data(), sizeof v);
-    check(d.cuMemsetD16(data(), v, static_cast<std::size_t>(count_)), "cuMemsetD16");
-    return;
-  }
-  if (w == 4) {
-    std::uint32_t v;
-    std::memcpy(&v, pattern.data(), sizeof v);
-    check(d.cuMemsetD32(data(), v, static_cast<std::size_t>(count_)), "cuMemsetD32");
+  if (pattern.size() <= 4) {
+    setPattern(data(), dataBytes(), pattern, {});
     return;
   }
   // cuMemsetD16/D32 cannot write 8-byte patterns: build the image on the host.
@@ -57,18 +72,17 @@ void GuardedBuffer::fill(const std::vector<std::byte>& pattern) {
 }
 
 void GuardedBuffer::writeGuards() {
-  const DriverApi& d = driver();
-  check(d.cuMemcpyHtoD(alloc_.get(), guardImage_.data(), kGuardBytes), "writing guard regions");
-  check(d.cuMemcpyHtoD(data() + dataBytes(), guardImage_.data(), kGuardBytes), "writing guard regions");
+  setPattern(leadingGuard(), kGuardBytes, pattern_, guardImage_);
+  setPattern(trailingGuard(), trailingGuardBytes(), pattern_, guardImage_);
 }
 
 std::int64_t GuardedBuffer::damagedGuardBytes() const {
   const DriverApi& d = driver();
-  std::vector<std::byte> seen(kGuardBytes);
+  std::vector<std::byte> seen(guardImage_.size());
   std::int64_t damaged = 0;
-  for (CUdeviceptr where : {alloc_.get(), data() + dataBytes()}) {
-    check(d.cuMemcpyDtoH(seen.data(), where, kGuardBytes), "reading guard regions");
-    for (std::size_t i = 0; i < kGuardBytes; ++i) damaged += seen[i] != guardImage_[i];
+  for (auto [where, bytes] : {std::pair{leadingGuard(), kGuardBytes}, std::pair{trailingGuard(), trailingGuardBytes()}}) {
+    check(d.cuMemcpyDtoH(seen.data(), where, bytes), "reading guard regions");
+    for (std::size_t i = 0; i < bytes; ++i) damaged += seen[i] != guardImage_[i];
   }
   return damaged;
 }

@@ -113,10 +113,10 @@ extern "C" __global__ void crucible_draw(unsigned char* p, u64 n, int dtype, int
     }
   }
 }
-extern "C" __global__ void crucible_hash(const unsigned char* p, u64 n, int width, u64* result) {
+extern "C" __global__ void crucible_hash(const unsigned char* p, u64 n, int width, u64 key, u64* result) {
   u64 h = 0;
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
-    h += crucible_mix64(crucible_load(p, i, width) + (i + 1) * GAMMA);
+    h += crucible_mix64((crucible_load(p, i, width) ^ key) + (i + 1) * GAMMA);
   crucible_block_add(h, result);
 }
 // The L2 flush (interleaved_timer.h): reads a buffer larger than L2, 16 bytes
@@ -347,7 +347,7 @@ std::int64_t firstIndex(std::uint64_t v) { return v == ~0ull ? -1 : static_cast<
 const char* HarnessKernels::source() { return kSource; }
 
 HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
-    : compiler_(compiler), arch_(arch), result_(sizeof(DeviceTally)) {
+    : compiler_(compiler), arch_(arch), result_(DeviceBuffer::wholePages(sizeof(DeviceTally))) {
   CompileRequest req;
   req.source = kSource;
   req.entry = "crucible_fill_pattern";
@@ -366,6 +366,7 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
   scrub_ = std::make_unique<KernelModule>(built.cubin, "crucible_scrub_shared");
   std::random_device entropy;
   scrubKey_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+  hashKey_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
 }
 
 HarnessKernels::~HarnessKernels() = default;
@@ -410,12 +411,18 @@ std::uint64_t HarnessKernels::hash(CUdeviceptr data, int width, std::int64_t cou
   check(d.cuMemsetD8Async(result_.get(), 0, sizeof(std::uint64_t), stream), "clearing the hash");
   CUdeviceptr p = data, out = result_.get();
   unsigned long long n = static_cast<unsigned long long>(std::max<std::int64_t>(count, 0));
-  void* params[] = {&p, &n, &width, &out};
+  std::uint64_t key = hashKey_;
+  void* params[] = {&p, &n, &width, &key, &out};
   check(hash_->launch(geometryFor(count), stream, params), "queuing an output hash");
   std::uint64_t h = 0;
   check(d.cuStreamSynchronize(stream), "hashing outputs");
   check(d.cuMemcpyDtoH(&h, result_.get(), sizeof h), "reading a hash");
   return h;
+}
+
+std::uint64_t HarnessKernels::hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const {
+  const int width = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;  // the widest word that divides them
+  return hash(data, width, static_cast<std::int64_t>(bytes / static_cast<std::size_t>(width)), stream);
 }
 
 std::int64_t HarnessKernels::countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const {
@@ -589,13 +596,13 @@ std::uint64_t randomFiniteBits(DType dtype, std::uint64_t seed, std::uint64_t i)
   }
 }
 
-std::uint64_t hostHash(const void* data, int width, std::int64_t count) {
+std::uint64_t hostHash(const void* data, int width, std::int64_t count, std::uint64_t key) {
   const auto* p = static_cast<const unsigned char*>(data);
   std::uint64_t h = 0;
   for (std::int64_t i = 0; i < count; ++i) {
     std::uint64_t v = 0;
     std::memcpy(&v, p + i * width, static_cast<std::size_t>(width));  // little-endian: the low bytes
-    h += mix64(v + static_cast<std::uint64_t>(i + 1) * kGamma);
+    h += mix64((v ^ key) + static_cast<std::uint64_t>(i + 1) * kGamma);
   }
   return h;
 }

@@ -55,8 +55,14 @@ public:
   // host draw of 64M normals took ~0.1 s of every trial.
   void draw(CUdeviceptr data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t seed,
             std::uint64_t stream, CUstream s) const;
-  // The hash of `count` elements of `width` bytes at `data` (waits for the stream).
+  // The hash of `count` elements of `width` bytes at `data` (waits for the
+  // stream), keyed with a key this object drew from the system's entropy and
+  // never puts where a kernel can read it: a kernel that changed a buffer
+  // cannot fix one word so that the buffer still hashes the same.
   std::uint64_t hash(CUdeviceptr data, int width, std::int64_t count, CUstream stream) const;
+  // The same over `bytes` bytes, in the widest word (8, 4 or 1 bytes) that divides them.
+  std::uint64_t hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const;
+  std::uint64_t hashKeyForTests() const { return hashKey_; }
   // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
   std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
@@ -80,6 +86,10 @@ public:
   // results in (a hash, a count, a tally): small, but enough to carry a
   // scalar output from one launch to the next.
   void clearResults(CUstream stream) const;
+  // The rest of the whole page the result words lie in (DeviceBuffer::wholePages):
+  // zero, written by no kernel of the harness.
+  CUdeviceptr resultPageTail() const { return result_.get() + result_.size(); }
+  std::size_t resultPageTailBytes() const { return result_.extent() - result_.size(); }
 
   // Queues a copy of `count` elements of `width` bytes (1, 2, 4 or 8) from
   // `src` to `dst`, each XORed with the low bytes of maskBits(key, i): what a
@@ -106,6 +116,7 @@ public:
 private:
   std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_;
   std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
+  std::uint64_t hashKey_ = 0;                   // from the system's entropy: see hash()
   mutable std::uint64_t scrubs_ = 0;
   std::uint64_t nextScrubSeed() const;          // a new seed for every scrub, from scrubKey_
   mutable unsigned scrubPreparedBytes_ = 0;     // the dynamic shared memory the scrub's function was raised to
@@ -125,7 +136,7 @@ std::uint64_t randomFiniteBits(DType dtype, std::uint64_t seed, std::uint64_t i)
 std::uint64_t maskBits(std::uint64_t key, std::uint64_t i);
 
 // The hash the device computes, on the host (tests): the wrapping sum over
-// elements of mix64(element bits + (i + 1) * golden ratio).
-std::uint64_t hostHash(const void* data, int width, std::int64_t count);
+// elements of mix64((element bits XOR key) + (i + 1) * golden ratio).
+std::uint64_t hostHash(const void* data, int width, std::int64_t count, std::uint64_t key = 0);
 
 }  // namespace crucible::cuda

@@ -60,19 +60,20 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 }
 
 L2Flusher::L2Flusher(const DeviceInfo& device, const HarnessKernels& harness)
-    : buffer_(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20))), written_(sizeof(std::uint32_t)),
+    : buffer_(DeviceBuffer::wholePages(2 * static_cast<std::size_t>(std::max(device.l2Bytes, 1 << 20)))),
+      written_(DeviceBuffer::wholePages(sizeof(std::uint32_t))),
       harness_(harness), smCount_(device.smCount) {
   // Zeroed once (and so backed by memory); the flush only reads it.
-  check(driver().cuMemsetD8(buffer_.get(), 0, buffer_.size()), "clearing the L2 flush buffer");
+  check(driver().cuMemsetD8(buffer_.get(), 0, bytes()), "clearing the L2 flush buffer");
   check(driver().cuMemsetD8(written_.get(), 0, written_.size()), "clearing the L2 flush buffer's flag");
 }
 
 void L2Flusher::flush(CUstream stream) {
-  harness_.readThrough(buffer_.get(), buffer_.size(), smCount_, stream, written_.get());
+  harness_.readThrough(buffer_.get(), bytes(), smCount_, stream, written_.get());
 }
 
 void L2Flusher::reset(CUstream stream) {
-  check(driver().cuMemsetD8Async(buffer_.get(), 0, buffer_.size(), stream), "clearing the L2 flush buffer");
+  check(driver().cuMemsetD8Async(buffer_.get(), 0, bytes(), stream), "clearing the L2 flush buffer");
   check(driver().cuMemsetD8Async(written_.get(), 0, written_.size(), stream), "clearing the L2 flush buffer's flag");
 }
 

@@ -86,7 +86,7 @@ class L2Flusher {
 public:
   L2Flusher(const DeviceInfo& device, const HarnessKernels& harness);
   void flush(CUstream stream);
-  std::size_t bytes() const { return buffer_.size(); }
+  std::size_t bytes() const { return buffer_.extent(); }
   // Zeroes the buffer and the flag (before a candidate's timing, so nothing
   // an earlier evaluation left is charged to it).
   void reset(CUstream stream);
@@ -94,7 +94,13 @@ public:
   // once the stream has finished).
   bool foundWrites();
   CUdeviceptr bufferForTests() const { return buffer_.get(); }
+  // The rest of the whole page the flag lies in: zero, written by no kernel
+  // of the harness (the evaluator watches it: TaskRuntime::watchHarnessMemory).
+  CUdeviceptr flagPageTail() const { return written_.get() + written_.size(); }
+  std::size_t flagPageTailBytes() const { return written_.extent() - written_.size(); }
 private:
+  // Both in whole pages of their own (DeviceBuffer::wholePages); the flush
+  // reads all of the buffer's pages.
   DeviceBuffer buffer_;
   DeviceBuffer written_;  // the flag: 0, or 1 once a flush read a word that was not zero
   const HarnessKernels& harness_;

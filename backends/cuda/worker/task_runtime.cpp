@@ -9,11 +9,13 @@
 namespace crucible::cuda {
 
 TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin, const HarnessKernels& harness)
-    : gpu_(gpu), harness_(harness), spec_(std::move(spec)) {
+    : gpu_(gpu), harness_(harness), spec_(std::move(spec)),
+      guards_([this](CUdeviceptr where, std::size_t bytes) { return hashOfBytes(where, bytes); }),
+      harnessMemory_([this](CUdeviceptr where, std::size_t bytes) { return hashOfBytes(where, bytes); }) {
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
-    drawnInputs_.emplace_back(inputs_.back()->dataBytes());
+    drawnInputs_.push_back(DeviceBuffer::wholePages(inputs_.back()->dataBytes()));
   }
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
@@ -22,9 +24,26 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
     outputSlots_[0].emplace_back(t.dtype, n);  // slot 1 is sized on first use
     reference_.emplace_back(static_cast<std::size_t>(n));
-    maskedReference_.emplace_back(static_cast<std::size_t>(n) * sizeof(double));
-    keptOutputs_.emplace_back(outputs_.back()->dataBytes());
+    maskedReference_.push_back(DeviceBuffer::wholePages(static_cast<std::size_t>(n) * sizeof(double)));
+    keptOutputs_.push_back(DeviceBuffer::wholePages(outputs_.back()->dataBytes()));
   }
+  // Everything above is in whole pages of its own; what no kernel may write
+  // is watched from here on (the data of the masked copies and the oracle's
+  // outputs is recorded again whenever the harness writes it).
+  for (const auto& b : inputs_) recordGuards(*b);
+  for (const auto& b : outputs_) recordGuards(*b);
+  for (std::size_t i = 0; i < spec_.outputs.size(); ++i) {
+    const GuardedBuffer& ref = *referenceOutputs_[i];
+    harnessMemory_.record("guard before the reference's output '" + spec_.outputs[i].name + "'", ref.leadingGuard(),
+                          GuardedBuffer::kGuardBytes);
+    harnessMemory_.record("guard after the reference's output '" + spec_.outputs[i].name + "'", ref.trailingGuard(),
+                          ref.trailingGuardBytes());
+  }
+  recordDrawnCopies();
+  recordReferenceCopies();
+  recordKeptOutputs();
+  harnessMemory_.record("unused end of the page of the harness's result words", harness_.resultPageTail(),
+                        harness_.resultPageTailBytes());
   // Every host buffer a trial copies through, at its final size: see
   // host_pinning.h. Validation compares outputs on the device; only the
   // timed checks' failure path downloads them, into slot 0.
@@ -70,6 +89,7 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed) {
       throw std::invalid_argument("input '" + spec_.inputs[i].name +
                                   "': the distribution produced only zeros, which would hide unwritten outputs");
     inputs_[i]->writeGuards();
+    recordGuards(*inputs_[i]);
   }
   // The copy inputDamage compares with, masked: a kernel that wrote an input
   // cannot make the copy agree without the key.
@@ -78,6 +98,7 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed) {
     harness_.maskedCopy(drawnInputs_[i].get(), inputs_[i]->data(), static_cast<int>(sizeOf(inputs_[i]->dtype())),
                         inputs_[i]->count(), drawnKey_, gpu_.stream());
   check(driver().cuStreamSynchronize(gpu_.stream()), "keeping a copy of the inputs");
+  recordDrawnCopies();
   liveSet_ = -1;
 }
 
@@ -107,6 +128,7 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
   // The results leave the device before any candidate runs again: a kernel
   // that searched device memory for the oracle's doubles finds zeros.
   for (auto& b : oracleOutputs_) b->fill({std::byte{0}});
+  recordReferenceCopies();
   for (std::size_t i = 0; i < reference_.size(); ++i)
     if (std::string bad = checkReference(spec_.outputs[i].name, reference_[i]); !bad.empty())
       throw KernelFailure(CandidateStatus::Invalid, bad);
@@ -124,7 +146,10 @@ bool TaskRuntime::oracleOutputsCleared() const {
 
 void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
   for (auto& b : outputs_) {
-    if (rewriteGuards) b->writeGuards();
+    if (rewriteGuards) {
+      b->writeGuards();
+      recordGuards(*b);
+    }
     harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
   }
   for (auto& b : referenceOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
@@ -134,13 +159,17 @@ int TaskRuntime::keepValidatedSet() {
   if (setsUsed_ >= kMaxInputSets) return -1;
   if (static_cast<int>(sets_.size()) == setsUsed_) {
     InputSet fresh;
-    for (const auto& in : inputs_) fresh.device.emplace_back(in->dataBytes());
+    for (const auto& in : inputs_) fresh.device.push_back(DeviceBuffer::wholePages(in->dataBytes()));
     sets_.push_back(std::move(fresh));
   }
   InputSet& set = sets_[static_cast<std::size_t>(setsUsed_)];
   for (std::size_t i = 0; i < inputs_.size(); ++i)
     check(driver().cuMemcpyDtoD(set.device[i].get(), inputs_[i]->data(), inputs_[i]->dataBytes()),
           "keeping a validated input set");
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
+    harnessMemory_.record("copy of input '" + spec_.inputs[i].name + "' in kept input set " +
+                              std::to_string(setsUsed_ + 1),
+                          set.device[i].get(), set.device[i].extent());
   set.outputHashes.clear();
   for (std::size_t i = 0; i < outputs_.size(); ++i) set.outputHashes.push_back(outputHash(i));
   liveSet_ = setsUsed_++;
@@ -157,36 +186,49 @@ void TaskRuntime::loadInputSet(int set) {
 }
 
 std::uint64_t TaskRuntime::hashOfBytes(CUdeviceptr where, std::size_t bytes) const {
-  const int width = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;  // the widest word that divides it
-  return harness_.hash(where, width, static_cast<std::int64_t>(bytes / static_cast<std::size_t>(width)), gpu_.stream());
+  return harness_.hashBytes(where, bytes, gpu_.stream());
 }
 
-void TaskRuntime::fingerprintIdleBuffers() {
-  idle_.clear();
-  auto add = [&](std::string what, CUdeviceptr where, std::size_t bytes) {
-    if (bytes > 0) idle_.push_back({std::move(what), where, bytes, hashOfBytes(where, bytes)});
-  };
-  for (int s = 0; s < setsUsed_; ++s)
-    for (std::size_t i = 0; i < inputs_.size(); ++i)
-      add("copy of input '" + spec_.inputs[i].name + "' in kept input set " + std::to_string(s + 1),
-          sets_[static_cast<std::size_t>(s)].device[i].get(), sets_[static_cast<std::size_t>(s)].device[i].size());
+void TaskRuntime::recordDrawnCopies() {
   for (std::size_t i = 0; i < drawnInputs_.size(); ++i)
-    add("masked copy of input '" + spec_.inputs[i].name + "'", drawnInputs_[i].get(), drawnInputs_[i].size());
-  for (std::size_t i = 0; i < outputs_.size(); ++i) {
-    add("masked reference of output '" + spec_.outputs[i].name + "'", maskedReference_[i].get(),
-        maskedReference_[i].size());
-    add("kept copy of output '" + spec_.outputs[i].name + "'", keptOutputs_[i].get(), keptOutputs_[i].size());
-    add("oracle's buffer for output '" + spec_.outputs[i].name + "'", oracleOutputs_[i]->data(),
-        oracleOutputs_[i]->dataBytes());
+    harnessMemory_.record("masked copy of input '" + spec_.inputs[i].name + "'", drawnInputs_[i].get(),
+                          drawnInputs_[i].extent());
+}
+
+void TaskRuntime::recordReferenceCopies() {
+  for (std::size_t i = 0; i < spec_.outputs.size(); ++i) {
+    const std::string& name = spec_.outputs[i].name;
+    harnessMemory_.record("masked reference of output '" + name + "'", maskedReference_[i].get(),
+                          maskedReference_[i].extent());
+    harnessMemory_.record("oracle's buffer for output '" + name + "'", oracleOutputs_[i]->allocation(),
+                          oracleOutputs_[i]->allocationBytes());
   }
 }
 
-std::string TaskRuntime::idleBufferDamage() const {
-  for (const IdleBuffer& b : idle_)
-    if (hashOfBytes(b.where, b.bytes) != b.hash)
-      return "a timed kernel wrote into the harness's own memory (the " + b.what +
-             ", which no launch touches during timing): a kernel may write only its outputs";
-  return {};
+void TaskRuntime::recordKeptOutputs() {
+  for (std::size_t i = 0; i < keptOutputs_.size(); ++i)
+    harnessMemory_.record("kept copy of output '" + spec_.outputs[i].name + "'", keptOutputs_[i].get(),
+                          keptOutputs_[i].extent());
+}
+
+void TaskRuntime::recordGuards(const GuardedBuffer& b) {
+  guards_.record("leading guard", b.leadingGuard(), GuardedBuffer::kGuardBytes);
+  guards_.record("trailing guard", b.trailingGuard(), b.trailingGuardBytes());
+}
+
+std::string TaskRuntime::guardDamage(const GuardedBuffer& b, const std::string& verdict) const {
+  if (guards_.unchanged(b.leadingGuard()) && guards_.unchanged(b.trailingGuard())) return {};
+  return verdict + ": " + std::to_string(b.damagedGuardBytes()) + " bytes of the guard regions around it changed";
+}
+
+void TaskRuntime::watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes) {
+  harnessMemory_.record(std::move(what), where, bytes);
+}
+
+std::string TaskRuntime::harnessMemoryDamage() const {
+  const std::string what = harnessMemory_.firstChange();
+  if (what.empty()) return {};
+  return "a kernel wrote into the harness's own memory (the " + what + "): a kernel may write only its outputs";
 }
 
 std::uint64_t TaskRuntime::outputHash(std::size_t output) const {
@@ -261,6 +303,7 @@ void TaskRuntime::keepOutputs() {
     harness_.maskedCopy(keptOutputs_[i].get(), outputs_[i]->data(), static_cast<int>(sizeOf(outputs_[i]->dtype())),
                         outputs_[i]->count(), keptKey_, gpu_.stream());
   check(driver().cuStreamSynchronize(gpu_.stream()), "keeping outputs");
+  recordKeptOutputs();
 }
 
 BitwiseDiff TaskRuntime::compareWithKeptOutputs(std::size_t output) const {
@@ -297,17 +340,14 @@ std::string TaskRuntime::inputDamage() const {
 }
 
 std::string TaskRuntime::inputGuardDamage(std::size_t i) const {
-  if (std::int64_t g = inputs_[i]->damagedGuardBytes(); g > 0)
-    return "wrote out of bounds around input '" + spec_.inputs[i].name + "': " + std::to_string(g) +
-           " guard bytes changed";
-  return {};
+  return guardDamage(*inputs_[i], "wrote out of bounds around input '" + spec_.inputs[i].name + "'");
 }
 
 std::string TaskRuntime::outputGuardDamage() const {
   for (std::size_t i = 0; i < outputs_.size(); ++i)
-    if (std::int64_t g = outputs_[i]->damagedGuardBytes(); g > 0)
-      return "wrote out of bounds of output '" + spec_.outputs[i].name + "': " + std::to_string(g) +
-             " bytes of the guard regions around it changed";
+    if (std::string damage = guardDamage(*outputs_[i], "wrote out of bounds of output '" + spec_.outputs[i].name + "'");
+        !damage.empty())
+      return damage;
   return {};
 }
 

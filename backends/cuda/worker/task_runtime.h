@@ -25,6 +25,7 @@
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
 #include "backends/cuda/worker/guarded_buffer.h"
+#include "backends/cuda/worker/harness_memory_watch.h"
 #include "backends/cuda/worker/host_pinning.h"
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
@@ -97,20 +98,22 @@ public:
   // the inputs are compared with the set in full as well); else what
   // differs, in words.
   std::string checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo);
-  // The harness's own buffers that no launch touches while the candidate is
-  // timed: the kept input sets, the masked copies validation compares with
-  // (drawn inputs, reference, kept outputs) and the oracle's cleared outputs.
-  // A kernel that found one could keep anything there from one launch to the
-  // next (and memcheck does not report a write into another valid
-  // allocation). fingerprintIdleBuffers hashes them all (waits for the
-  // stream); idleBufferDamage hashes them again and names the first that
-  // changed, or returns "".
-  void fingerprintIdleBuffers();
-  std::string idleBufferDamage() const;
-  // Device address of kept input set `set`'s copy of input `input` (tests).
-  CUdeviceptr keptSetBufferForTests(int set, std::size_t input) const {
-    return sets_[static_cast<std::size_t>(set)].device[input].get();
+  // The harness's own device memory, none of which any kernel may write
+  // (harness_memory_watch.h): the kept input sets (those of earlier
+  // candidates too), the masked copies validation compares with (drawn
+  // inputs, reference, kept outputs), the oracle's buffers (cleared outputs
+  // and guards), the guards around the reference's outputs, the unused ends of
+  // their pages, and whatever the evaluator adds (watchHarnessMemory). Each
+  // region's hash is recorded when the harness writes it; "" when every
+  // region still hashes so, else a verdict naming the first that does not.
+  std::string harnessMemoryDamage() const;
+  // Watches `bytes` at `where` as harness memory from now on (`what` names it).
+  void watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes);
+  // Kept input set `set`'s copy of input `input`, and the reference's output buffer `output` (tests).
+  const DeviceBuffer& keptSetForTests(int set, std::size_t input) const {
+    return sets_[static_cast<std::size_t>(set)].device[input];
   }
+  const GuardedBuffer& referenceOutputForTests(std::size_t output) const { return *referenceOutputs_[output]; }
   // checkOutput (output_check.h) of candidate output `output` as the device
   // holds it now against the current reference, with `tol` and poison
   // pattern `poison` (0 or 1): the same pass run on the device, the same
@@ -157,6 +160,7 @@ public:
   std::size_t inputCount() const { return inputs_.size(); }
   CUdeviceptr outputBuffer(std::size_t i) const { return outputs_[i]->data(); }
   const GuardedBuffer& input(std::size_t i) const { return *inputs_[i]; }
+  const GuardedBuffer& output(std::size_t i) const { return *outputs_[i]; }
   // "" when the host staging buffers are page-locked; else why they are not.
   const std::string& hostPinningNote() const { return pinning_.note(); }
 
@@ -171,15 +175,17 @@ private:
     std::vector<std::uint64_t> outputHashes;
   };
   std::uint64_t outputHash(std::size_t output) const;
-  // One idle buffer (fingerprintIdleBuffers): what it is, where, its hash.
-  struct IdleBuffer {
-    std::string what;
-    CUdeviceptr where = 0;
-    std::size_t bytes = 0;
-    std::uint64_t hash = 0;
-  };
   std::uint64_t hashOfBytes(CUdeviceptr where, std::size_t bytes) const;
-  std::vector<IdleBuffer> idle_;
+  // Record what the harness just wrote in harnessMemory_: the masked copies
+  // of the drawn inputs; the masked reference and the oracle's (cleared)
+  // buffers; the masked kept outputs.
+  void recordDrawnCopies();
+  void recordReferenceCopies();
+  void recordKeptOutputs();
+  // Records the guards of candidate buffer `b` (just written) in guards_.
+  void recordGuards(const GuardedBuffer& b);
+  // Empty when buffer `b`'s guards hash as recorded; else how many bytes changed, in `verdict`'s words.
+  std::string guardDamage(const GuardedBuffer& b, const std::string& verdict) const;
   // Empty when input i's guards are intact; else how many bytes changed.
   std::string inputGuardDamage(std::size_t i) const;
   // "N of M elements still hold the fill" or "N of M elements differ", for a failed timed check.
@@ -199,6 +205,9 @@ private:
   // the inputs as drawn (inputDamage), the reference (checkOutput) and a
   // launch's outputs (compareWithKeptOutputs).
   std::vector<DeviceBuffer> drawnInputs_, maskedReference_, keptOutputs_;
+  // The candidate's input and output guards (checked by name, with a byte
+  // count), and the rest of the harness's memory (harnessMemoryDamage).
+  HarnessMemoryWatch guards_, harnessMemory_;
   std::uint64_t drawnKey_ = 0, referenceKey_ = 0, keptKey_ = 0;
   std::mt19937_64 keys_{std::random_device{}()};
   // Reused host buffers: two sets of downloaded outputs (downloadOutputs(slot)).

@@ -17,6 +17,7 @@ constexpr std::uint64_t kRerandomise = 0x5EEDF00D5EEDF00Dull;
 std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial) {
   if (std::string damage = task.inputDamage(); !damage.empty()) return damage;
   if (std::string damage = task.outputGuardDamage(); !damage.empty()) return damage;
+  if (std::string damage = task.harnessMemoryDamage(); !damage.empty()) return damage;
   const TaskSpec& spec = task.spec();
   std::string reason;
   for (std::size_t i = 0; i < spec.outputs.size(); ++i) {

@@ -4,6 +4,8 @@
 // timed launches are checked, outputs are refilled before every launch, the
 // oracle's device outputs are gone before a candidate runs.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <iostream>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -199,7 +201,14 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
 // The harness's buffers that no launch touches during timing are hashed when
 // timing begins; a write into one (what a kernel that found it would do to
 // keep something between launches) is named at the next check.
-TEST(HarnessRuntime, AWriteIntoAnIdleHarnessBufferIsNamed) {
+// The harness's own memory is watched from the moment the harness writes it,
+// not from when timing starts: a word written into a kept input set right
+// after it was kept (a validation launch could do that, and only read it
+// while timed) is named at the next check. So are writes into the guards
+// around the reference's outputs, into the unused ends of the harness's
+// pages, and into a candidate guard past its first 256 KiB (the trailing
+// guard now runs to the end of the page).
+TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
   cuda::TaskRuntime& rt = *g.rt;
@@ -207,12 +216,82 @@ TEST(HarnessRuntime, AWriteIntoAnIdleHarnessBufferIsNamed) {
   rt.computeReference(10);
   rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison0, 0}, true);
   ASSERT_EQ(rt.keepValidatedSet(), 0);
-  rt.fingerprintIdleBuffers();
-  EXPECT_EQ(rt.idleBufferDamage(), "");
-  const std::uint32_t word = 0x5EED;
-  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(rt.keptSetBufferForTests(0, 0) + 4096, &word, sizeof word), CUDA_SUCCESS);
-  const std::string damage = rt.idleBufferDamage();
-  EXPECT_NE(damage.find("copy of input 'x' in kept input set 1"), std::string::npos) << damage;
+  ASSERT_EQ(rt.harnessMemoryDamage(), "");
+  ASSERT_EQ(rt.outputGuardDamage(), "");
+  const cuda::DriverApi& d = cuda::driver();
+  auto poke = [&](CUdeviceptr where) {
+    std::uint32_t word = 0;
+    EXPECT_EQ(d.cuMemcpyDtoH(&word, where, sizeof word), CUDA_SUCCESS);
+    word ^= 0x5EED;
+    EXPECT_EQ(d.cuMemcpyHtoD(where, &word, sizeof word), CUDA_SUCCESS);
+    return word ^ 0x5EED;
+  };
+  auto unpoke = [&](CUdeviceptr where, std::uint32_t word) {
+    EXPECT_EQ(d.cuMemcpyHtoD(where, &word, sizeof word), CUDA_SUCCESS);
+  };
+  struct Case {
+    const char* named;
+    CUdeviceptr where;
+  };
+  const cuda::DeviceBuffer& kept = rt.keptSetForTests(0, 0);
+  const cuda::GuardedBuffer& ref = rt.referenceOutputForTests(0);
+  const std::vector<Case> cases = {
+      {"copy of input 'x' in kept input set 1", kept.get() + 4096},
+      {"copy of input 'x' in kept input set 1", kept.get() + kept.extent() - 4},  // the last word of its pages
+      {"guard after the reference's output 'y'", ref.trailingGuard() + ref.trailingGuardBytes() - 4},
+      {"guard before the reference's output 'y'", ref.leadingGuard()},
+      {"unused end of the page of the harness's result words", g.harness.resultPageTail() + 64},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.named);
+    const std::uint32_t was = poke(c.where);
+    const std::string damage = rt.harnessMemoryDamage();
+    EXPECT_NE(damage.find(c.named), std::string::npos) << damage;
+    unpoke(c.where, was);
+    EXPECT_EQ(rt.harnessMemoryDamage(), "") << "put back, the region hashes as recorded again";
+  }
+  const cuda::GuardedBuffer& y = rt.output(0);
+  ASSERT_GT(y.trailingGuardBytes(), cuda::GuardedBuffer::kGuardBytes) << "the trailing guard runs to the page end";
+  const CUdeviceptr far = y.trailingGuard() + y.trailingGuardBytes() - 4;
+  const std::uint32_t was = poke(far);
+  EXPECT_NE(rt.outputGuardDamage().find("wrote out of bounds of output 'y': 2 bytes"), std::string::npos)
+      << rt.outputGuardDamage();
+  unpoke(far, was);
+  EXPECT_EQ(rt.outputGuardDamage(), "");
+}
+
+// Whole pages: the extent is a multiple of the device's granularity, the
+// address is aligned to it, the end past the size starts zero, and the
+// harness's keyed hash is the host's hash with the same key.
+TEST(HarnessRuntime, WholePageBuffersOwnTheirPages) {
+  CRUCIBLE_REQUIRE_GPU();
+  cuda::GpuContext gpu(0);
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, gpu.info().arch());
+  const std::size_t page = cuda::devicePageBytes();
+  ASSERT_GT(page, 0u);
+  std::cout << "[ whole pages ] allocation granularity " << page << " bytes\n";
+  for (std::size_t bytes : {std::size_t{4}, std::size_t{80}, page, page + 12, 3 * page - 8}) {
+    SCOPED_TRACE(bytes);
+    cuda::DeviceBuffer b = cuda::DeviceBuffer::wholePages(bytes);
+    EXPECT_EQ(b.size(), bytes);
+    EXPECT_EQ(b.extent() % page, 0u);
+    EXPECT_GE(b.extent(), bytes);
+    EXPECT_LT(b.extent() - bytes, page);
+    EXPECT_EQ(b.get() % page, 0u);
+    std::vector<unsigned char> tail(b.extent() - bytes, 0xAB);
+    if (!tail.empty()) {
+      ASSERT_EQ(cuda::driver().cuMemcpyDtoH(tail.data(), b.get() + bytes, tail.size()), CUDA_SUCCESS);
+      EXPECT_EQ(std::count(tail.begin(), tail.end(), 0), static_cast<std::ptrdiff_t>(tail.size()));
+    }
+  }
+  std::vector<std::uint64_t> words(1000);
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = i * 0x9E3779B97F4A7C15ull;
+  cuda::DeviceBuffer b = cuda::DeviceBuffer::wholePages(words.size() * 8);
+  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(b.get(), words.data(), words.size() * 8), CUDA_SUCCESS);
+  const std::uint64_t keyed = harness.hashBytes(b.get(), words.size() * 8, gpu.stream());
+  EXPECT_EQ(keyed, cuda::hostHash(words.data(), 8, 1000, harness.hashKeyForTests()));
+  EXPECT_NE(keyed, cuda::hostHash(words.data(), 8, 1000, 0)) << "the hash is keyed";
 }
 
 // The device draws validation inputs as the host's fillRandom does: uniform

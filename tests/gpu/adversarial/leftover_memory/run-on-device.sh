@@ -21,6 +21,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_image_kernel.cubin "$here/probe_module_image_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_image "$here/probe_module_image.cpp" -lcuda &&
   for span in 65536 33554432; do timeout 30 /tmp/probe_module_image $span 256 0 /tmp/probe_module_image_kernel.cubin; done
+"$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_pages_kernel.cubin "$here/probe_module_pages_kernel.cu" &&
+  g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_pages "$here/probe_module_pages.cpp" -lcuda &&
+  timeout 30 /tmp/probe_module_pages /tmp/probe_module_pages_kernel.cubin
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
