@@ -30,10 +30,12 @@ public:
   using Hasher = std::function<std::uint64_t(CUdeviceptr where, std::size_t bytes)>;
   explicit HarnessMemoryWatch(Hasher hash) : hash_(std::move(hash)) {}
 
-  // The harness has just written the `bytes` at `where`, or made them: what
-  // they hold now is what they must keep. Replaces a region recorded at the
-  // same address. `what` names it in firstChange's sentence. Empty regions
-  // are not recorded.
+  // The harness has just written all of the `bytes` at `where`, or made
+  // them: what they hold now is what they must keep. Replaces a region
+  // recorded at the same address. Record again only what the harness
+  // rewrote in full: a record of more would take in whatever a kernel left
+  // in the rest. `what` names the region in firstChange's answer. Empty
+  // regions are not recorded.
   void record(std::string what, CUdeviceptr where, std::size_t bytes);
   // Whether the region recorded at `where` still hashes as recorded (false
   // for an address never recorded: a logic error in the caller).

@@ -28,17 +28,27 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
     keptOutputs_.push_back(DeviceBuffer::wholePages(outputs_.back()->dataBytes()));
   }
   // Everything above is in whole pages of its own; what no kernel may write
-  // is watched from here on (the data of the masked copies and the oracle's
-  // outputs is recorded again whenever the harness writes it).
+  // is watched from here on. A region is recorded again only where the
+  // harness rewrites all of it (the data of the masked copies, the oracle's
+  // cleared outputs): what a kernel left in the rest of a page would
+  // otherwise be taken into the new record. Guards and the ends of pages are
+  // recorded once, here.
   for (const auto& b : inputs_) recordGuards(*b);
   for (const auto& b : outputs_) recordGuards(*b);
   for (std::size_t i = 0; i < spec_.outputs.size(); ++i) {
-    const GuardedBuffer& ref = *referenceOutputs_[i];
-    harnessMemory_.record("guard before the reference's output '" + spec_.outputs[i].name + "'", ref.leadingGuard(),
-                          GuardedBuffer::kGuardBytes);
-    harnessMemory_.record("guard after the reference's output '" + spec_.outputs[i].name + "'", ref.trailingGuard(),
-                          ref.trailingGuardBytes());
+    const std::string& name = spec_.outputs[i].name;
+    for (const auto& [buffer, whose] : {std::pair{referenceOutputs_[i].get(), "the reference's output '"},
+                                        std::pair{oracleOutputs_[i].get(), "the oracle's buffer for output '"}}) {
+      harnessMemory_.record(std::string("guard before ") + whose + name + "'", buffer->leadingGuard(),
+                            GuardedBuffer::kGuardBytes);
+      harnessMemory_.record(std::string("guard after ") + whose + name + "'", buffer->trailingGuard(),
+                            buffer->trailingGuardBytes());
+    }
+    recordPageEnd("masked reference of output '" + name + "'", maskedReference_[i]);
+    recordPageEnd("kept copy of output '" + name + "'", keptOutputs_[i]);
   }
+  for (std::size_t i = 0; i < spec_.inputs.size(); ++i)
+    recordPageEnd("masked copy of input '" + spec_.inputs[i].name + "'", drawnInputs_[i]);
   recordDrawnCopies();
   recordReferenceCopies();
   recordKeptOutputs();
@@ -160,6 +170,9 @@ int TaskRuntime::keepValidatedSet() {
   if (static_cast<int>(sets_.size()) == setsUsed_) {
     InputSet fresh;
     for (const auto& in : inputs_) fresh.device.push_back(DeviceBuffer::wholePages(in->dataBytes()));
+    for (std::size_t i = 0; i < inputs_.size(); ++i)
+      recordPageEnd("copy of input '" + spec_.inputs[i].name + "' in kept input set " + std::to_string(sets_.size() + 1),
+                    fresh.device[i]);
     sets_.push_back(std::move(fresh));
   }
   InputSet& set = sets_[static_cast<std::size_t>(setsUsed_)];
@@ -169,7 +182,7 @@ int TaskRuntime::keepValidatedSet() {
   for (std::size_t i = 0; i < inputs_.size(); ++i)
     harnessMemory_.record("copy of input '" + spec_.inputs[i].name + "' in kept input set " +
                               std::to_string(setsUsed_ + 1),
-                          set.device[i].get(), set.device[i].extent());
+                          set.device[i].get(), set.device[i].size());
   set.outputHashes.clear();
   for (std::size_t i = 0; i < outputs_.size(); ++i) set.outputHashes.push_back(outputHash(i));
   liveSet_ = setsUsed_++;
@@ -189,26 +202,30 @@ std::uint64_t TaskRuntime::hashOfBytes(CUdeviceptr where, std::size_t bytes) con
   return harness_.hashBytes(where, bytes, gpu_.stream());
 }
 
+void TaskRuntime::recordPageEnd(const std::string& of, const DeviceBuffer& b) {
+  harnessMemory_.record("unused end of the page of the " + of, b.get() + b.size(), b.extent() - b.size());
+}
+
 void TaskRuntime::recordDrawnCopies() {
   for (std::size_t i = 0; i < drawnInputs_.size(); ++i)
     harnessMemory_.record("masked copy of input '" + spec_.inputs[i].name + "'", drawnInputs_[i].get(),
-                          drawnInputs_[i].extent());
+                          drawnInputs_[i].size());
 }
 
 void TaskRuntime::recordReferenceCopies() {
   for (std::size_t i = 0; i < spec_.outputs.size(); ++i) {
     const std::string& name = spec_.outputs[i].name;
     harnessMemory_.record("masked reference of output '" + name + "'", maskedReference_[i].get(),
-                          maskedReference_[i].extent());
-    harnessMemory_.record("oracle's buffer for output '" + name + "'", oracleOutputs_[i]->allocation(),
-                          oracleOutputs_[i]->allocationBytes());
+                          maskedReference_[i].size());
+    harnessMemory_.record("oracle's buffer for output '" + name + "'", oracleOutputs_[i]->data(),
+                          oracleOutputs_[i]->dataBytes());
   }
 }
 
 void TaskRuntime::recordKeptOutputs() {
   for (std::size_t i = 0; i < keptOutputs_.size(); ++i)
     harnessMemory_.record("kept copy of output '" + spec_.outputs[i].name + "'", keptOutputs_[i].get(),
-                          keptOutputs_[i].extent());
+                          keptOutputs_[i].size());
 }
 
 void TaskRuntime::recordGuards(const GuardedBuffer& b) {

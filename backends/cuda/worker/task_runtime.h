@@ -114,6 +114,7 @@ public:
     return sets_[static_cast<std::size_t>(set)].device[input];
   }
   const GuardedBuffer& referenceOutputForTests(std::size_t output) const { return *referenceOutputs_[output]; }
+  const GuardedBuffer& oracleOutputForTests(std::size_t output) const { return *oracleOutputs_[output]; }
   // checkOutput (output_check.h) of candidate output `output` as the device
   // holds it now against the current reference, with `tol` and poison
   // pattern `poison` (0 or 1): the same pass run on the device, the same
@@ -176,6 +177,8 @@ private:
   };
   std::uint64_t outputHash(std::size_t output) const;
   std::uint64_t hashOfBytes(CUdeviceptr where, std::size_t bytes) const;
+  // Records the end of `b`'s last page past its size (zero since it was made; `of` names `b`).
+  void recordPageEnd(const std::string& of, const DeviceBuffer& b);
   // Record what the harness just wrote in harnessMemory_: the masked copies
   // of the drawn inputs; the masked reference and the oracle's (cleared)
   // buffers; the masked kept outputs.

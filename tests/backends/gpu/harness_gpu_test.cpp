@@ -250,6 +250,18 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
     unpoke(c.where, was);
     EXPECT_EQ(rt.harnessMemoryDamage(), "") << "put back, the region hashes as recorded again";
   }
+  // A word a kernel left next to a region the harness then rewrites is not
+  // taken into the new record: the oracle's guard stays changed after the
+  // oracle's buffer is written and recorded again.
+  {
+    const CUdeviceptr guard = rt.oracleOutputForTests(0).trailingGuard() + 64;
+    const std::uint32_t was = poke(guard);
+    rt.computeReference(10);
+    const std::string damage = rt.harnessMemoryDamage();
+    EXPECT_NE(damage.find("guard after the oracle's buffer for output 'y'"), std::string::npos) << damage;
+    unpoke(guard, was);
+    EXPECT_EQ(rt.harnessMemoryDamage(), "");
+  }
   const cuda::GuardedBuffer& y = rt.output(0);
   ASSERT_GT(y.trailingGuardBytes(), cuda::GuardedBuffer::kGuardBytes) << "the trailing guard runs to the page end";
   const CUdeviceptr far = y.trailingGuard() + y.trailingGuardBytes() - 4;
