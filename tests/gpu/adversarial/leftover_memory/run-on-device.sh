@@ -26,6 +26,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_pages_kernel.cubin "$here/probe_module_pages_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_pages "$here/probe_module_pages.cpp" -lcuda &&
   timeout 30 /tmp/probe_module_pages /tmp/probe_module_pages_kernel.cubin
+"$nvcc" -arch=sm_90 -cubin -o /tmp/probe_code_write_kernel.cubin "$here/probe_code_write_kernel.cu" &&
+  g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_code_write "$here/probe_code_write.cpp" -lcuda &&
+  for mode in 0 1 2; do timeout 30 /tmp/probe_code_write /tmp/probe_code_write_kernel.cubin $mode; done
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
