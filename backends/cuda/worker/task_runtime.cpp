@@ -279,7 +279,7 @@ std::string TaskRuntime::describeTimedMismatch(std::size_t output, const FillCho
          "' is not bit for bit what validation accepted for the same inputs";
 }
 
-std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo) {
+std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore) {
   if (liveSet_ < 0) throw std::logic_error("checkTimedOutputs: the inputs are not a validated set");
   const InputSet& set = sets_[static_cast<std::size_t>(liveSet_)];
   for (std::size_t i = 0; i < outputs_.size(); ++i)
@@ -287,7 +287,6 @@ std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore, bool in
   if (std::string damage = outputGuardDamage(); !damage.empty()) return damage;
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
-    if (!inputsToo) continue;
     if (std::int64_t n = harness_.countDifferences(inputs_[i]->data(), set.device[i].get(), inputs_[i]->dataBytes(),
                                                    gpu_.stream());
         n > 0)

@@ -94,10 +94,12 @@ public:
   int liveInputSet() const { return liveSet_; }
   // After a timed launch on a kept input set, whose outputs were filled with
   // `fillBefore`: empty when the outputs equal, bit for bit, what validation
-  // accepted for these inputs and no guard was touched (with `inputsToo`,
-  // the inputs are compared with the set in full as well); else what
-  // differs, in words.
-  std::string checkTimedOutputs(const FillChoice& fillBefore, bool inputsToo);
+  // accepted for these inputs, no guard was touched and the inputs equal the
+  // set in full; else what differs, in words. The inputs are compared at
+  // every check, not only the last: a kernel could change them at the end of
+  // its launch (for the reference launched next) and change them back at the
+  // start of its next one, without keeping anything anywhere (an XOR).
+  std::string checkTimedOutputs(const FillChoice& fillBefore);
   // The harness's own device memory, none of which any kernel may write
   // (harness_memory_watch.h): the kept input sets (those of earlier
   // candidates too), the masked copies validation compares with (drawn
