@@ -12,6 +12,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+# HMM or ATS: kernels can read pageable host memory at its host address (the
+# worker's keys and the oracle's host results live there; a kernel would need
+# their addresses, which ASLR hides). Pinned memory is device-readable under UVA.
+nvidia-smi -q | grep -i "addressing mode" || echo "addressing mode: not reported"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 "$nvcc" -arch=sm_90 -O2 -o /tmp/probe_persistence "$here/probe_persistence.cu" &&
   for s in smem lmem reserved rawlmem; do timeout 60 /tmp/probe_persistence $s; done
