@@ -6,7 +6,7 @@
 # BIN_DIR (and OLD_BIN_DIR, an earlier build: before the scrubs, or before
 # the whole-page buffers of b47d85c) hold crucible-cli and crucible-worker.
 # Prints the probes' counts, then the caching kernels (in shared memory, and
-# past the end of the output's allocation) and their honest twins timed by
+# past the end of the output's allocation) and their honest twin timed by
 # each build, two rounds.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,12 +36,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
-    for k in row_lse_shared_cache row_lse_honest row_lse_page_cache row_lse_page_honest; do
-      case $k in
-        row_lse_page_*) launch=(--grid 2048 --block 256) ;;
-        *) launch=(--grid sm_count --block 1024 --smem 200000) ;;
-      esac
-      result=$(timeout 120 "$bin/crucible-cli" eval --task "$task" --kernel "$here/$k.cu" "${launch[@]}" --no-profile 2>&1)
+    for k in row_lse_shared_cache row_lse_page_cache row_lse_honest; do
+      result=$(timeout 120 "$bin/crucible-cli" eval --task "$task" --kernel "$here/$k.cu" --grid sm_count --block 1024 \
+        --smem 200000 --no-profile 2>&1)
       echo "round $round, $bin, $k: $(grep -E '^verdict' <<<"$result") $(grep -E '^time:' <<<"$result")"
     done
   done
