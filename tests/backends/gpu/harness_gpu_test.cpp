@@ -272,6 +272,31 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
   EXPECT_EQ(rt.outputGuardDamage(), "");
 }
 
+// Every check of a timed launch compares the inputs with their set in full:
+// a kernel could change them for the reference launched after it and change
+// them back at its next launch (an XOR), so a check that only looked at the
+// last launch's inputs would miss every change but the last.
+TEST(HarnessRuntime, EveryTimedCheckComparesTheInputs) {
+  CRUCIBLE_REQUIRE_GPU();
+  GeluRuntime g;
+  cuda::TaskRuntime& rt = *g.rt;
+  rt.randomizeInputs(1);
+  rt.computeReference(10);
+  const cuda::FillChoice fill{cuda::OutputFill::Poison0, 0};
+  rt.fillOutputs(fill, true);
+  ASSERT_EQ(rt.keepValidatedSet(), 0);  // the filled outputs stand for what validation accepted
+  ASSERT_EQ(rt.checkTimedOutputs(fill), "");
+  const CUdeviceptr at = rt.input(0).data() + 4096;
+  std::uint32_t word = 0;
+  ASSERT_EQ(cuda::driver().cuMemcpyDtoH(&word, at, sizeof word), CUDA_SUCCESS);
+  const std::uint32_t changed = word ^ 0x5EEDu;
+  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(at, &changed, sizeof changed), CUDA_SUCCESS);
+  EXPECT_NE(rt.checkTimedOutputs(fill).find("modified input 'x': 2 bytes changed"), std::string::npos)
+      << rt.checkTimedOutputs(fill);
+  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(at, &word, sizeof word), CUDA_SUCCESS);
+  EXPECT_EQ(rt.checkTimedOutputs(fill), "");
+}
+
 // Whole pages: the extent is a multiple of the device's granularity, the
 // address is aligned to it, the end past the size starts zero, and the
 // harness's keyed hash is the host's hash with the same key.
