@@ -33,6 +33,8 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_code_write_kernel.cubin "$here/probe_code_write_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_code_write "$here/probe_code_write.cpp" -lcuda &&
   for mode in 0 1 2; do timeout 30 /tmp/probe_code_write /tmp/probe_code_write_kernel.cubin $mode; done
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_host_read "$here/probe_host_read.cu" -lcuda &&
+  { timeout 30 /tmp/probe_host_read; timeout 30 /tmp/probe_host_read pageable; }
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
