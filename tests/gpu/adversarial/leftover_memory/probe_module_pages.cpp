@@ -27,11 +27,13 @@ int main(int argc, char** argv) {
   printf("module B: variable at base %+lld of an allocation of %zu bytes; B's allocation %s A's (B - A = %lld)\n",
          (long long)(vb - baseB), sizeB, baseA == baseB ? "is" : "is not", (long long)(vb - va));
   // Offsets past A's variable, inside A's reported allocation.
+  // Past the variable's own bytes only: what the worker's reset covers is not the question.
   std::vector<long long> offsets;
-  const long long room = (long long)(baseA + sizeA) - (long long)va;
-  for (long long d = 64; d + 8 <= room; d *= 4) offsets.push_back(d);
-  if (room >= 16) offsets.push_back(room - 8);
+  const long long room = (long long)(baseA + sizeA) - (long long)va, first = ((long long)bytes + 7) & ~7ll;
+  for (long long d = first; d + 8 <= room; d = d * 4 + 64) offsets.push_back(d);
+  if (room - 8 >= first && (offsets.empty() || offsets.back() != room - 8)) offsets.push_back(room - 8);
   const int n = (int)offsets.size();
+  if (n == 0) { printf("nothing lies past the variable inside its allocation (%lld bytes of room)\n", room); return 0; }
   CUdeviceptr dOffsets, dSeen; CK(cuMemAlloc(&dOffsets, n * 8)); CK(cuMemAlloc(&dSeen, n * 8));
   CK(cuMemcpyHtoD(dOffsets, offsets.data(), n * 8));
   CUfunction k; CK(cuModuleGetFunction(&k, a, "mark"));
