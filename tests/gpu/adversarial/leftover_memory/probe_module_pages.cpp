@@ -5,8 +5,10 @@
 // marks a kernel writes past its own variables, inside that allocation, are
 // still there at its next launch and after the worker's reset of the
 // variables (a memset of exactly the variables). The worker watches none of
-// that memory as of 2026-12-05; this says whether it has to.
-//   probe_module_pages CUBIN
+// that memory as of 2026-12-05; this says whether it has to. With `page`, the
+// marks go past the reported allocation instead, up to the end of the 2 MiB
+// page the variable lies in (a fault there ends the context: its own process).
+//   probe_module_pages CUBIN [page]
 // CUBIN: probe_module_pages_kernel.cu built with nvcc -cubin.
 #include <cuda.h>
 #include <cstdio>
@@ -29,7 +31,11 @@ int main(int argc, char** argv) {
   // Offsets past A's variable, inside A's reported allocation.
   // Past the variable's own bytes only: what the worker's reset covers is not the question.
   std::vector<long long> offsets;
-  const long long room = (long long)(baseA + sizeA) - (long long)va, first = ((long long)bytes + 7) & ~7ll;
+  const bool page = argc > 2 && std::string(argv[2]) == "page";
+  const long long pageEnd = (long long)((va + (2ull << 20)) & ~((2ull << 20) - 1));
+  const long long room = (page ? pageEnd : (long long)(baseA + sizeA)) - (long long)va;
+  const long long first = page ? (((long long)(baseA + sizeA) - (long long)va + 7) & ~7ll) : (((long long)bytes + 7) & ~7ll);
+  printf("%s: offsets %lld to %lld past the variable\n", page ? "past the reported allocation, to the page's end" : "inside the reported allocation", first, room - 8);
   for (long long d = first; d + 8 <= room; d = d * 4 + 64) offsets.push_back(d);
   if (room - 8 >= first && (offsets.empty() || offsets.back() != room - 8)) offsets.push_back(room - 8);
   const int n = (int)offsets.size();

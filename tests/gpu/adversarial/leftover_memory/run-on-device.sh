@@ -29,7 +29,7 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   for span in 65536 33554432; do timeout 30 /tmp/probe_module_image $span 256 0 /tmp/probe_module_image_kernel.cubin; done
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_pages_kernel.cubin "$here/probe_module_pages_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_pages "$here/probe_module_pages.cpp" -lcuda &&
-  timeout 30 /tmp/probe_module_pages /tmp/probe_module_pages_kernel.cubin
+  for where in alloc page; do timeout 30 /tmp/probe_module_pages /tmp/probe_module_pages_kernel.cubin $where; done
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_code_write_kernel.cubin "$here/probe_code_write_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_code_write "$here/probe_code_write.cpp" -lcuda &&
   for mode in 0 1 2; do timeout 30 /tmp/probe_code_write /tmp/probe_code_write_kernel.cubin $mode; done
