@@ -18,7 +18,7 @@
 #include <vector>
 #define CK(x) do { CUresult r = (x); if (r != CUDA_SUCCESS) { const char* s; cuGetErrorString(r, &s); printf("%s: %s\n", #x, s); return 1; } } while (0)
 int main(int argc, char** argv) {
-  if (argc < 2) { printf("usage: probe_module_pages CUBIN\n"); return 2; }
+  if (argc < 2) { printf("usage: probe_module_pages CUBIN [page]\n"); return 2; }
   CK(cuInit(0)); CUdevice dev; CK(cuDeviceGet(&dev, 0)); CUcontext ctx; CK(cuDevicePrimaryCtxRetain(&ctx, dev)); CK(cuCtxSetCurrent(ctx));
   std::ifstream f(argv[1], std::ios::binary); std::stringstream ss; ss << f.rdbuf(); std::string cubin = ss.str();
   CUmodule a, b; CK(cuModuleLoadData(&a, cubin.data())); CK(cuModuleLoadData(&b, cubin.data()));
