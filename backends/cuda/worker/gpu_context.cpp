@@ -122,15 +122,16 @@ CUmemAllocationProp devicePages() {
   prop.location.id = dev;
   return prop;
 }
-}  // namespace
 
-std::size_t devicePageBytes() {
-  const CUmemAllocationProp prop = devicePages();
+std::size_t granularityOf(const CUmemAllocationProp& prop) {
   std::size_t page = 0;
   check(driver().cuMemGetAllocationGranularity(&page, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
         "reading the device's allocation granularity");
   return page;
 }
+}  // namespace
+
+std::size_t devicePageBytes() { return granularityOf(devicePages()); }
 
 std::size_t wholePagesFor(std::size_t bytes, std::size_t page) {
   if (page == 0) throw std::logic_error("wholePagesFor: a page of 0 bytes");
@@ -140,7 +141,7 @@ std::size_t wholePagesFor(std::size_t bytes, std::size_t page) {
 DeviceBuffer DeviceBuffer::wholePages(std::size_t bytes) {
   const DriverApi& d = driver();
   const CUmemAllocationProp prop = devicePages();
-  const std::size_t page = devicePageBytes();
+  const std::size_t page = granularityOf(prop);
   DeviceBuffer b;
   b.bytes_ = bytes;
   b.extent_ = wholePagesFor(bytes, page);

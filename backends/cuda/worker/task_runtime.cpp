@@ -10,8 +10,7 @@ namespace crucible::cuda {
 
 TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin, const HarnessKernels& harness)
     : gpu_(gpu), harness_(harness), spec_(std::move(spec)),
-      guards_([this](CUdeviceptr where, std::size_t bytes) { return hashOfBytes(where, bytes); }),
-      harnessMemory_([this](CUdeviceptr where, std::size_t bytes) { return hashOfBytes(where, bytes); }) {
+      guards_(deviceHasher()), harnessMemory_(deviceHasher()) {
   for (const TensorSpec& t : spec_.inputs) {
     inputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, elementCount(spec_, t)));
     hostInputs_.emplace_back(t.dtype, elementCount(spec_, t));
@@ -171,8 +170,7 @@ int TaskRuntime::keepValidatedSet() {
     InputSet fresh;
     for (const auto& in : inputs_) fresh.device.push_back(DeviceBuffer::wholePages(in->dataBytes()));
     for (std::size_t i = 0; i < inputs_.size(); ++i)
-      recordPageEnd("copy of input '" + spec_.inputs[i].name + "' in kept input set " + std::to_string(sets_.size() + 1),
-                    fresh.device[i]);
+      recordPageEnd(keptSetCopyName(static_cast<int>(sets_.size()), i), fresh.device[i]);
     sets_.push_back(std::move(fresh));
   }
   InputSet& set = sets_[static_cast<std::size_t>(setsUsed_)];
@@ -180,9 +178,7 @@ int TaskRuntime::keepValidatedSet() {
     check(driver().cuMemcpyDtoD(set.device[i].get(), inputs_[i]->data(), inputs_[i]->dataBytes()),
           "keeping a validated input set");
   for (std::size_t i = 0; i < inputs_.size(); ++i)
-    harnessMemory_.record("copy of input '" + spec_.inputs[i].name + "' in kept input set " +
-                              std::to_string(setsUsed_ + 1),
-                          set.device[i].get(), set.device[i].size());
+    harnessMemory_.record(keptSetCopyName(setsUsed_, i), set.device[i].get(), set.device[i].size());
   set.outputHashes.clear();
   for (std::size_t i = 0; i < outputs_.size(); ++i) set.outputHashes.push_back(outputHash(i));
   liveSet_ = setsUsed_++;
@@ -198,8 +194,12 @@ void TaskRuntime::loadInputSet(int set) {
   liveSet_ = set;
 }
 
-std::uint64_t TaskRuntime::hashOfBytes(CUdeviceptr where, std::size_t bytes) const {
-  return harness_.hashBytes(where, bytes, gpu_.stream());
+HarnessMemoryWatch::Hasher TaskRuntime::deviceHasher() const {
+  return [this](CUdeviceptr where, std::size_t bytes) { return harness_.hashBytes(where, bytes, gpu_.stream()); };
+}
+
+std::string TaskRuntime::keptSetCopyName(int set, std::size_t input) const {
+  return "copy of input '" + spec_.inputs[input].name + "' in kept input set " + std::to_string(set + 1);
 }
 
 void TaskRuntime::recordPageEnd(const std::string& of, const DeviceBuffer& b) {

@@ -178,7 +178,10 @@ private:
     std::vector<std::uint64_t> outputHashes;
   };
   std::uint64_t outputHash(std::size_t output) const;
-  std::uint64_t hashOfBytes(CUdeviceptr where, std::size_t bytes) const;
+  // The harness's keyed hash of device bytes on this runtime's stream (what the watches compare).
+  HarnessMemoryWatch::Hasher deviceHasher() const;
+  // "copy of input 'x' in kept input set N" for set index `set` (0-based).
+  std::string keptSetCopyName(int set, std::size_t input) const;
   // Records the end of `b`'s last page past its size (zero since it was made; `of` names `b`).
   void recordPageEnd(const std::string& of, const DeviceBuffer& b);
   // Record what the harness just wrote in harnessMemory_: the masked copies

@@ -54,14 +54,23 @@ TEST(L2Flush, EvictsAndLeavesNoDirtyLinesForTheNextKernel) {
   CUstream s = gpu.stream();
   const std::size_t l2 = static_cast<std::size_t>(info.l2Bytes);
 
+  // Median microseconds of `timed` over `reps` runs, each after `before` (outside the events).
+  auto medianMicros = [&](int reps, const std::function<void()>& before, const std::function<void()>& timed) {
+    std::vector<double> us;
+    for (int i = 0; i < reps; ++i) {
+      before();
+      cuda::EventPair ev;
+      ev.recordStart(s);
+      timed();
+      ev.recordStop(s);
+      EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
+      us.push_back(ev.elapsedMs() * 1000.0);
+    }
+    return cuda::median(us);
+  };
+
   // The chase: a random cycle through `lines` lines of 128 bytes of a quarter of L2.
-  CompileRequest req;
-  req.source = kChase;
-  req.entry = "chase";
-  req.arch = info.arch();
-  const CompileResult built = compiler.compile(req);
-  ASSERT_TRUE(built.report.ok) << built.report.log;
-  cuda::KernelModule chase(built.cubin, "chase");
+  cuda::KernelModule chase(compileKernel(kChase, "chase", "1", "32").cubin, "chase");
   // Line k starts at word k * strideWords: the lines are spread over the quarter of L2.
   const std::size_t lines = std::min<std::size_t>(l2 / 4 / 128, 8192);
   const std::size_t strideWords = (l2 / 4 / 128 / lines) * (128 / sizeof(unsigned));
@@ -77,21 +86,9 @@ TEST(L2Flush, EvictsAndLeavesNoDirtyLinesForTheNextKernel) {
   CUdeviceptr chainPtr = chain.get(), sinkPtr = sink.get();
   unsigned steps = static_cast<unsigned>(lines);
   void* chaseParams[] = {&chainPtr, &steps, &sinkPtr};
-  auto timeChase = [&](const std::function<void()>& before) {
-    std::vector<double> us;
-    for (int i = 0; i < 9; ++i) {
-      before();
-      cuda::EventPair ev;
-      ev.recordStart(s);
-      EXPECT_EQ(chase.launch(one, s, chaseParams), CUDA_SUCCESS);
-      ev.recordStop(s);
-      EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
-      us.push_back(ev.elapsedMs() * 1000.0);
-    }
-    return cuda::median(us);
-  };
-  const double hot = timeChase([&] { EXPECT_EQ(chase.launch(one, s, chaseParams), CUDA_SUCCESS); });
-  const double cold = timeChase([&] { flusher.flush(s); });
+  auto runChase = [&] { EXPECT_EQ(chase.launch(one, s, chaseParams), CUDA_SUCCESS); };
+  const double hot = medianMicros(9, runChase, runChase);
+  const double cold = medianMicros(9, [&] { flusher.flush(s); }, runChase);
   std::cout << "[ l2 flush ] chase through " << lines << " lines of " << (l2 / 4 >> 20) << " MiB: hot " << hot
             << " us, after the flush " << cold << " us (" << hot * 1000.0 / lines << " and " << cold * 1000.0 / lines
             << " ns a load; L2 " << (l2 >> 20) << " MiB)\n";
@@ -103,17 +100,7 @@ TEST(L2Flush, EvictsAndLeavesNoDirtyLinesForTheNextKernel) {
   cuda::DeviceBuffer large(std::min<std::size_t>(32u << 20, l2 / 2) & ~15ull), dirt(l2);
   ASSERT_EQ(d.cuMemsetD8(large.get(), 0, large.size()), CUDA_SUCCESS);
   auto timeRead = [&](const cuda::DeviceBuffer& probe, const std::function<void()>& before) {
-    std::vector<double> us;
-    for (int i = 0; i < 25; ++i) {
-      before();
-      cuda::EventPair ev;
-      ev.recordStart(s);
-      harness.readThrough(probe.get(), probe.size(), info.smCount, s);
-      ev.recordStop(s);
-      EXPECT_EQ(gpu.wait(10).outcome, cuda::WaitOutcome::Done);
-      us.push_back(ev.elapsedMs() * 1000.0);
-    }
-    return cuda::median(us);
+    return medianMicros(25, before, [&] { harness.readThrough(probe.get(), probe.size(), info.smCount, s); });
   };
   unsigned char value = 0;
   auto writeDirt = [&](const cuda::DeviceBuffer& b) {
