@@ -31,6 +31,9 @@ DriverApi load() {
 #define CRUCIBLE_CU_RESOLVE(f) resolve(#f, reinterpret_cast<void**>(&api.f));
   CRUCIBLE_CU_FUNCTIONS(CRUCIBLE_CU_RESOLVE)
 #undef CRUCIBLE_CU_RESOLVE
+#define CRUCIBLE_CU_RESOLVE_VERSIONED(f, type) resolve(#f, reinterpret_cast<void**>(&api.f));
+  CRUCIBLE_CU_VERSIONED_FUNCTIONS(CRUCIBLE_CU_RESOLVE_VERSIONED)
+#undef CRUCIBLE_CU_RESOLVE_VERSIONED
   // The library stays loaded for the life of the process: unloading a driver is never safe.
   return api;
 }

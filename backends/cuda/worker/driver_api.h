@@ -5,6 +5,7 @@
 // binary starts (and says why it cannot evaluate) where no driver exists.
 #pragma once
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <stdexcept>
 #include <string>
 
@@ -16,20 +17,34 @@ namespace crucible::cuda {
 #define CRUCIBLE_CU_FUNCTIONS(X)                                                                      \
   X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)               \
   X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDeviceGetPCIBusId) X(cuDevicePrimaryCtxRetain)      \
-  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize) X(cuCtxGetLimit) X(cuCtxSetLimit)              \
+  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxGetLimit) X(cuCtxSetLimit)              \
   X(cuGetErrorName) X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)    \
   X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemcpyHtoDAsync) X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemsetD16) X(cuMemsetD32) X(cuMemsetD32Async) X(cuMemGetInfo)                \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncSetAttribute)                  \
   X(cuFuncGetAttribute) X(cuLaunchKernel) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery)       \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)          \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
-  X(cuTensorMapEncodeTiled) X(cuCtxGetDevice) X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease)  \
+  X(cuTensorMapEncodeTiled) X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease)  \
   X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)
+
+// Entry points whose unversioned prototype in cuda.h is older than what
+// cuGetProcAddress returns at CUDA_VERSION: cuda.h declares cuCtxGetDevice with
+// one parameter, but at 13000 the driver hands out cuCtxGetDevice_v2, which
+// also takes the context (a null context means the current one); the same for
+// cuCtxSynchronize. Called through the old prototype, the context argument is
+// whatever the register held. These take their type from cudaTypedefs.h's PFN for
+// the version resolved. (tests/backends/gpu/driver_api_test.cpp checks every
+// entry's parameter count against cudaTypedefs.h.)
+#define CRUCIBLE_CU_VERSIONED_FUNCTIONS(Y) \
+  Y(cuCtxGetDevice, PFN_cuCtxGetDevice_v13000) Y(cuCtxSynchronize, PFN_cuCtxSynchronize_v13000)
 
 struct DriverApi {
 #define CRUCIBLE_CU_MEMBER(f) decltype(&::f) f = nullptr;
   CRUCIBLE_CU_FUNCTIONS(CRUCIBLE_CU_MEMBER)
 #undef CRUCIBLE_CU_MEMBER
+#define CRUCIBLE_CU_VERSIONED_MEMBER(f, type) type f = nullptr;
+  CRUCIBLE_CU_VERSIONED_FUNCTIONS(CRUCIBLE_CU_VERSIONED_MEMBER)
+#undef CRUCIBLE_CU_VERSIONED_MEMBER
 };
 
 // Thrown when the driver cannot be loaded or a call fails. `code` is the

@@ -97,7 +97,7 @@ void GpuContext::markLost(const std::string& why) {
 
 bool GpuContext::stillUsable() {
   if (lost_) return false;
-  CUresult rc = driver().cuCtxSynchronize();
+  CUresult rc = driver().cuCtxSynchronize(nullptr);  // null: the current context
   if (rc != CUDA_SUCCESS) {
     markLost("the CUDA context is unusable after " + describe(rc));
     return false;
@@ -115,7 +115,7 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes), extent_(bytes) {
 namespace {
 CUmemAllocationProp devicePages() {
   CUdevice dev = 0;
-  check(driver().cuCtxGetDevice(&dev), "finding the current context's device");
+  check(driver().cuCtxGetDevice(&dev, nullptr), "finding the current context's device");
   CUmemAllocationProp prop{};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
