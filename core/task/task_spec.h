@@ -69,6 +69,18 @@ struct OperatorSpec {
   std::vector<RowReduction> reductions; // rowwise only, at least one
 };
 
+// Optional: inputs drawn far from the task's distributions, where a kernel
+// that is right only for ordinary values goes wrong (a softmax without the
+// max subtraction overflows for large logits; a layer norm's one-pass
+// E[x^2] - E[x]^2 cancels for a large mean). Each case is one more validation
+// launch, checked against the oracle and never timed (resources/tasks/README.md,
+// "Stress cases").
+struct StressCase {
+  std::string name;                               // "large logits": named in a failure's reason
+  std::map<std::string, Distribution> inputs;     // input name -> its distribution here; the others keep theirs
+  std::map<std::string, Tolerance> tolerances;    // output name -> its tolerance here; the others keep the task's
+};
+
 // A kernel given in the spec (the baseline, or the oracle).
 struct SpecKernel {
   std::string source;              // CUDA C++
@@ -98,7 +110,14 @@ struct TaskSpec {
   std::map<std::string, std::int64_t> sanitizeAxes;
   // Optional: the operator stated as expressions (absent for the built-in families).
   std::optional<OperatorSpec> operation;
+  // Optional: validation launches on inputs far from the distributions above.
+  std::vector<StressCase> stress;
 };
+
+// Output `output`'s tolerance: the stress case's where it names one, else the task's.
+Tolerance toleranceOf(const TaskSpec& spec, const std::string& output, const StressCase* stress = nullptr);
+// Input `input`'s distribution: the stress case's where it names one, else the task's.
+const Distribution& distributionOf(const TaskSpec& spec, std::size_t input, const StressCase* stress = nullptr);
 
 // The spec with its axes replaced by sanitizeAxes where it names them: the
 // shape at which the sanitizers run (the spec itself when it names none).

@@ -73,6 +73,20 @@ TaskSpec atSanitizeShape(TaskSpec spec) {
   return spec;
 }
 
+Tolerance toleranceOf(const TaskSpec& spec, const std::string& output, const StressCase* stress) {
+  if (stress)
+    if (auto it = stress->tolerances.find(output); it != stress->tolerances.end()) return it->second;
+  auto it = spec.tolerances.find(output);
+  return it == spec.tolerances.end() ? Tolerance{} : it->second;
+}
+
+const Distribution& distributionOf(const TaskSpec& spec, std::size_t input, const StressCase* stress) {
+  const TensorSpec& t = spec.inputs.at(input);
+  if (stress)
+    if (auto it = stress->inputs.find(t.name); it != stress->inputs.end()) return it->second;
+  return t.distribution;
+}
+
 std::string describeAxes(const std::map<std::string, std::int64_t>& axes) {
   std::string s;
   for (const auto& [name, value] : axes) s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(value);
@@ -103,6 +117,20 @@ std::string toJson(const TaskSpec& spec) {
     for (const auto& [name, value] : spec.sanitizeAxes) j["sanitizeAxes"][name] = value;
   }
   if (spec.operation) j["operator"] = operatorToJson(*spec.operation);
+  if (!spec.stress.empty()) {
+    j["stress"] = ojson::array();
+    for (const auto& c : spec.stress) {
+      ojson one;
+      one["name"] = c.name;
+      one["inputs"] = ojson::object();
+      for (const auto& [name, d] : c.inputs) one["inputs"][name] = distribution(d);
+      if (!c.tolerances.empty()) {
+        one["tolerances"] = ojson::object();
+        for (const auto& [name, t] : c.tolerances) one["tolerances"][name] = {{"rtol", t.rtol}, {"atol", t.atol}};
+      }
+      j["stress"].push_back(one);
+    }
+  }
   j["baseline"] = kernel(spec.baseline);
   j["oracle"] = kernel(spec.oracle);
   return j.dump(2) + "\n";

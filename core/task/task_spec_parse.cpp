@@ -38,6 +38,9 @@ constexpr std::size_t kMaxTensorsPerList = 64;
 constexpr std::size_t kMaxAxes = 64;
 constexpr std::size_t kMaxRank = 8;
 constexpr std::size_t kMaxTensorMaps = 64;
+// Each stress case is one more oracle and candidate launch per evaluation.
+constexpr std::size_t kMaxStressCases = 8;
+constexpr std::size_t kMaxStressNameLength = 64;
 
 // A C identifier of bounded length (the family, a tensor map's tensor).
 std::string identifier(const json& j, const std::string& path) {
@@ -249,6 +252,18 @@ void checkUniqueNames(const TaskSpec& spec) {
   claim(spec.outputs, "outputs");
 }
 
+// {"rtol": 1e-4, "atol": 1e-6}
+Tolerance parseTolerance(const json& j, const std::string& path) {
+  const Fields f(j, path);
+  f.rejectUnknown({"rtol", "atol"});
+  Tolerance t;
+  t.rtol = asFiniteNumber(f.required("rtol"), f.path("rtol"));
+  t.atol = asFiniteNumber(f.required("atol"), f.path("atol"));
+  if (t.rtol < 0) throw TaskSpecError(f.path("rtol"), "must be >= 0");
+  if (t.atol < 0) throw TaskSpecError(f.path("atol"), "must be >= 0");
+  return t;
+}
+
 std::map<std::string, Tolerance> parseTolerances(const Fields& root, const std::vector<TensorSpec>& outputs) {
   const json& j = root.required("tolerances");
   if (!j.is_object()) throw TaskSpecError("tolerances", "must be an object of output name -> {rtol, atol}");
@@ -258,19 +273,55 @@ std::map<std::string, Tolerance> parseTolerances(const Fields& root, const std::
     bool isOutput = false;
     for (const auto& o : outputs) isOutput = isOutput || o.name == it.key();
     if (!isOutput) throw TaskSpecError(path, "no output named " + quotedValue(it.key()));
-    const Fields f(*it, path);
-    f.rejectUnknown({"rtol", "atol"});
-    Tolerance t;
-    t.rtol = asFiniteNumber(f.required("rtol"), f.path("rtol"));
-    t.atol = asFiniteNumber(f.required("atol"), f.path("atol"));
-    if (t.rtol < 0) throw TaskSpecError(f.path("rtol"), "must be >= 0");
-    if (t.atol < 0) throw TaskSpecError(f.path("atol"), "must be >= 0");
-    tolerances[it.key()] = t;
+    tolerances[it.key()] = parseTolerance(*it, path);
   }
   for (const auto& o : outputs)
     if (!tolerances.count(o.name))
       throw TaskSpecError(child("tolerances", o.name), "missing (every output needs a tolerance)");
   return tolerances;
+}
+
+// "stress": [{"name": "large logits", "inputs": {"x": {distribution}}, "tolerances": {"y": {...}}}]
+// Every case names at least one input; names are unique, printable and short
+// (they appear in a failure's reason).
+std::vector<StressCase> parseStress(const Fields& root, const TaskSpec& spec) {
+  std::vector<StressCase> cases;
+  const json* j = root.optional("stress");
+  if (!j) return cases;
+  const json& list = asArray(*j, "stress", kMaxStressCases);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Fields f(list[i], index("stress", i));
+    f.rejectUnknown({"name", "inputs", "tolerances"});
+    StressCase c;
+    c.name = asNonEmptyString(f.required("name"), f.path("name"));
+    asPrintableText(f.required("name"), f.path("name"));
+    if (c.name.size() > kMaxStressNameLength || c.name.find_first_of("\t\r\n") != std::string::npos)
+      throw TaskSpecError(f.path("name"), "must be one line of at most " + std::to_string(kMaxStressNameLength) +
+                                              " characters");
+    for (const auto& earlier : cases)
+      if (earlier.name == c.name) throw TaskSpecError(f.path("name"), quotedValue(c.name) + " names an earlier case too");
+    const json& inputs = f.required("inputs");
+    if (!inputs.is_object() || inputs.empty())
+      throw TaskSpecError(f.path("inputs"), "must be an object of input name -> distribution, naming at least one input");
+    for (auto it = inputs.begin(); it != inputs.end(); ++it) {
+      const std::string path = child(f.path("inputs"), it.key());
+      const auto input = std::find_if(spec.inputs.begin(), spec.inputs.end(),
+                                      [&](const TensorSpec& t) { return t.name == it.key(); });
+      if (input == spec.inputs.end()) throw TaskSpecError(path, "no input named " + quotedValue(it.key()));
+      c.inputs[it.key()] = parseDistribution(*it, path, input->dtype, spec.axes);
+    }
+    if (const json* tolerances = f.optional("tolerances")) {
+      if (!tolerances->is_object())
+        throw TaskSpecError(f.path("tolerances"), "must be an object of output name -> {rtol, atol}");
+      for (auto it = tolerances->begin(); it != tolerances->end(); ++it) {
+        const std::string path = child(f.path("tolerances"), it.key());
+        if (!spec.tolerances.count(it.key())) throw TaskSpecError(path, "no output named " + quotedValue(it.key()));
+        c.tolerances[it.key()] = parseTolerance(*it, path);
+      }
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
 }
 
 // Reads 1 to 3 dimension expressions; missing ones are "1".
@@ -377,7 +428,7 @@ TaskSpec parseFields(const json& doc) {
   const Fields root(doc, "");
   root.rejectUnknown({"format", "name", "family", "description", "axes", "inputs", "outputs", "scalars", "tolerances",
                       "flops", "minBytes", "entry", "baseline", "oracle", "libraryReference", "sanitizeAxes",
-                      "operator"});
+                      "operator", "stress"});
   TaskSpec spec;
   spec.formatVersion = parseFormat(root);
   spec.name = asNonEmptyString(root.required("name"), "name");
@@ -398,6 +449,7 @@ TaskSpec parseFields(const json& doc) {
   spec.oracle = parseKernel(root, "oracle", spec.axes);
   checkTensorMaps(spec);
   if (const json* op = root.optional("operator")) spec.operation = parseOperatorField(*op, spec);
+  spec.stress = parseStress(root, spec);
   if (const json* lib = root.optional("libraryReference")) {
     spec.libraryReference = asString(*lib, "libraryReference");
     const auto& known = knownLibraryReferences();

@@ -22,6 +22,9 @@
 namespace crucible::cuda {
 namespace {
 
+// Mixed into a stress case's seed: its inputs differ from every trial's.
+constexpr std::uint64_t kStressSeed = 0x57E55CA5E5ull;
+
 // "1.23 s": the wall time since `start`, for the evaluation's account of where its time went.
 std::string secondsSince(std::chrono::steady_clock::time_point start) {
   char text[32];
@@ -201,6 +204,27 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
     }
     return true;
   };
+  auto stressTrial = [&](std::size_t k) {
+    const StressCase& stress = spec.stress[k];
+    const std::uint64_t seed = (seeds.empty() ? 0 : seeds.front()) * 0x9E3779B97F4A7C15ull + kStressSeed + k;
+    try {
+      ev.trials.push_back(runStressTrial(task, under, plan, stress, seed, options_.launchTimeoutSeconds, costs));
+    } catch (const KernelFailure& e) {
+      ValidationTrial t;
+      t.seed = seed;
+      t.reason = "stress case '" + stress.name + "': " + e.what();
+      ev.trials.push_back(t);
+      ev.status = e.status();
+      ev.detail = t.reason;
+      return false;
+    }
+    if (!ev.trials.back().passed) {
+      ev.status = CandidateStatus::Invalid;
+      ev.detail = ev.trials.back().reason;
+      return false;
+    }
+    return true;
+  };
   // The last trial runs after timing when there is timing and more than one
   // trial: validation launches come before and after the timed ones, so
   // neither the count nor the order of launches tells a kernel which are
@@ -209,6 +233,11 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const std::size_t before = lastAfterTiming ? seeds.size() - 1 : seeds.size();
   for (std::size_t i = 0; i < before; ++i)
     if (!trial(i)) return;
+  // The task's stress cases: one launch each on inputs far from the usual
+  // ones, before timing (they are not timed; the timed launches use the kept
+  // sets of the trials above).
+  for (std::size_t k = 0; k < spec.stress.size(); ++k)
+    if (!stressTrial(k)) return;
 
   std::string timingNote;
   if (request.time) {
@@ -224,6 +253,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   }
   ev.status = CandidateStatus::Valid;
   ev.detail = std::to_string(seeds.size()) + " validation trial(s) passed (" + geometry.describe() + ")";
+  if (!spec.stress.empty()) ev.detail += ", and " + std::to_string(spec.stress.size()) + " stress case(s)";
   if (globals.count() > 0)
     ev.detail += "; " + std::to_string(globals.count()) + " module variable(s) reset before every launch";
   if (request.extended) ev.detail += "; extended validation: more seeds (the sanitizers run in their own process)";

@@ -58,8 +58,9 @@ public:
   // masked device copy (inputDamage), into the same device
   // buffers each time (a kernel cannot tell new inputs by their address).
   // Guards are rewritten too. Throws std::invalid_argument when an input
-  // cannot be drawn or came out all zeros.
-  void randomizeInputs(std::uint64_t seed);
+  // cannot be drawn or came out all zeros. With `stress`, the inputs it names
+  // are drawn from its distributions instead.
+  void randomizeInputs(std::uint64_t seed, const StressCase* stress = nullptr);
   // Runs the oracle on the current inputs, keeps its outputs on the host and,
   // masked, on the device (checkOutput), then overwrites the oracle's device
   // outputs (no candidate launch may find them); throws KernelFailure (Invalid) naming the task when the oracle

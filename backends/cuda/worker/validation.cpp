@@ -14,7 +14,7 @@ constexpr std::uint64_t kRerandomise = 0x5EEDF00D5EEDF00Dull;
 // Checks one launch's outputs against the current reference, on the device
 // (TaskRuntime::checkOutput runs checkOutput's pass there); returns the first
 // failure's reason (empty if none) and accumulates error figures.
-std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial) {
+std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial, const StressCase* stress = nullptr) {
   if (std::string damage = task.inputDamage(); !damage.empty()) return damage;
   if (std::string damage = task.outputGuardDamage(); !damage.empty()) return damage;
   if (std::string damage = task.harnessMemoryDamage(); !damage.empty()) return damage;
@@ -22,9 +22,7 @@ std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial) {
   std::string reason;
   for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
     const std::string& name = spec.outputs[i].name;
-    auto tol = spec.tolerances.find(name);
-    const Tolerance t = tol == spec.tolerances.end() ? Tolerance{} : tol->second;
-    OutputCheck c = task.checkOutput(i, t, poison);
+    OutputCheck c = task.checkOutput(i, toleranceOf(spec, name, stress), poison);
     trial.maxAbsError = std::max(trial.maxAbsError, c.maxAbsError);
     trial.maxRelError = std::max(trial.maxRelError, c.maxRelError);
     trial.mismatches += c.unwritten + c.nonFinite + c.mismatches;
@@ -42,6 +40,29 @@ decltype(auto) timed(double& into, F&& step) {
     ~Add() { into += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
   } add{into};
   return step();
+}
+
+// Outputs filled as `fill` says, the candidate's module variables and
+// leftovers reset as before every launch, one launch; its outputs stay on the device.
+void launchCandidate(TaskRuntime& task, const CandidateUnderTest& candidate, const FillChoice& fill, double timeout,
+                     ValidationCosts& costs) {
+  timed(costs.candidate, [&] {
+    candidate.globals.restore(task.stream());
+    candidate.leftovers.queue(task.stream());  // as before every timed launch
+    task.fillOutputs(fill, /*rewriteGuards=*/true);
+    task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
+  });
+}
+
+// "x ~ normal(60, 20)": the inputs a stress case draws differently, for its reason.
+std::string describeStress(const StressCase& stress) {
+  std::string s;
+  for (const auto& [input, d] : stress.inputs) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s ~ %s(%g, %g)", input.c_str(), d.kind.c_str(), d.a, d.b);
+    s += (s.empty() ? "" : ", ") + std::string(text);
+  }
+  return s;
 }
 
 }  // namespace
@@ -65,15 +86,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
     timed(costs.inputs, [&] { task.randomizeInputs(inputSeed); });
     timed(costs.oracle, [&] { task.computeReference(timeout); });
   };
-  // Outputs filled as `fill` says, one launch; its outputs stay on the device.
-  auto launch = [&](const FillChoice& fill) {
-    timed(costs.candidate, [&] {
-      candidate.globals.restore(task.stream());
-      candidate.leftovers.queue(task.stream());  // as before every timed launch
-      task.fillOutputs(fill, /*rewriteGuards=*/true);
-      task.run(candidate.kernel, candidate.geometry, candidate.maps, "the candidate", timeout);
-    });
-  };
+  auto launch = [&](const FillChoice& fill) { launchCandidate(task, candidate, fill, timeout, costs); };
 
   drawInputs(seed);
   const FillChoice firstFill = plan.nextFill(/*mustBePoison=*/true);
@@ -123,6 +136,25 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
     return trial;
   }
   timed(costs.checks, [&] { task.keepValidatedSet(); });
+  trial.passed = true;
+  return trial;
+}
+
+ValidationTrial runStressTrial(TaskRuntime& task, const CandidateUnderTest& candidate, LaunchPlan& plan,
+                               const StressCase& stress, std::uint64_t seed, double timeout, ValidationCosts& costs) {
+  ValidationTrial trial;
+  trial.seed = seed;
+  timed(costs.inputs, [&] { task.randomizeInputs(seed, &stress); });
+  timed(costs.oracle, [&] { task.computeReference(timeout); });
+  const FillChoice fill = plan.nextFill(/*mustBePoison=*/true);
+  launchCandidate(task, candidate, fill, timeout, costs);
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, fill.poisonIndex(), trial, &stress); });
+      !why.empty()) {
+    trial.reason = "stress case '" + stress.name + "' (" + describeStress(stress) + "): " + why +
+                   " (a kernel right only for the task's usual inputs fails this way: a softmax or log-sum-exp "
+                   "without the max subtraction, a one-pass variance)";
+    return trial;
+  }
   trial.passed = true;
   return trial;
 }

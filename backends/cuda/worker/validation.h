@@ -57,4 +57,12 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
                                    std::uint64_t seed, double launchTimeoutSeconds, bool followsTrial,
                                    bool mustRerandomise, ValidationCosts& costs);
 
+// One launch on inputs drawn with `seed` from `stress`'s distributions (the
+// task's for the inputs it does not name), checked against the oracle like a
+// trial's first launch with the case's tolerances. Its inputs are never kept
+// as a validated set: stress cases are not timed.
+ValidationTrial runStressTrial(TaskRuntime& task, const CandidateUnderTest& candidate, LaunchPlan& plan,
+                               const StressCase& stress, std::uint64_t seed, double launchTimeoutSeconds,
+                               ValidationCosts& costs);
+
 }  // namespace crucible::cuda

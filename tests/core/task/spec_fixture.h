@@ -84,6 +84,23 @@ inline void expectSameSpec(const TaskSpec& a, const TaskSpec& b) {
   EXPECT_EQ(a.oracle.source, b.oracle.source);
   expectSameLaunch(a.oracle.launch, b.oracle.launch);
   EXPECT_EQ(a.libraryReference, b.libraryReference);
+  ASSERT_EQ(a.stress.size(), b.stress.size());
+  for (std::size_t i = 0; i < a.stress.size(); ++i) {
+    EXPECT_EQ(a.stress[i].name, b.stress[i].name);
+    ASSERT_EQ(a.stress[i].inputs.size(), b.stress[i].inputs.size());
+    for (const auto& [name, d] : a.stress[i].inputs) {
+      ASSERT_TRUE(b.stress[i].inputs.count(name)) << name;
+      EXPECT_EQ(d.kind, b.stress[i].inputs.at(name).kind);
+      EXPECT_EQ(d.a, b.stress[i].inputs.at(name).a);
+      EXPECT_EQ(d.b, b.stress[i].inputs.at(name).b);
+    }
+    ASSERT_EQ(a.stress[i].tolerances.size(), b.stress[i].tolerances.size());
+    for (const auto& [name, t] : a.stress[i].tolerances) {
+      ASSERT_TRUE(b.stress[i].tolerances.count(name)) << name;
+      EXPECT_EQ(t.rtol, b.stress[i].tolerances.at(name).rtol);
+      EXPECT_EQ(t.atol, b.stress[i].tolerances.at(name).atol);
+    }
+  }
 }
 
 }  // namespace crucible::testing_support

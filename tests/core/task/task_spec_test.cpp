@@ -167,11 +167,60 @@ const std::vector<Malformed>& malformedSpecs() {
        "larger than the axis"},
       {"sanitizeAxes of zero", [](json& j) { j["sanitizeAxes"] = {{"M", 0}}; }, "sanitizeAxes.M", "positive integer"},
       {"sanitizeAxes not an object", [](json& j) { j["sanitizeAxes"] = 8; }, "sanitizeAxes", "must be an object"},
+      {"stress not an array", [](json& j) { j["stress"] = json::object(); }, "stress", "must be an array"},
+      {"stress case without a name", [](json& j) { j["stress"] = json::parse(R"([{"inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 1}}}])"); },
+       "stress[0].name", "missing"},
+      {"stress case naming no input", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {}}])"); },
+       "stress[0].inputs", "naming at least one input"},
+      {"stress case for an unknown input", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"q": {"kind": "normal", "mean": 50, "stddev": 1}}}])"); },
+       "stress[0].inputs.q", "no input named 'q'"},
+      {"stress distribution the dtype cannot draw", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"idx": {"kind": "normal", "mean": 50, "stddev": 1}}}])"); },
+       "stress[0].inputs.idx.kind", "use randint"},
+      {"stress distribution of zero spread", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 0}}}])"); },
+       "stress[0].inputs.x.stddev", "must be > 0"},
+      {"stress tolerance for no output", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 1}}, "tolerances": {"z": {"rtol": 0, "atol": 0}}}])"); },
+       "stress[0].tolerances.z", "no output named 'z'"},
+      {"stress tolerance negative", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 1}}, "tolerances": {"y": {"rtol": -1, "atol": 0}}}])"); },
+       "stress[0].tolerances.y.rtol", ">= 0"},
+      {"stress case named twice", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 1}}}, {"name": "big", "inputs": {"x": {"kind": "normal", "mean": -50, "stddev": 1}}}])"); },
+       "stress[1].name", "names an earlier case too"},
+      {"stress name over two lines", [](json& j) { j["stress"] = json::parse(R"([{"name": "big\nvalues", "inputs": {"x": {"kind": "normal", "mean": 50, "stddev": 1}}}])"); },
+       "stress[0].name", "one line"},
+      {"stress case field misspelt", [](json& j) { j["stress"] = json::parse(R"([{"name": "big", "input": {}}])"); },
+       "stress[0].input", "unknown field"},
       {"tensor maps for the oracle",
        [](json& j) { j["oracle"]["launch"]["tensorMaps"] = json::parse(R"([{"tensor": "x", "boxRows": 8, "boxCols": 32}])"); },
        "oracle.launch.tensorMaps", "the oracle takes no tensor maps"},
   };
   return table;
+}
+
+TEST(TaskSpec, StressCasesParseAndRoundTrip) {
+  json j = validSpecJson();
+  j["stress"] = json::parse(R"([
+    {"name": "large values", "inputs": {"x": {"kind": "normal", "mean": 60, "stddev": 20}},
+     "tolerances": {"y": {"rtol": 1e-3, "atol": 1e-4}}},
+    {"name": "small range", "inputs": {"x": {"kind": "uniform", "low": -1e-3, "high": 1e-3}, "idx": {"kind": "randint", "low": 0, "high": 2}}}
+  ])");
+  const TaskSpec s = parseTaskSpec(j.dump());
+  ASSERT_EQ(s.stress.size(), 2u);
+  EXPECT_EQ(s.stress[0].name, "large values");
+  EXPECT_EQ(s.stress[0].inputs.at("x").a, 60);
+  EXPECT_EQ(s.stress[0].inputs.at("x").b, 20);
+  EXPECT_EQ(s.stress[1].inputs.at("idx").b, 2);
+  // The case's distribution and tolerance where it names one, the task's elsewhere.
+  EXPECT_EQ(distributionOf(s, 0, &s.stress[0]).a, 60);
+  EXPECT_EQ(distributionOf(s, 1, &s.stress[0]).kind, "randint");
+  EXPECT_EQ(distributionOf(s, 1, &s.stress[0]).b, 32);
+  EXPECT_EQ(distributionOf(s, 0).a, 0.5);
+  EXPECT_EQ(toleranceOf(s, "y", &s.stress[0]).rtol, 1e-3);
+  EXPECT_EQ(toleranceOf(s, "y", &s.stress[1]).rtol, 1e-5);
+  EXPECT_EQ(toleranceOf(s, "y").rtol, 1e-5);
+  const std::string text = toJson(s);
+  expectSameSpec(s, parseTaskSpec(text));
+  EXPECT_EQ(toJson(parseTaskSpec(text)), text);
+  // A spec without stress cases writes no "stress" field.
+  EXPECT_EQ(toJson(parseTaskSpec(validSpecJson().dump())).find("\"stress\""), std::string::npos);
 }
 
 TEST(TaskSpec, MalformedSpecsNameTheField) {
