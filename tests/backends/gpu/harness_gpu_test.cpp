@@ -191,7 +191,8 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
         << "element " << i;
   }
   // The device hash is the host's (timed launches are checked with it).
-  EXPECT_EQ(harness.hash(rt.outputBuffer(0), 4, got[0].count, gpu.stream()), cuda::hostHash(got[0].bytes.data(), 4, got[0].count));
+  EXPECT_EQ(harness.hash(rt.outputBuffer(0), 4, got[0].count, gpu.stream()),
+            cuda::hostHash(got[0].bytes.data(), 4, got[0].count, harness.hashKeyForTests()));
   rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison1, 0}, true);
   const std::vector<cuda::HostTensor> poisoned = rt.downloadOutputs();
   const auto pattern = cuda::poisonPattern(DType::F32, 1);

@@ -35,6 +35,9 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   for mode in 0 1 2; do timeout 30 /tmp/probe_code_write /tmp/probe_code_write_kernel.cubin $mode; done
 "$nvcc" -arch=sm_90 -O2 -o /tmp/probe_host_read "$here/probe_host_read.cu" -lcuda &&
   { timeout 30 /tmp/probe_host_read; timeout 30 /tmp/probe_host_read pageable; }
+"$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_constant_kernel.cubin "$here/probe_module_constant_kernel.cu" &&
+  g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_constant "$here/probe_module_constant.cpp" -lcuda &&
+  timeout 30 /tmp/probe_module_constant /tmp/probe_module_constant_kernel.cubin
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
