@@ -4,15 +4,15 @@
 // naming the case; the suite's baselines pass their own stress cases.
 #include <gtest/gtest.h>
 #include <iostream>
+#include <string>
 #include "core/task/task_library.h"
 #include "gpu_test_support.h"
 
 namespace crucible::gputest {
 namespace {
 
-// A softmax with no max subtraction: exact for normal(0, 1) logits, exp
-// overflows to inf (and inf/inf to NaN) once a logit passes 88.7.
-const char* kSoftmaxWithoutMax = R"(
+// One 256-thread block a row, reduced in shared memory, as the suite's baselines.
+const std::string kBlockSum = R"(
 #define THREADS 256
 __device__ float blockSum(float v, float* red) {
   red[threadIdx.x] = v;
@@ -25,6 +25,11 @@ __device__ float blockSum(float v, float* red) {
   __syncthreads();
   return r;
 }
+)";
+
+// A softmax with no max subtraction: exact for normal(0, 1) logits, exp
+// overflows to inf (and inf/inf to NaN) once a logit passes 88.7.
+const std::string kSoftmaxWithoutMax = kBlockSum + R"(
 extern "C" __global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ y, long long M, long long N) {
   __shared__ float red[THREADS];
   const float* xr = x + blockIdx.x * N;
@@ -38,20 +43,8 @@ extern "C" __global__ void softmax_kernel(const float* __restrict__ x, float* __
 
 // A layer norm with the one-pass variance E[x^2] - E[x]^2 in fp32: fine for
 // a mean of 0, cancels catastrophically when the mean is large against the spread.
-const char* kLayerNormOnePass = R"(
-#define THREADS 256
+const std::string kLayerNormOnePass = kBlockSum + R"(
 #define EPS 1e-5f
-__device__ float blockSum(float v, float* red) {
-  red[threadIdx.x] = v;
-  __syncthreads();
-  for (int s = THREADS / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) red[threadIdx.x] += red[threadIdx.x + s];
-    __syncthreads();
-  }
-  const float r = red[0];
-  __syncthreads();
-  return r;
-}
 extern "C" __global__ void layernorm_kernel(const float* __restrict__ x, const float* __restrict__ weight,
                                             const float* __restrict__ bias, float* __restrict__ y,
                                             long long M, long long N) {
@@ -71,19 +64,7 @@ extern "C" __global__ void layernorm_kernel(const float* __restrict__ x, const f
 )";
 
 // Cross-entropy with log(sum exp(x)) and no max: overflows for large logits.
-const char* kCrossEntropyWithoutMax = R"(
-#define THREADS 256
-__device__ float blockSum(float v, float* red) {
-  red[threadIdx.x] = v;
-  __syncthreads();
-  for (int s = THREADS / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) red[threadIdx.x] += red[threadIdx.x + s];
-    __syncthreads();
-  }
-  const float r = red[0];
-  __syncthreads();
-  return r;
-}
+const std::string kCrossEntropyWithoutMax = kBlockSum + R"(
 extern "C" __global__ void cross_entropy_kernel(const float* __restrict__ logits, const long long* __restrict__ targets,
                                                 float* __restrict__ loss, long long M, long long V) {
   __shared__ float red[THREADS];
@@ -117,7 +98,7 @@ Task withoutStress(const std::string& name) {
 
 struct NaiveKernel {
   const char* task;
-  const char* source;
+  std::string source;
   const char* entry;
   const char* stressCase;
 };
