@@ -72,6 +72,19 @@ std::vector<CubinGlobal> writableGlobals(const std::string& cubin) {
   return globals;
 }
 
+std::vector<CubinGlobal> addressableGlobals(const std::string& cubin) {
+  std::vector<CubinGlobal> globals = writableGlobals(cubin);
+  forEachSymbol(cubin, [&](const Elf64_Sym& sym, const auto& name, const auto& sectionName) {
+    if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF || sym.st_name == 0) return;
+    if (sectionName().rfind(".nv.constant", 0) != 0) return;
+    CubinGlobal g;
+    g.name = name();
+    g.bytes = sym.st_size;
+    globals.push_back(std::move(g));
+  });
+  return globals;
+}
+
 std::vector<std::string> deviceHeapCalls(const std::string& cubin) {
   std::vector<std::string> calls;
   forEachSymbol(cubin, [&](const Elf64_Sym& sym, const auto& name, const auto&) {

@@ -36,6 +36,13 @@ public:
 // the image is not a well-formed 64-bit ELF (every read is bounds-checked).
 std::vector<CubinGlobal> writableGlobals(const std::string& cubin);
 
+// Every module-scope variable whose address a kernel can take: the writable
+// ones above and the `__constant__` ones (object symbols in a .nv.constant*
+// section). A kernel can turn a constant's address into a generic one
+// (cvta.const) and reach the driver's memory around it (module_pages_watch.h).
+// `initialised` is false for every constant. Throws like writableGlobals.
+std::vector<CubinGlobal> addressableGlobals(const std::string& cubin);
+
 // The device-heap functions the cubin calls, in symbol-table order: the
 // undefined symbols the driver resolves whose names hold "malloc" or end in
 // "free" (malloc, free, __cuda_syscall_aligned_malloc for

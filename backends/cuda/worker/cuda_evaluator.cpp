@@ -176,7 +176,18 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   refuseDeviceHeap(request.candidate.cubin);
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
-  const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers};
+  // Recorded straight after the load, before any launch: the driver's memory
+  // around the candidate's variables, less what its launches and the oracle's may change.
+  std::vector<DeviceSpan> mayChange = moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true);
+  mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
+  // Anchored on the writable variables only: their pages were read and
+  // written to the end on the H100 without a fault. Whether the pages of a
+  // __constant__ variable read the same way is what probe_module_constant
+  // asks; until a GPU answers, they are not read.
+  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(),
+                         moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true),
+                         std::move(mayChange));
+  const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
   task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
@@ -271,8 +282,13 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   TensorMaps referenceMaps;  // a sealed kernel used as the reference may take tensor maps too
   if (!request.reference.cubin.empty()) {
     const LaunchRule refRule = withEntry(request.reference.launch, spec);
+    // Loading the reference writes its variables, perhaps beside the
+    // candidate's: checked just before, recorded again just after.
+    refuseWritesToHarnessMemory(task, candidate);
     try {
       reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
+      candidate.pages.excludeAndRecord(
+          moduleVariableSpans(reference->module(), request.reference.cubin, /*writableOnly=*/false));
       refGeometry = resolveGeometry(refRule, spec.axes, gpu_.info().smCount);
       reference->prepare(refGeometry, gpu_.info());
       referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
@@ -304,7 +320,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     if (deviceOutput_) deviceOutput_->trim();
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
-    refuseWritesToHarnessMemory(task);
+    refuseWritesToHarnessMemory(task, candidate);
     if (std::string why = task.checkTimedOutputs(lastFill); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
                           "output of timed launch " + std::to_string(pair + 1) + " (input set " +
@@ -321,16 +337,24 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   // One more flush reads what the last launches may have written.
   flusher_->flush(task.stream());
   finish();
-  refuseWritesToHarnessMemory(task);
+  refuseWritesToHarnessMemory(task, candidate);
+  // Unloading the reference frees its memory, perhaps beside the candidate's
+  // variables: checked just before, recorded again just after.
+  if (reference) {
+    reference.reset();
+    candidate.pages.excludeAndRecord({});
+  }
   return timing;
 }
 
-void CudaEvaluator::refuseWritesToHarnessMemory(const TaskRuntime& task) {
+void CudaEvaluator::refuseWritesToHarnessMemory(const TaskRuntime& task, const CandidateUnderTest& candidate) {
   if (flusher_->foundWrites())
     throw KernelFailure(CandidateStatus::Invalid,
                         "a timed kernel wrote into the harness's own memory (the buffer the L2 flush reads, which stays "
                         "zero): a kernel may write only its outputs");
   if (std::string damage = task.harnessMemoryDamage(); !damage.empty())
+    throw KernelFailure(CandidateStatus::Invalid, damage);
+  if (std::string damage = candidate.pages.damage(); !damage.empty())
     throw KernelFailure(CandidateStatus::Invalid, damage);
 }
 

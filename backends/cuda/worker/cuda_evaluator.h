@@ -76,8 +76,10 @@ private:
   // Throws KernelFailure (Invalid) when a timed kernel wrote into the
   // harness's own memory: a flush since the timing began read a word of its
   // buffer that was not zero (L2Flusher), or a region of `task`'s watched
-  // memory no longer hashes as the harness left it (TaskRuntime::harnessMemoryDamage).
-  void refuseWritesToHarnessMemory(const TaskRuntime& task);
+  // memory no longer hashes as the harness left it (TaskRuntime::harnessMemoryDamage),
+  // or the driver's memory around the candidate's module variables changed
+  // (ModulePagesWatch).
+  void refuseWritesToHarnessMemory(const TaskRuntime& task, const CandidateUnderTest& candidate);
   // A candidate may have made the driver raise the context's per-thread
   // stack (and so its local-memory reservation): put it back so the next
   // candidate runs in the context the first one found.

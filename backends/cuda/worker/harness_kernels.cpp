@@ -420,8 +420,13 @@ std::uint64_t HarnessKernels::hash(CUdeviceptr data, int width, std::int64_t cou
   return h;
 }
 
+int hashWordWidth(CUdeviceptr data, std::size_t bytes) {
+  const std::uint64_t both = static_cast<std::uint64_t>(data) | bytes;
+  return both % 8 == 0 ? 8 : both % 4 == 0 ? 4 : 1;
+}
+
 std::uint64_t HarnessKernels::hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const {
-  const int width = bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;  // the widest word that divides them
+  const int width = hashWordWidth(data, bytes);
   return hash(data, width, static_cast<std::int64_t>(bytes / static_cast<std::size_t>(width)), stream);
 }
 

@@ -60,7 +60,7 @@ public:
   // never puts where a kernel can read it: a kernel that changed a buffer
   // cannot fix one word so that the buffer still hashes the same.
   std::uint64_t hash(CUdeviceptr data, int width, std::int64_t count, CUstream stream) const;
-  // The same over `bytes` bytes, in the widest word (8, 4 or 1 bytes) that divides them.
+  // The same over `bytes` bytes, in words of hashWordWidth(data, bytes).
   std::uint64_t hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const;
   std::uint64_t hashKeyForTests() const { return hashKey_; }
   // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
@@ -138,5 +138,10 @@ std::uint64_t maskBits(std::uint64_t key, std::uint64_t i);
 // The hash the device computes, on the host (tests): the wrapping sum over
 // elements of mix64((element bits XOR key) + (i + 1) * golden ratio).
 std::uint64_t hostHash(const void* data, int width, std::int64_t count, std::uint64_t key = 0);
+
+// The widest word (8, 4 or 1 bytes) that divides both the address and the
+// size: a region that starts past a 4-byte variable is hashed in 4-byte words
+// (an 8-byte load there is a misaligned-address fault, which ends the context).
+int hashWordWidth(CUdeviceptr data, std::size_t bytes);
 
 }  // namespace crucible::cuda

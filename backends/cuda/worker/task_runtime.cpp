@@ -79,6 +79,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
     oracle_ = std::make_unique<KernelModule>(oracleCubin, spec_.oracle.launch.entry);
     oracleGeometry_ = resolveGeometry(spec_.oracle.launch, spec_.axes, gpu_.info().smCount);
     oracle_->prepare(oracleGeometry_, gpu_.info());
+    oracleVariables_ = moduleVariableSpans(oracle_->module(), oracleCubin, /*writableOnly=*/true);
   } catch (const KernelFailure& e) {
     throw KernelFailure(CandidateStatus::Invalid, std::string("the task's oracle cannot run: ") + e.what());
   }

@@ -30,6 +30,7 @@
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
+#include "backends/cuda/worker/module_pages_watch.h"
 #include "backends/cuda/worker/output_check.h"
 #include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"
@@ -110,6 +111,11 @@ public:
   // region's hash is recorded when the harness writes it; "" when every
   // region still hashes so, else a verdict naming the first that does not.
   std::string harnessMemoryDamage() const;
+  // The harness's keyed hash of device bytes on this runtime's stream (what the watches compare).
+  HarnessMemoryWatch::Hasher deviceHasher() const;
+  // The oracle's writable module variables: it may change them at every
+  // launch, and they may share a page with a candidate's (module_pages_watch.h).
+  const std::vector<DeviceSpan>& oracleVariables() const { return oracleVariables_; }
   // Watches `bytes` at `where` as harness memory from now on (`what` names it).
   void watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes);
   // Kept input set `set`'s copy of input `input`, and the reference's output buffer `output` (tests).
@@ -179,8 +185,6 @@ private:
     std::vector<std::uint64_t> outputHashes;
   };
   std::uint64_t outputHash(std::size_t output) const;
-  // The harness's keyed hash of device bytes on this runtime's stream (what the watches compare).
-  HarnessMemoryWatch::Hasher deviceHasher() const;
   // "copy of input 'x' in kept input set N" for set index `set` (0-based).
   std::string keptSetCopyName(int set, std::size_t input) const;
   // Records the end of `b`'s last page past its size (zero since it was made; `of` names `b`).
@@ -204,6 +208,7 @@ private:
   const HarnessKernels& harness_;
   TaskSpec spec_;
   std::unique_ptr<KernelModule> oracle_;
+  std::vector<DeviceSpan> oracleVariables_;
   LaunchGeometry oracleGeometry_;
   std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, referenceOutputs_, oracleOutputs_;
   std::vector<InputSet> sets_;   // sets_[0, setsUsed_) are this candidate's

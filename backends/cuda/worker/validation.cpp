@@ -14,10 +14,12 @@ constexpr std::uint64_t kRerandomise = 0x5EEDF00D5EEDF00Dull;
 // Checks one launch's outputs against the current reference, on the device
 // (TaskRuntime::checkOutput runs checkOutput's pass there); returns the first
 // failure's reason (empty if none) and accumulates error figures.
-std::string checkLaunch(TaskRuntime& task, int poison, ValidationTrial& trial, const StressCase* stress = nullptr) {
+std::string checkLaunch(TaskRuntime& task, const CandidateUnderTest& candidate, int poison, ValidationTrial& trial,
+                        const StressCase* stress = nullptr) {
   if (std::string damage = task.inputDamage(); !damage.empty()) return damage;
   if (std::string damage = task.outputGuardDamage(); !damage.empty()) return damage;
   if (std::string damage = task.harnessMemoryDamage(); !damage.empty()) return damage;
+  if (std::string damage = candidate.pages.damage(); !damage.empty()) return damage;
   const TaskSpec& spec = task.spec();
   std::string reason;
   for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
@@ -91,7 +93,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
   drawInputs(seed);
   const FillChoice firstFill = plan.nextFill(/*mustBePoison=*/true);
   launch(firstFill);
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, firstFill.poisonIndex(), trial); });
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, candidate, firstFill.poisonIndex(), trial); });
       !why.empty()) {
     trial.reason = followsTrial ? why + "; the inputs were re-randomised in place since the previous trial passed "
                                         "(a kernel that caches results between launches fails this way, as does one "
@@ -128,7 +130,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
   const FillChoice thirdFill = plan.nextFill(/*mustBePoison=*/true);
   launch(thirdFill);
   ValidationTrial ignored;  // the error figures reported are those of the trial's own inputs
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, thirdFill.poisonIndex(), ignored); });
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, candidate, thirdFill.poisonIndex(), ignored); });
       !why.empty()) {
     trial.mismatches += ignored.mismatches;
     trial.reason = "after the inputs were re-randomised in place (same buffers): " + why +
@@ -148,7 +150,7 @@ ValidationTrial runStressTrial(TaskRuntime& task, const CandidateUnderTest& cand
   timed(costs.oracle, [&] { task.computeReference(timeout); });
   const FillChoice fill = plan.nextFill(/*mustBePoison=*/true);
   launchCandidate(task, candidate, fill, timeout, costs);
-  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, fill.poisonIndex(), trial, &stress); });
+  if (std::string why = timed(costs.checks, [&] { return checkLaunch(task, candidate, fill.poisonIndex(), trial, &stress); });
       !why.empty()) {
     trial.reason = "stress case '" + stress.name + "' (" + describeStress(stress) + "): " + why +
                    " (a kernel right only for the task's usual inputs fails this way: a softmax or log-sum-exp "

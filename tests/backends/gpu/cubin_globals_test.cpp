@@ -53,6 +53,24 @@ extern "C" __global__ void k(float* y) {
   EXPECT_EQ(globals.size(), 3u);
 }
 
+// What a kernel can take the address of: the writable variables and the
+// constants too (cvta.const turns a constant's address into a generic one).
+TEST(CubinGlobals, AddressableGlobalsAddTheConstants) {
+  const std::string cubin = cubinOf(R"(
+__device__ unsigned long long launches;
+__constant__ float coefficients[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+extern "C" __global__ void k(float* y) {
+  atomicAdd(&launches, 1ull);
+  y[threadIdx.x] = coefficients[threadIdx.x % 8];
+})");
+  const std::vector<CubinGlobal> globals = addressableGlobals(cubin);
+  ASSERT_NE(find(globals, "launches"), nullptr);
+  const CubinGlobal* coefficients = find(globals, "coefficients");
+  ASSERT_NE(coefficients, nullptr);
+  EXPECT_EQ(coefficients->bytes, 32u);
+  EXPECT_EQ(globals.size(), 2u) << "kernel parameters (.nv.constant0.k) are no variable";
+}
+
 TEST(CubinGlobals, AKernelWithoutModuleVariablesHasNone) {
   EXPECT_TRUE(writableGlobals(cubinOf("extern \"C\" __global__ void k(float* y) { y[threadIdx.x] = 1.0f; }")).empty());
 }

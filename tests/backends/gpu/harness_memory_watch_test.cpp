@@ -61,6 +61,15 @@ TEST(HarnessMemoryWatch, ARecordIsTakenWhenTheHarnessWritesAndReplacesTheOldOne)
 
 // Swapping two words or moving a value changes the hash: it depends on where
 // each element is, and (keyed) on a key a kernel does not know.
+// Regions start wherever a variable ends: the word must divide the address too.
+TEST(HarnessMemoryWatch, HashWordsDivideTheAddressAndTheSize) {
+  EXPECT_EQ(hashWordWidth(0x200000, 4096), 8);
+  EXPECT_EQ(hashWordWidth(0x200004, 4096), 4) << "past a 4-byte variable: no 8-byte loads";
+  EXPECT_EQ(hashWordWidth(0x200000, 4092), 4);
+  EXPECT_EQ(hashWordWidth(0x200002, 4096), 1);
+  EXPECT_EQ(hashWordWidth(0x200000, 4093), 1);
+}
+
 TEST(HarnessMemoryWatch, TheKeyedHashSeesMovesAndDependsOnTheKey) {
   std::vector<std::uint32_t> v(256);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint32_t>(i * 2654435761u);

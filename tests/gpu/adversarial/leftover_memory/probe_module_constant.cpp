@@ -22,11 +22,15 @@ int main(int argc, char** argv) {
   CK(cuMemGetAddressRange(&cBase, &cSize, c)); CK(cuMemGetAddressRange(&dBase, &dSize, d));
   printf("constant ctab at 0x%llx (allocation 0x%llx, %zu bytes); __device__ dvar at 0x%llx (allocation 0x%llx, %zu bytes); ctab - dvar = %lld\n",
          (unsigned long long)c, (unsigned long long)cBase, cSize, (unsigned long long)d, (unsigned long long)dBase, dSize, (long long)(c - d));
+  CUdeviceptr big; size_t bigBytes; CK(cuModuleGetGlobal(&big, &bigBytes, m, "big"));
+  printf("__device__ big (%zu bytes) at 0x%llx: %llu bytes past a 2 MiB boundary; big - dvar = %lld\n", bigBytes,
+         (unsigned long long)big, (unsigned long long)(big & ((2ull << 20) - 1)), (long long)(big - d));
   CUdeviceptr out; CK(cuMemAlloc(&out, 64)); CK(cuMemsetD8(out, 0, 64));
   CUfunction poke, sweep; CK(cuModuleGetFunction(&poke, m, "poke")); CK(cuModuleGetFunction(&sweep, m, "sweep"));
   // Each 2 MiB page from its start: do they read?
   const unsigned long long page = 2ull << 20;
-  for (CUdeviceptr at : {d, c}) {
+  // The pages of dvar, of ctab, and every page big touches.
+  for (CUdeviceptr at : {d, c, big, big + bigBytes - 1}) {
     CUdeviceptr start = at & ~(page - 1); long long words = (long long)(page / 8);
     void* p[] = {&start, &words, &out};
     CUresult r = cuLaunchKernel(sweep, 132, 1, 1, 256, 1, 1, 0, 0, p, nullptr);
