@@ -177,16 +177,15 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
   // Recorded straight after the load, before any launch: the driver's memory
-  // around the candidate's variables, less what its launches and the oracle's may change.
-  std::vector<DeviceSpan> mayChange = moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true);
+  // around the candidate's variables, less what its launches and the oracle's
+  // may change. Anchored on the writable variables only: their pages were
+  // read and written to the end on the H100 without a fault. Whether the
+  // pages of a __constant__ variable read the same way is what
+  // probe_module_constant asks; until a GPU answers, they are not read.
+  const std::vector<DeviceSpan> own = moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true);
+  std::vector<DeviceSpan> mayChange = own;
   mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
-  // Anchored on the writable variables only: their pages were read and
-  // written to the end on the H100 without a fault. Whether the pages of a
-  // __constant__ variable read the same way is what probe_module_constant
-  // asks; until a GPU answers, they are not read.
-  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(),
-                         moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true),
-                         std::move(mayChange));
+  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(), own, std::move(mayChange));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
   task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
@@ -283,8 +282,10 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   if (!request.reference.cubin.empty()) {
     const LaunchRule refRule = withEntry(request.reference.launch, spec);
     // Loading the reference writes its variables, perhaps beside the
-    // candidate's: checked just before, recorded again just after.
-    refuseWritesToHarnessMemory(task, candidate);
+    // candidate's: checked just before, recorded again just after. (Not the
+    // flush's flag: it is reset below, and may hold an earlier evaluation's.)
+    if (std::string damage = candidate.pages.damage(); !damage.empty())
+      throw KernelFailure(CandidateStatus::Invalid, damage);
     try {
       reference = std::make_unique<KernelModule>(request.reference.cubin, refRule.entry);
       candidate.pages.excludeAndRecord(
