@@ -182,7 +182,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   // read and written to the end on the H100 without a fault. Whether the
   // pages of a __constant__ variable read the same way is what
   // probe_module_constant asks; until a GPU answers, they are not read.
-  const std::vector<DeviceSpan> own = moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/true);
+  const std::vector<DeviceSpan> own = globals.spans();  // found once, by ModuleGlobalsReset
   std::vector<DeviceSpan> mayChange = own;
   mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
   ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(), own, std::move(mayChange));

@@ -50,6 +50,12 @@ void refuseDeviceHeap(const std::string& cubin) {
                           "__device__ array (reset before every launch) for scratch");
 }
 
+std::vector<DeviceSpan> ModuleGlobalsReset::spans() const {
+  std::vector<DeviceSpan> out;
+  for (const Entry& e : entries_) out.push_back({e.where, e.bytes});
+  return out;
+}
+
 void ModuleGlobalsReset::restore(CUstream stream) const {
   const DriverApi& d = driver();
   for (const Entry& e : entries_) {

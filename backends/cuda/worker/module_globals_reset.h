@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
+#include "backends/cuda/worker/module_pages_watch.h"
 
 namespace crucible::cuda {
 
@@ -34,6 +35,8 @@ public:
   // Queues the copies that restore every variable.
   void restore(CUstream stream) const;
   std::size_t count() const { return entries_.size(); }
+  // Where the variables lie: what their launches may change (ModulePagesWatch's own spans).
+  std::vector<DeviceSpan> spans() const;
 
 private:
   struct Entry {
