@@ -177,15 +177,18 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
   // Recorded straight after the load, before any launch: the driver's memory
-  // around the candidate's variables, less what its launches and the oracle's
-  // may change. Anchored on the writable variables only: their pages were
-  // read and written to the end on the H100 without a fault. Whether the
-  // pages of a __constant__ variable read the same way is what
-  // probe_module_constant asks; until a GPU answers, they are not read.
+  // around every variable whose address the candidate can take, less what its
+  // launches and the oracle's may change. Its `__constant__` data is among
+  // the anchors and stays watched itself: a kernel can write it through a
+  // generic address (cvta.const), the write outlives the launch, and its
+  // pages read from their start (probe_module_constant on the H100,
+  // tests/gpu/adversarial/results/2026-12-06-h100-module-pages.md).
   const std::vector<DeviceSpan> own = globals.spans();  // found once, by ModuleGlobalsReset
   std::vector<DeviceSpan> mayChange = own;
   mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
-  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(), own, std::move(mayChange));
+  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(),
+                         moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/false),
+                         std::move(mayChange));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
   task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one

@@ -9,9 +9,9 @@
 // 2026-12-06-h100-whole-pages.md). A kernel with any module variable could
 // keep about 2 MiB of results there and copy them out at a timed launch. That
 // memory belongs to no allocation of the harness, so the whole pages holding
-// the candidate's writable variables are watched (the evaluator's anchors;
-// its `__constant__` variables' pages are not read until a GPU has shown that
-// they read without a fault: probe_module_constant),
+// the candidate's variables are watched (the evaluator's anchors: its
+// `__constant__` ones too, which lie in the same pages and which a kernel can
+// write through a generic address: probe_module_constant),
 // less the bytes some module may change: the candidate's writable variables
 // (reset before every launch) and the variables of modules loaded later
 // (the reference's: `excludeAndRecord`).

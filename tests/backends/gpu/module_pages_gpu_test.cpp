@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The driver's memory around a candidate's module variables (ModulePagesWatch)
 // on a real GPU: a kernel that keeps something past its own variable is
-// refused, naming that memory; a kernel that only uses its own variables and
+// refused, naming that memory, and so is one that writes its own constants or
+// past them through cvta.const; a kernel that only uses its own variables and
 // constants is valid, timed beside a reference that has variables of its own.
 #include <gtest/gtest.h>
 #include "gelu_kernels.h"
@@ -32,6 +33,32 @@ extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __res
   if (i == 1) atomicAdd(&calls, 1);
   if (i < 4) ones[i] = 1.0f;
   if (i < N) y[i] = gelu(x[i]) * scale[0] * ones[i & 3] + scale[1];
+})";
+
+// Correct gelu whose only module variable is a constant; its launches write a
+// counter into that constant through the generic address cvta.const gives (the
+// write outlives the launch: probe_module_constant), or a word 32 KiB past it.
+#define CRUCIBLE_CONSTANT_WRITER(AT)                                                            \
+  CRUCIBLE_GELU_PRELUDE                                                                         \
+  "__constant__ unsigned long long table[2] = {1, 0};\n"                                       \
+  "extern \"C\" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {\n" \
+  "  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"                  \
+  "  if (i == 0) {\n"                                                                           \
+  "    unsigned long long at;\n"                                                                \
+  "    asm volatile(\"cvta.const.u64 %0, table;\" : \"=l\"(at));\n"                          \
+  "    ((volatile unsigned long long*)at)[" AT "] += 1;\n"                                      \
+  "  }\n"                                                                                       \
+  "  if (i < N) y[i] = gelu(x[i]) * (float)table[0];\n"                                        \
+  "}\n"
+const char* kWritesItsConstant = CRUCIBLE_CONSTANT_WRITER("1");
+const char* kWritesPastItsConstant = CRUCIBLE_CONSTANT_WRITER("4096");
+
+// Correct gelu whose only module variable is a constant it reads: its pages are watched, and nothing changes them.
+const char* kReadsOnlyItsConstant = CRUCIBLE_GELU_PRELUDE R"(
+__constant__ float scale[2] = {1.0f, 0.0f};
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) y[i] = gelu(x[i]) * scale[0] + scale[1];
 })";
 
 // The reference timed beside it, with a variable of its own that it writes at every launch.
@@ -74,6 +101,25 @@ TEST(ModulePages, AKernelThatWritesOnlyItsOwnVariablesIsValidTimedBesideAReferen
   // The same again: the next candidate's module may land in the pages the last one left.
   EXPECT_EQ(evaluate(task, compileKernel(kUsesItsOwnVariables, kGeluEntry, kGeluGrid), &reference).status,
             CandidateStatus::Valid);
+}
+
+TEST(ModulePages, AKernelThatWritesItsOwnConstantIsRefused) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  for (const char* source : {kWritesItsConstant, kWritesPastItsConstant}) {
+    const Evaluation e = evaluate(task, compileKernel(source, kGeluEntry, kGeluGrid), nullptr);
+    EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
+    EXPECT_NE(e.detail.find("driver's memory around the kernel's module variables"), std::string::npos) << e.detail;
+  }
+}
+
+TEST(ModulePages, AKernelThatOnlyReadsItsConstantsIsValidAndTimed) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  const KernelBinary reference = compileKernel(kReferenceWithAVariable, kGeluEntry, kGeluGrid);
+  const Evaluation e = evaluate(task, compileKernel(kReadsOnlyItsConstant, kGeluEntry, kGeluGrid), &reference);
+  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
+  EXPECT_TRUE(e.timing.has_value());
 }
 
 }  // namespace
