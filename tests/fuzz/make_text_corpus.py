@@ -75,6 +75,26 @@ def task_spec_seeds():
         lambda s: set_path(s, ["inputs", 1, "distribution"], {"kind": "randint", "low": 0, "high": 2**60}))
     seeds["deep_objects.json"] = '{"a":' * 100 + "1" + "}" * 100
     seeds["huge_integer.json"] = changed(sm, lambda s: s["axes"].update({"M": 2**64 - 1}))
+    # Stress cases (resources/tasks/README.md): too many, unknown names, repeated or multi-line names,
+    # distributions past the input's dtype, tolerances for no output.
+    big = {"kind": "normal", "mean": 50, "stddev": 20}
+    seeds["stress_nine_cases.json"] = changed(
+        sm, lambda s: set_path(s, ["stress"], [{"name": f"case {i}", "inputs": {"x": big}} for i in range(9)]))
+    seeds["stress_unknown_input.json"] = changed(sm, lambda s: set_path(s, ["stress"], [{"name": "a", "inputs": {"w": big}}]))
+    seeds["stress_same_name_twice.json"] = changed(
+        sm, lambda s: set_path(s, ["stress"], [{"name": "a", "inputs": {"x": big}}, {"name": "a", "inputs": {"x": big}}]))
+    seeds["stress_name_two_lines.json"] = changed(
+        sm, lambda s: set_path(s, ["stress"], [{"name": "a\nb", "inputs": {"x": big}}]))
+    seeds["stress_mean_past_f32.json"] = changed(
+        sm, lambda s: set_path(s, ["stress"], [{"name": "a", "inputs": {"x": {"kind": "normal", "mean": 3.4e38,
+                                                                                 "stddev": 1e37}}}]))
+    seeds["stress_tolerance_for_no_output.json"] = changed(
+        sm, lambda s: set_path(s, ["stress"], [{"name": "a", "inputs": {"x": big},
+                                                "tolerances": {"z": {"rtol": 1e-3, "atol": 1e-3}}}]))
+    seeds["stress_randint_wide.json"] = changed(
+        "cross_entropy_f32_1024x32000",
+        lambda s: set_path(s, ["stress"], [{"name": "a", "inputs": {"targets": {"kind": "randint", "low": 0,
+                                                                                 "high": 2**40}}}]))
     return seeds
 
 
