@@ -83,43 +83,42 @@ Evaluation evaluate(const Task& task, const KernelBinary& candidate, const Kerne
   return e;
 }
 
-TEST(ModulePages, AWordLeftPastTheKernelsOwnVariableIsRefused) {
-  CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
-  const Evaluation e = evaluate(task, compileKernel(kWritesPastItsVariable, kGeluEntry, kGeluGrid), nullptr);
+// The candidate refused, naming the driver's memory it wrote.
+void expectRefusedForTheDriversMemory(const char* source) {
+  const Evaluation e = evaluate(builtinTask(kGeluTask), compileKernel(source, kGeluEntry, kGeluGrid), nullptr);
   EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
   EXPECT_NE(e.detail.find("driver's memory around the kernel's module variables"), std::string::npos) << e.detail;
 }
 
-TEST(ModulePages, AKernelThatWritesOnlyItsOwnVariablesIsValidTimedBesideAReferenceWithVariables) {
-  CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
+// The candidate valid and timed beside a reference that writes a variable of its own.
+void expectValidAndTimed(const char* source) {
   const KernelBinary reference = compileKernel(kReferenceWithAVariable, kGeluEntry, kGeluGrid);
-  const Evaluation e = evaluate(task, compileKernel(kUsesItsOwnVariables, kGeluEntry, kGeluGrid), &reference);
+  const Evaluation e = evaluate(builtinTask(kGeluTask), compileKernel(source, kGeluEntry, kGeluGrid), &reference);
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_TRUE(e.timing.has_value());
+}
+
+TEST(ModulePages, AWordLeftPastTheKernelsOwnVariableIsRefused) {
+  CRUCIBLE_REQUIRE_GPU();
+  expectRefusedForTheDriversMemory(kWritesPastItsVariable);
+}
+
+TEST(ModulePages, AKernelThatWritesOnlyItsOwnVariablesIsValidTimedBesideAReferenceWithVariables) {
+  CRUCIBLE_REQUIRE_GPU();
+  expectValidAndTimed(kUsesItsOwnVariables);
   // The same again: the next candidate's module may land in the pages the last one left.
-  EXPECT_EQ(evaluate(task, compileKernel(kUsesItsOwnVariables, kGeluEntry, kGeluGrid), &reference).status,
-            CandidateStatus::Valid);
+  expectValidAndTimed(kUsesItsOwnVariables);
 }
 
 TEST(ModulePages, AKernelThatWritesItsOwnConstantIsRefused) {
   CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
-  for (const char* source : {kWritesItsConstant, kWritesPastItsConstant}) {
-    const Evaluation e = evaluate(task, compileKernel(source, kGeluEntry, kGeluGrid), nullptr);
-    EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
-    EXPECT_NE(e.detail.find("driver's memory around the kernel's module variables"), std::string::npos) << e.detail;
-  }
+  expectRefusedForTheDriversMemory(kWritesItsConstant);
+  expectRefusedForTheDriversMemory(kWritesPastItsConstant);
 }
 
 TEST(ModulePages, AKernelThatOnlyReadsItsConstantsIsValidAndTimed) {
   CRUCIBLE_REQUIRE_GPU();
-  const Task task = builtinTask(kGeluTask);
-  const KernelBinary reference = compileKernel(kReferenceWithAVariable, kGeluEntry, kGeluGrid);
-  const Evaluation e = evaluate(task, compileKernel(kReadsOnlyItsConstant, kGeluEntry, kGeluGrid), &reference);
-  EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
-  EXPECT_TRUE(e.timing.has_value());
+  expectValidAndTimed(kReadsOnlyItsConstant);
 }
 
 }  // namespace
