@@ -38,6 +38,10 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_module_constant_kernel.cubin "$here/probe_module_constant_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_module_constant "$here/probe_module_constant.cpp" -lcuda &&
   timeout 30 /tmp/probe_module_constant /tmp/probe_module_constant_kernel.cubin
+"$nvcc" -arch=sm_90 -O2 -o /tmp/probe_param "$here/probe_param.cu" && timeout 30 /tmp/probe_param
+"$nvcc" -arch=sm_90 -cubin -o /tmp/probe_param_ring_kernel.cubin "$here/probe_param_ring_kernel.cu" &&
+  g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_param_ring "$here/probe_param_ring.cpp" -lcuda &&
+  timeout 60 /tmp/probe_param_ring /tmp/probe_param_ring_kernel.cubin
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
