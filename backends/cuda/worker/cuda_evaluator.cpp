@@ -183,8 +183,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   // generic address (cvta.const), the write outlives the launch, and its
   // pages read from their start (probe_module_constant on the H100,
   // tests/gpu/adversarial/results/2026-12-06-h100-module-pages.md).
-  const std::vector<DeviceSpan> own = globals.spans();  // found once, by ModuleGlobalsReset
-  std::vector<DeviceSpan> mayChange = own;
+  std::vector<DeviceSpan> mayChange = globals.spans();  // found once, by ModuleGlobalsReset
   mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
   ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(),
                          moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/false),

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/device_span.h"
 
 namespace crucible::cuda {
 

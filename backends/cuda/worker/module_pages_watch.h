@@ -20,15 +20,10 @@
 #include <cstddef>
 #include <string>
 #include <vector>
+#include "backends/cuda/worker/device_span.h"
 #include "backends/cuda/worker/harness_memory_watch.h"
 
 namespace crucible::cuda {
-
-struct DeviceSpan {
-  CUdeviceptr begin = 0;
-  std::size_t bytes = 0;
-  CUdeviceptr end() const { return begin + bytes; }
-};
 
 // The whole pages (of `page` bytes, a power of two) that hold any byte of
 // `anchors`, less every byte of `excluded`, as sorted, disjoint, non-empty spans.

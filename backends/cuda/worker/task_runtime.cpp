@@ -5,6 +5,7 @@
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/output_check.h"
 #include "backends/cuda/worker/harness_kernels.h"
+#include "backends/cuda/worker/module_pages_watch.h"
 
 namespace crucible::cuda {
 

@@ -30,7 +30,7 @@
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/device_span.h"
 #include "backends/cuda/worker/output_check.h"
 #include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"

@@ -5,6 +5,7 @@
 // past them through cvta.const; a kernel that only uses its own variables and
 // constants is valid, timed beside a reference that has variables of its own.
 #include <gtest/gtest.h>
+#include <string>
 #include "gelu_kernels.h"
 #include "gpu_test_support.h"
 
@@ -38,20 +39,21 @@ extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __res
 // Correct gelu whose only module variable is a constant; its launches write a
 // counter into that constant through the generic address cvta.const gives (the
 // write outlives the launch: probe_module_constant), or a word 32 KiB past it.
-#define CRUCIBLE_CONSTANT_WRITER(AT)                                                            \
-  CRUCIBLE_GELU_PRELUDE                                                                         \
-  "__constant__ unsigned long long table[2] = {1, 0};\n"                                       \
-  "extern \"C\" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {\n" \
-  "  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"                  \
-  "  if (i == 0) {\n"                                                                           \
-  "    unsigned long long at;\n"                                                                \
-  "    asm volatile(\"cvta.const.u64 %0, table;\" : \"=l\"(at));\n"                          \
-  "    ((volatile unsigned long long*)at)[" AT "] += 1;\n"                                      \
-  "  }\n"                                                                                       \
-  "  if (i < N) y[i] = gelu(x[i]) * (float)table[0];\n"                                        \
-  "}\n"
-const char* kWritesItsConstant = CRUCIBLE_CONSTANT_WRITER("1");
-const char* kWritesPastItsConstant = CRUCIBLE_CONSTANT_WRITER("4096");
+std::string constantWriter(const std::string& word) {
+  return std::string(CRUCIBLE_GELU_PRELUDE) + R"(
+__constant__ unsigned long long table[2] = {1, 0};
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) {
+    unsigned long long at;
+    asm volatile("cvta.const.u64 %0, table;" : "=l"(at));
+    ((volatile unsigned long long*)at)[)" + word + R"(] += 1;
+  }
+  if (i < N) y[i] = gelu(x[i]) * (float)table[0];
+})";
+}
+const std::string kWritesItsConstant = constantWriter("1");
+const std::string kWritesPastItsConstant = constantWriter("4096");
 
 // Correct gelu whose only module variable is a constant it reads: its pages are watched, and nothing changes them.
 const char* kReadsOnlyItsConstant = CRUCIBLE_GELU_PRELUDE R"(
@@ -84,14 +86,14 @@ Evaluation evaluate(const Task& task, const KernelBinary& candidate, const Kerne
 }
 
 // The candidate refused, naming the driver's memory it wrote.
-void expectRefusedForTheDriversMemory(const char* source) {
+void expectRefusedForTheDriversMemory(const std::string& source) {
   const Evaluation e = evaluate(builtinTask(kGeluTask), compileKernel(source, kGeluEntry, kGeluGrid), nullptr);
   EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
   EXPECT_NE(e.detail.find("driver's memory around the kernel's module variables"), std::string::npos) << e.detail;
 }
 
 // The candidate valid and timed beside a reference that writes a variable of its own.
-void expectValidAndTimed(const char* source) {
+void expectValidAndTimed(const std::string& source) {
   const KernelBinary reference = compileKernel(kReferenceWithAVariable, kGeluEntry, kGeluGrid);
   const Evaluation e = evaluate(builtinTask(kGeluTask), compileKernel(source, kGeluEntry, kGeluGrid), &reference);
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
