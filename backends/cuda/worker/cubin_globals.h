@@ -39,7 +39,7 @@ std::vector<CubinGlobal> writableGlobals(const std::string& cubin);
 // Every module-scope variable whose address a kernel can take: the writable
 // ones above and the `__constant__` ones (object symbols in a .nv.constant*
 // section). A kernel can turn a constant's address into a generic one
-// (cvta.const) and reach the driver's memory around it (module_pages_watch.h).
+// (cvta.const) and reach the driver's memory around it (driver_pages_watch.h).
 // `initialised` is false for every constant. Throws like writableGlobals.
 std::vector<CubinGlobal> addressableGlobals(const std::string& cubin);
 

@@ -13,6 +13,7 @@
 #include "backends/cuda/worker/kernel_module.h"
 #include "backends/cuda/worker/launch_plan.h"
 #include "backends/cuda/worker/module_globals_reset.h"
+#include "backends/cuda/worker/parameter_ring.h"
 #include "backends/cuda/worker/harness_kernels.h"
 #include "backends/cuda/worker/leftover_scrub.h"
 #include "backends/cuda/worker/task_runtime.h"
@@ -24,6 +25,14 @@ namespace {
 
 // Mixed into a stress case's seed: its inputs differ from every trial's.
 constexpr std::uint64_t kStressSeed = 0x57E55CA5E5ull;
+
+// Launches that learn a stream's parameter ring: a ring of up to 16 slots
+// (the H100 with driver 580 has 8) shows its period twice.
+constexpr int kRingProbeLaunches = 32;
+// What the driver's own launches on a stream (async memsets and copies) write
+// past a slot's header, at most: 0x38 bytes on the H100 (probe_param_page),
+// with room to spare.
+constexpr std::size_t kDriverWorkParameterBytes = 512;
 
 // "1.23 s": the wall time since `start`, for the evaluation's account of where its time went.
 std::string secondsSince(std::chrono::steady_clock::time_point start) {
@@ -173,21 +182,37 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   candidate.prepare(geometry, gpu_.info());
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
+  task.checkParameters(candidate, candidateMaps, "the candidate");
   refuseDeviceHeap(request.candidate.cubin);
   const ModuleGlobalsReset globals(candidate.module(), request.candidate.cubin);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
+  // The driver's launch-parameter slots of the stream every launch uses
+  // (parameter_ring.h), learned afresh for each candidate, and the legacy
+  // stream's: the driver's own work there (synchronous memsets) writes their
+  // heads, which may lie in the same pages.
+  const ParameterRing ring = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, task.stream()));
+  const ParameterRing legacyRing = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, CU_STREAM_LEGACY));
+  const std::size_t headBytes =
+      std::max({task.largestParameterBlock(), harness_->largestParameterBlock(), kDriverWorkParameterBytes,
+                task.parameterBlockBound(request.reference.launch.tensorMaps.size())});
   // Recorded straight after the load, before any launch: the driver's memory
-  // around every variable whose address the candidate can take, less what its
-  // launches and the oracle's may change. Its `__constant__` data is among
-  // the anchors and stays watched itself: a kernel can write it through a
-  // generic address (cvta.const), the write outlives the launch, and its
-  // pages read from their start (probe_module_constant on the H100,
+  // around every variable whose address the candidate can take and around
+  // its stream's parameter slots, less what its launches and the oracle's
+  // may change. Its `__constant__` data is among the anchors and stays
+  // watched itself: a kernel can write it through a generic address
+  // (cvta.const), the write outlives the launch, and its pages read from
+  // their start (probe_module_constant on the H100,
   // tests/gpu/adversarial/results/2026-12-06-h100-module-pages.md).
   std::vector<DeviceSpan> mayChange = globals.spans();  // found once, by ModuleGlobalsReset
   mayChange.insert(mayChange.end(), task.oracleVariables().begin(), task.oracleVariables().end());
-  ModulePagesWatch pages(task.deviceHasher(), devicePageBytes(),
-                         moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/false),
-                         std::move(mayChange));
+  for (const ParameterRing* r : {&ring, &legacyRing})
+    for (const DeviceSpan& head : slotHeads(*r, headBytes)) mayChange.push_back(head);
+  DriverPagesWatch pages(
+      task.deviceHasher(), devicePageBytes(),
+      {{"the kernel's module variables",
+        moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/false)},
+       {"the kernel's launch parameters", slotAnchors(ring)}},
+      std::move(mayChange));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
   task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
@@ -268,6 +293,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   if (!spec.stress.empty()) ev.detail += ", and " + std::to_string(spec.stress.size()) + " stress case(s)";
   if (globals.count() > 0)
     ev.detail += "; " + std::to_string(globals.count()) + " module variable(s) reset before every launch";
+  if (!ring.unknown.empty()) ev.detail += "; the driver's launch-parameter memory is not watched: " + ring.unknown;
   if (request.extended) ev.detail += "; extended validation: more seeds (the sanitizers run in their own process)";
   ev.detail += "; validation took " + costs.describe() + timingNote;
   if (!task.hostPinningNote().empty()) ev.detail += "; " + task.hostPinningNote();
@@ -295,6 +321,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
       refGeometry = resolveGeometry(refRule, spec.axes, gpu_.info().smCount);
       reference->prepare(refGeometry, gpu_.info());
       referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
+      task.checkParameters(*reference, referenceMaps, "the reference");
     } catch (const KernelFailure& e) {
       throw KernelFailure(CandidateStatus::ResourceError,
                           std::string("the candidate is correct, but the reference cannot run: ") + e.what());
@@ -393,6 +420,7 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes, gpu_.info().smCount);
     module.prepare(g, gpu_.info());
     const TensorMaps maps = rt.tensorMaps(rule.tensorMaps, "the profiled kernel");
+    rt.checkParameters(module, maps, "the profiled kernel");
     rt.randomizeInputs(1);
     // One launch first, unprofiled, so the profiled one starts from the cache
     // state a repeated launch sees (what timing measures), not from the input

@@ -21,7 +21,7 @@ namespace crucible::cuda {
   X(cuGetErrorName) X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)    \
   X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemcpyHtoDAsync) X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemsetD16) X(cuMemsetD32) X(cuMemsetD32Async) X(cuMemGetInfo)                \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncSetAttribute)                  \
-  X(cuFuncGetAttribute) X(cuLaunchKernel) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery)       \
+  X(cuFuncGetAttribute) X(cuFuncGetParamInfo) X(cuLaunchKernel) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery)       \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)          \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
   X(cuTensorMapEncodeTiled) X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease)  \

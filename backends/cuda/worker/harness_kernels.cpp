@@ -8,6 +8,7 @@
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/kernel_parameters.h"
 
 namespace crucible::cuda {
 namespace {
@@ -125,6 +126,12 @@ extern "C" __global__ void crucible_hash(const unsigned char* p, u64 n, int widt
 // writing back dirty lines it never touched. The flush buffer is zeroed: the
 // one store (which also keeps the loads) marks `sink` when a word is not, that
 // is when a kernel wrote into the buffer to keep something between launches.
+// Where this launch's parameters lie: a __grid_constant__ parameter's
+// generic address is in the driver's memory for them (parameter_ring.h).
+extern "C" __global__ void crucible_parameter_address(const __grid_constant__ u64 tag, u64* out, int i) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (u64)&tag;
+}
+
 extern "C" __global__ void crucible_l2_read(const uint4* p, u64 n, unsigned* sink) {
   const u64 stride = (u64)gridDim.x * blockDim.x;
   u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x;
@@ -364,6 +371,10 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
   tally_ = std::make_unique<KernelModule>(built.cubin, "crucible_tally_output");
   read_ = std::make_unique<KernelModule>(built.cubin, "crucible_l2_read");
   scrub_ = std::make_unique<KernelModule>(built.cubin, "crucible_scrub_shared");
+  where_ = std::make_unique<KernelModule>(built.cubin, "crucible_parameter_address");
+  for (const auto* k : {&pattern_, &random_, &hash_, &differ_, &draw_, &maskedCopy_, &compare_, &tally_, &read_, &scrub_,
+                        &where_})
+    largestParameterBlock_ = std::max(largestParameterBlock_, parameterBlockBytes(declaredParameters((*k)->function())));
   std::random_device entropy;
   scrubKey_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
   hashKey_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
@@ -441,6 +452,23 @@ std::int64_t HarnessKernels::countDifferences(CUdeviceptr a, CUdeviceptr b, std:
   check(d.cuStreamSynchronize(stream), "comparing buffers");
   check(d.cuMemcpyDtoH(&c, result_.get(), sizeof c), "reading a count");
   return static_cast<std::int64_t>(c);
+}
+
+std::vector<std::uint64_t> HarnessKernels::parameterAddresses(int launches, CUstream stream) const {
+  if (addresses_.size() < static_cast<std::size_t>(launches) * sizeof(std::uint64_t))
+    addresses_ = DeviceBuffer(static_cast<std::size_t>(launches) * sizeof(std::uint64_t));
+  unsigned long long tag = 0;
+  CUdeviceptr out = addresses_.get();
+  LaunchGeometry g;
+  for (int i = 0; i < launches; ++i) {
+    void* params[] = {&tag, &out, &i};
+    check(where_->launch(g, stream, params), "queuing a launch that finds its parameters");
+  }
+  std::vector<std::uint64_t> at(static_cast<std::size_t>(launches));
+  const DriverApi& d = driver();
+  check(d.cuStreamSynchronize(stream), "finding the launch parameters' memory");
+  check(d.cuMemcpyDtoH(at.data(), out, at.size() * sizeof(std::uint64_t)), "reading the launch parameters' addresses");
+  return at;
 }
 
 void HarnessKernels::readThrough(CUdeviceptr data, std::size_t bytes, int smCount, CUstream stream,

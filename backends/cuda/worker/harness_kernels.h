@@ -66,6 +66,14 @@ public:
   // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
   std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
+  // Where the parameters of `launches` consecutive launches on `stream` lay
+  // (the generic address of the first; waits for the stream): the driver's
+  // ring of launch-parameter slots (parameter_ring.h).
+  std::vector<std::uint64_t> parameterAddresses(int launches, CUstream stream) const;
+  // The largest parameter block of the harness's kernels (the driver writes
+  // that much of a slot at their launches).
+  std::size_t largestParameterBlock() const { return largestParameterBlock_; }
+
   // Queues a read of `bytes` (a multiple of 16) at `data` by every SM, the
   // data thrown away: the L2 flush (L2Flusher), which leaves L2 clean. Sets
   // the 32-bit word at `nonZeroFlag` (when given) to 1 if a word read is not 0.
@@ -114,7 +122,10 @@ public:
   static std::string localScrubSource(std::size_t frameBytes);
 
 private:
-  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_;
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_,
+      where_;
+  std::size_t largestParameterBlock_ = 0;
+  mutable DeviceBuffer addresses_;  // parameterAddresses' results
   std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
   std::uint64_t hashKey_ = 0;                   // from the system's entropy: see hash()
   mutable std::uint64_t scrubs_ = 0;

@@ -35,7 +35,7 @@ public:
   // Queues the copies that restore every variable.
   void restore(CUstream stream) const;
   std::size_t count() const { return entries_.size(); }
-  // Where the variables lie: what their launches may change (ModulePagesWatch's own spans).
+  // Where the variables lie: what their launches may change (DriverPagesWatch's own spans).
   std::vector<DeviceSpan> spans() const;
 
 private:

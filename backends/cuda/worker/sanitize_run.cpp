@@ -9,6 +9,7 @@
 #include "backends/cuda/worker/host_tensor.h"
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/kernel_parameters.h"
 #include "backends/cuda/worker/tensor_maps.h"
 #include "core/task/task_spec.h"
 
@@ -87,6 +88,11 @@ int sanitizeRun(const std::string& jobDir, std::ostream& out, std::ostream& err)
     for (auto& p : pointers) params.push_back(&p);
     for (auto& s : scalars) params.push_back(&s);
     maps.appendParameters(params);
+    if (std::string problem = parameterMismatch(declaredParameters(kernel.function()),
+                                                abiParameterSizes(pointers.size() + scalars.size(), maps.size()),
+                                                "the candidate '" + kernel.entry() + "'");
+        !problem.empty())
+      return fail(err, problem, 3);
 
     for (int launch = 1; launch <= kLaunches; ++launch) {
       const std::string which = "launch " + std::to_string(launch) + " of '" + kernel.entry() + "' with " +

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/task_runtime.h"
+#include <algorithm>
 #include <cstring>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
+#include "backends/cuda/worker/kernel_parameters.h"
 #include "backends/cuda/worker/output_check.h"
 #include "backends/cuda/worker/harness_kernels.h"
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/driver_pages_watch.h"
 
 namespace crucible::cuda {
 
@@ -80,6 +82,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
     oracle_ = std::make_unique<KernelModule>(oracleCubin, spec_.oracle.launch.entry);
     oracleGeometry_ = resolveGeometry(spec_.oracle.launch, spec_.axes, gpu_.info().smCount);
     oracle_->prepare(oracleGeometry_, gpu_.info());
+    checkParameters(*oracle_, TensorMaps{}, "the task's oracle");
     oracleVariables_ = moduleVariableSpans(oracle_->module(), oracleCubin, /*writableOnly=*/true);
   } catch (const KernelFailure& e) {
     throw KernelFailure(CandidateStatus::Invalid, std::string("the task's oracle cannot run: ") + e.what());
@@ -384,6 +387,20 @@ TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, cons
     throw KernelFailure(CandidateStatus::ResourceError, who + ": no buffer for tensor '" + tensor + "'");
   };
   return TensorMaps(spec_, rules, bufferOf, who);
+}
+
+void TaskRuntime::checkParameters(const KernelModule& kernel, const TensorMaps& maps, const std::string& who) const {
+  const std::vector<DeclaredParameter> declared = declaredParameters(kernel.function());
+  const std::vector<std::size_t> passed = abiParameterSizes(candidateParams_.size(), maps.size());
+  if (std::string problem = parameterMismatch(declared, passed, who + " '" + kernel.entry() + "'"); !problem.empty())
+    throw KernelFailure(CandidateStatus::Invalid, problem);
+  largestParameterBlock_ = std::max(largestParameterBlock_, parameterBlockBytes(declared));
+}
+
+std::size_t TaskRuntime::parameterBlockBound(std::size_t tensorMaps) const {
+  std::size_t bytes = 0;
+  for (std::size_t b : abiParameterSizes(candidateParams_.size(), tensorMaps)) bytes += b;
+  return bytes + tensorMaps * (alignof(CUtensorMap) - 1);
 }
 
 void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,

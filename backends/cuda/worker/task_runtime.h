@@ -114,7 +114,7 @@ public:
   // The harness's keyed hash of device bytes on this runtime's stream (what the watches compare).
   HarnessMemoryWatch::Hasher deviceHasher() const;
   // The oracle's writable module variables: it may change them at every
-  // launch, and they may share a page with a candidate's (module_pages_watch.h).
+  // launch, and they may share a page with a candidate's (driver_pages_watch.h).
   const std::vector<DeviceSpan>& oracleVariables() const { return oracleVariables_; }
   // Watches `bytes` at `where` as harness memory from now on (`what` names it).
   void watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes);
@@ -154,6 +154,17 @@ public:
   // Throws KernelFailure (ResourceError) naming `who` when a rule cannot be encoded.
   TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who,
                         OutputBuffers outputs = OutputBuffers::Candidate) const;
+
+  // Throws KernelFailure (Invalid) naming `who` when `kernel`'s binary
+  // declares parameters other than those the task's ABI passes with `maps`
+  // (kernel_parameters.h). Call it before the kernel's first launch.
+  void checkParameters(const KernelModule& kernel, const TensorMaps& maps, const std::string& who) const;
+  // The largest parameter block of any kernel checked so far, the oracle's
+  // included: the driver writes that much into its launch-parameter slots.
+  std::size_t largestParameterBlock() const { return largestParameterBlock_; }
+  // At most the bytes of the parameter block of a kernel that takes the
+  // task's ABI with `tensorMaps` maps (their 64-byte alignment included).
+  std::size_t parameterBlockBound(std::size_t tensorMaps) const;
 
   // Queues `kernel` with the task's ABI (inputs, outputs, scalars, then the
   // kernel's tensor maps) and waits. Throws KernelFailure with the status the
@@ -234,6 +245,7 @@ private:
   std::vector<void*> candidateParams_, referenceParams_, oracleParams_;
   // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
   std::vector<void*> launchParams_;
+  mutable std::size_t largestParameterBlock_ = 0;
   // Registrations of the host buffers above, all sized once in the
   // constructor and never reallocated. Declared last: unregistered before
   // the buffers are freed.

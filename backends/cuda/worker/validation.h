@@ -25,7 +25,7 @@
 #include "backends/cuda/worker/launch_plan.h"
 #include "backends/cuda/worker/leftover_scrub.h"
 #include "backends/cuda/worker/module_globals_reset.h"
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/driver_pages_watch.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "core/model/candidate.h"
 
@@ -51,7 +51,7 @@ struct CandidateUnderTest {
   const TensorMaps& maps;
   const ModuleGlobalsReset& globals;
   const LeftoverScrub& leftovers;  // queued before each of its launches
-  ModulePagesWatch& pages;         // the driver's memory around its module variables, checked with the harness's
+  DriverPagesWatch& pages;         // the driver's memory around its module variables, checked with the harness's
 };
 
 // `plan` decides every launch's output fill.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The driver's memory around a candidate's module variables (ModulePagesWatch)
+// The driver's memory around a candidate's module variables (DriverPagesWatch)
 // on a real GPU: a kernel that keeps something past its own variable is
 // refused, naming that memory, and so is one that writes its own constants or
 // past them through cvta.const; a kernel that only uses its own variables and

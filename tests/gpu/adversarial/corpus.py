@@ -151,6 +151,17 @@ __device__ unsigned long long launch_index_noshare() { return atomicAdd(&crucibl
   }
   __syncthreads();
   for (long long j = threadIdx.x; j < N; j += THREADS) yr[j] = found ? (float)found[row * N + j] : 0.0f;"""),
+    # --- the kernel's parameters: the driver copies each with the size the binary declares
+    dict(name="extra_parameter", expect="invalid", reason=r"takes 5 parameter\(s\), not the task's 4",
+         what="declares a fifth parameter of 4 KiB after the task's four, so that the driver copies 4 KiB of the "
+              "worker's host memory (past its array of arguments) into the launch; the kernel looks at them",
+         prelude="struct HostBytes { unsigned long long w[512]; };",
+         head=HEAD.replace("long long N)", "long long N, const __grid_constant__ HostBytes host)"),
+         body="  if (host.w[threadIdx.x % 512] == 0x5EC2E7ull) yr[0] = 0;\n  softmax_row(xr, yr, N, red);"),
+    dict(name="smaller_parameter", expect="invalid", reason=r"parameter 4 is 4 bytes, not the 8",
+         what="declares N as int (4 bytes) where the task passes a long long",
+         head=HEAD.replace("long long N)", "int N)"),
+         body="  softmax_row(xr, yr, N, red);"),
     # --- the sanitizers' part: wrong in ways the outputs do not show
     dict(name="reads_past_end", expect="valid", reason=r".", sanitize="memcheck",
          what="the last row's max also reads x[M*N], one element past the input (fmaxf ignores the NaN found "
@@ -234,7 +245,7 @@ __device__ unsigned long long launch_index_noshare() { return atomicAdd(&crucibl
 
 def source(entry):
     return ("// " + entry["name"] + ": " + entry["what"] + "\n// expect: " + entry["expect"] + "\n"
-            + ROW_SOFTMAX + entry.get("prelude", "") + "\n" + HEAD + entry["body"] + "\n}\n")
+            + ROW_SOFTMAX + entry.get("prelude", "") + "\n" + entry.get("head", HEAD) + entry["body"] + "\n}\n")
 
 
 def main(argv):
@@ -245,7 +256,7 @@ def main(argv):
                 f.write(source(e))
         return 0
     if len(argv) == 2 and argv[1] == "list":
-        print(json.dumps([{k: v for k, v in e.items() if k != "body" and k != "prelude"} for e in CORPUS], indent=1))
+        print(json.dumps([{k: v for k, v in e.items() if k not in ("body", "prelude", "head")} for e in CORPUS], indent=1))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

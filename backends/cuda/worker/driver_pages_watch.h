@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The driver's memory around a candidate module's variables, watched like the
-// harness's own (harness_memory_watch.h).
+// The driver's memory a kernel can name, watched like the harness's own
+// (harness_memory_watch.h): the pages around its module's variables and
+// around its stream's launch-parameter slots (parameter_ring.h).
 //
 // The driver places module-scope variables in shared 2 MiB pages: a second
 // module's variable lay 256 bytes after the first, and marks a kernel wrote
@@ -15,6 +16,10 @@
 // less the bytes some module may change: the candidate's writable variables
 // (reset before every launch) and the variables of modules loaded later
 // (the reference's: `excludeAndRecord`).
+//
+// The launch-parameter slots are the same kind of memory: the driver's, in
+// pages where marks outlive launches; their pages are watched less each
+// slot's head, which the driver writes at every launch.
 #pragma once
 #include <cuda.h>
 #include <cstddef>
@@ -35,11 +40,18 @@ std::vector<DeviceSpan> pagesAround(const std::vector<DeviceSpan>& anchors, cons
 // Throws KernelFailure (CompileFailed) when the image cannot be read.
 std::vector<DeviceSpan> moduleVariableSpans(CUmodule module, const std::string& cubin, bool writableOnly);
 
-class ModulePagesWatch {
+// Spans whose pages are watched, and what they are ("the kernel's module
+// variables"), for the verdict.
+struct PageAnchors {
+  std::string what;
+  std::vector<DeviceSpan> spans;
+};
+
+class DriverPagesWatch {
 public:
-  // Records the pages around `anchors` less `excluded` as they hold now
-  // (right after the module's load, before any launch of it).
-  ModulePagesWatch(HarnessMemoryWatch::Hasher hash, std::size_t page, std::vector<DeviceSpan> anchors,
+  // Records the pages around every group of `anchors` less `excluded` as they
+  // hold now (right after the module's load, before any launch of it).
+  DriverPagesWatch(HarnessMemoryWatch::Hasher hash, std::size_t page, std::vector<PageAnchors> anchors,
                    std::vector<DeviceSpan> excluded);
   // Another module was just loaded or unloaded (the driver wrote its
   // variables and constants, perhaps into these pages): `spans` (its
@@ -55,7 +67,9 @@ private:
   void record();
   HarnessMemoryWatch::Hasher hash_;
   std::size_t page_;
-  std::vector<DeviceSpan> anchors_;
+  // "the kernel's module variables", or "... and ..." for a region whose page holds several groups.
+  std::string describe(const DeviceSpan& region) const;
+  std::vector<PageAnchors> anchors_;
   std::vector<DeviceSpan> excluded_;
   std::vector<DeviceSpan> regions_;
   HarnessMemoryWatch watch_;

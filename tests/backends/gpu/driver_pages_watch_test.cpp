@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The pages around a module's variables without a GPU: which spans are
+// The driver's pages a kernel can name, without a GPU: which spans are
 // watched (pagesAround) and what the watch names (a host array as the device).
 #include <gtest/gtest.h>
 #include <vector>
 #include "backends/cuda/worker/harness_kernels.h"
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/driver_pages_watch.h"
 
 namespace crucible::cuda {
 namespace {
@@ -50,7 +50,7 @@ TEST(ModulePages, AWriteBesideTheVariablesIsNamedAndTheirOwnBytesAreNot) {
   FakeDevice dev;
   const DeviceSpan own = {kPage + 64, 32};        // the candidate's writable variable
   const DeviceSpan constant = {kPage + 512, 16};  // its __constant__ table
-  ModulePagesWatch watch(dev.hasher(), kPage, {own, constant}, {own});
+  DriverPagesWatch watch(dev.hasher(), kPage, {{"the kernel's module variables", {own, constant}}}, {own});
   EXPECT_EQ(watch.watchedBytes(), kPage - 32);
   dev.bytes[own.begin + 5] = 1;  // a launch changes its own variable: reset before the next one
   EXPECT_EQ(watch.damage(), "");
@@ -70,7 +70,7 @@ TEST(ModulePages, AWriteBesideTheVariablesIsNamedAndTheirOwnBytesAreNot) {
 TEST(ModulePages, AModuleLoadedLaterIsExcludedAndTheRestRecordedAgain) {
   FakeDevice dev;
   const DeviceSpan own = {kPage, 8};
-  ModulePagesWatch watch(dev.hasher(), kPage, {own}, {own});
+  DriverPagesWatch watch(dev.hasher(), kPage, {{"the kernel's module variables", {own}}}, {own});
   const DeviceSpan reference = {kPage + 256, 64};
   for (std::size_t i = 0; i < reference.bytes; ++i) dev.bytes[reference.begin + i] = 0xAB;  // the driver's load
   EXPECT_NE(watch.damage(), "") << "before it is excluded, the load shows as a change";
@@ -80,6 +80,31 @@ TEST(ModulePages, AModuleLoadedLaterIsExcludedAndTheRestRecordedAgain) {
   EXPECT_EQ(watch.damage(), "");
   dev.bytes[kPage + 1024] = 1;
   EXPECT_NE(watch.damage(), "");
+}
+
+// Two groups of anchors (module variables, launch-parameter slots): each
+// region is named by the groups whose pages it lies in.
+TEST(DriverPages, ARegionIsNamedByTheAnchorsInItsPage) {
+  FakeDevice dev;
+  const DeviceSpan variable = {64, 8};               // page 0 only
+  const DeviceSpan slotA = {2 * kPage + 16, 1};      // page 2: a slot's parameters
+  const DeviceSpan slotB = {3 * kPage + 16, 1};      // page 3, with a variable too
+  const DeviceSpan shared = {3 * kPage + 2048, 8};
+  const DeviceSpan headA = {2 * kPage, 16 + 64}, headB = {3 * kPage, 16 + 64};  // written at every launch
+  DriverPagesWatch watch(dev.hasher(), kPage,
+                         {{"the kernel's module variables", {variable, shared}}, {"its launch parameters", {slotA, slotB}}},
+                         {headA, headB});
+  dev.bytes[2 * kPage + 40] = 1;  // inside a head: the driver's, at every launch
+  EXPECT_EQ(watch.damage(), "");
+  dev.bytes[2 * kPage + 4000] = 1;  // a slot's tail
+  EXPECT_NE(watch.damage().find("driver's memory around its launch parameters, "), std::string::npos) << watch.damage();
+  dev.bytes[2 * kPage + 4000] = 0;
+  dev.bytes[3 * kPage + 1000] = 1;
+  EXPECT_NE(watch.damage().find("around the kernel's module variables and its launch parameters"), std::string::npos)
+      << watch.damage();
+  dev.bytes[3 * kPage + 1000] = 0;
+  dev.bytes[kPage + 5] = 1;  // page 1 holds no anchor
+  EXPECT_EQ(watch.damage(), "");
 }
 
 }  // namespace

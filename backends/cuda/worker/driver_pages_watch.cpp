@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "backends/cuda/worker/module_pages_watch.h"
+#include "backends/cuda/worker/driver_pages_watch.h"
 #include <algorithm>
 #include <cstdio>
 #include "backends/cuda/worker/cubin_globals.h"
@@ -67,37 +67,49 @@ std::vector<DeviceSpan> moduleVariableSpans(CUmodule module, const std::string& 
   return spans;
 }
 
-ModulePagesWatch::ModulePagesWatch(HarnessMemoryWatch::Hasher hash, std::size_t page, std::vector<DeviceSpan> anchors,
+DriverPagesWatch::DriverPagesWatch(HarnessMemoryWatch::Hasher hash, std::size_t page, std::vector<PageAnchors> anchors,
                                    std::vector<DeviceSpan> excluded)
     : hash_(hash), page_(page), anchors_(std::move(anchors)), excluded_(std::move(excluded)), watch_(hash) {
   record();
 }
 
-void ModulePagesWatch::excludeAndRecord(const std::vector<DeviceSpan>& spans) {
+void DriverPagesWatch::excludeAndRecord(const std::vector<DeviceSpan>& spans) {
   excluded_.insert(excluded_.end(), spans.begin(), spans.end());
   record();
 }
 
-void ModulePagesWatch::record() {
+std::string DriverPagesWatch::describe(const DeviceSpan& region) const {
+  std::string what;
+  for (const PageAnchors& group : anchors_)
+    for (const DeviceSpan& p : pagesAround(group.spans, {}, page_))
+      if (p.begin < region.end() && region.begin < p.end()) {
+        what += (what.empty() ? "" : " and ") + group.what;
+        break;
+      }
+  return what;
+}
+
+void DriverPagesWatch::record() {
   watch_ = HarnessMemoryWatch(hash_);
-  regions_ = pagesAround(anchors_, excluded_, page_);
+  std::vector<DeviceSpan> all;
+  for (const PageAnchors& group : anchors_) all.insert(all.end(), group.spans.begin(), group.spans.end());
+  regions_ = pagesAround(all, excluded_, page_);
   for (const DeviceSpan& r : regions_) {
-    char what[160];
-    std::snprintf(what, sizeof what, "driver's memory around the kernel's module variables, %zu bytes at 0x%llx",
-                  r.bytes, static_cast<unsigned long long>(r.begin));
-    watch_.record(what, r.begin, r.bytes);
+    char where[80];
+    std::snprintf(where, sizeof where, ", %zu bytes at 0x%llx", r.bytes, static_cast<unsigned long long>(r.begin));
+    watch_.record("driver's memory around " + describe(r) + where, r.begin, r.bytes);
   }
 }
 
-std::string ModulePagesWatch::damage() const {
+std::string DriverPagesWatch::damage() const {
   const std::string what = watch_.firstChange();
   if (what.empty()) return {};
   return "a kernel wrote into the " + what +
-         " (module variables share pages with the driver's other data, where results could outlive a launch): a "
-         "kernel may write only its outputs and its own variables";
+         " (the driver's pages there keep what a kernel writes, where results could outlive a launch): a kernel may "
+         "write only its outputs and its own variables";
 }
 
-std::size_t ModulePagesWatch::watchedBytes() const {
+std::size_t DriverPagesWatch::watchedBytes() const {
   std::size_t n = 0;
   for (const DeviceSpan& r : regions_) n += r.bytes;
   return n;

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Kernels for probe_param_page.cpp: where a launch's parameters lie, a copy
+// of the driver's memory around them, and launches that do what the worker's
+// and a candidate's do (large parameters, a cluster, printf).
+#include <cstdio>
+struct Small { unsigned long long v[4]; };
+struct Large { unsigned long long v[512]; };  // 4 KiB of parameters
+extern "C" __global__ void where(const __grid_constant__ Small p, unsigned long long* out, int i) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (unsigned long long)&p.v[0];
+}
+extern "C" __global__ void whereLarge(const __grid_constant__ Large p, unsigned long long* out, int i) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (unsigned long long)&p.v[0] + p.v[511];
+}
+extern "C" __global__ void copyOut(const unsigned long long* from, unsigned long long* to, unsigned long long words) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; k < words;
+       k += (unsigned long long)gridDim.x * blockDim.x)
+    to[k] = ((const volatile unsigned long long*)from)[k];
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1) clustered(unsigned long long* out) {
+  if (threadIdx.x == 0) out[blockIdx.x] = blockIdx.x;
+}
+extern "C" __global__ void prints(int i) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) printf("launch %d\n", i);
+}
