@@ -188,8 +188,9 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate}));
   // The driver's launch-parameter slots of the stream every launch uses
   // (parameter_ring.h), learned afresh for each candidate, and the legacy
-  // stream's: the driver's own work there (synchronous memsets) writes their
-  // heads, which may lie in the same pages.
+  // stream's: its ring lay in the page before (H100), as quiet as the
+  // stream's own and as reachable, and the driver's own work there
+  // (synchronous memsets) writes its slots' heads.
   const ParameterRing ring = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, task.stream()));
   const ParameterRing legacyRing = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, CU_STREAM_LEGACY));
   const std::size_t headBytes =
@@ -211,7 +212,8 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
       task.deviceHasher(), devicePageBytes(),
       {{"the kernel's module variables",
         moduleVariableSpans(candidate.module(), request.candidate.cubin, /*writableOnly=*/false)},
-       {"the kernel's launch parameters", slotAnchors(ring)}},
+       {"the kernel's launch parameters", slotAnchors(ring)},
+       {"the legacy stream's launch parameters", slotAnchors(legacyRing)}},
       std::move(mayChange));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
@@ -294,6 +296,8 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   if (globals.count() > 0)
     ev.detail += "; " + std::to_string(globals.count()) + " module variable(s) reset before every launch";
   if (!ring.unknown.empty()) ev.detail += "; the driver's launch-parameter memory is not watched: " + ring.unknown;
+  if (!legacyRing.unknown.empty())
+    ev.detail += "; the legacy stream's launch-parameter memory is not watched: " + legacyRing.unknown;
   if (request.extended) ev.detail += "; extended validation: more seeds (the sanitizers run in their own process)";
   ev.detail += "; validation took " + costs.describe() + timingNote;
   if (!task.hostPinningNote().empty()) ev.detail += "; " + task.hostPinningNote();

@@ -14,18 +14,18 @@ namespace crucible::gputest {
 namespace {
 
 // Correct gelu that takes N as a __grid_constant__ (its address is where the
-// driver put the launch's parameters) and adds 1 to the word `word` words past
-// it. The address is taken as an integer (cvta.param) and hidden from the
+// driver put the launch's parameters) and adds 1 to the word at `target`, an
+// expression of that address `at`. The address is taken as an integer (cvta.param) and hidden from the
 // optimiser: indexed straight off &N, nvcc 13 emitted a generic load from the
 // parameter's param-space offset, which faults.
-std::string parameterWriter(const std::string& word) {
+std::string parameterWriter(const std::string& target) {
   return std::string(CRUCIBLE_GELU_PRELUDE) + R"(
 extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, const __grid_constant__ long long N) {
   const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0) {
     unsigned long long at = (unsigned long long)&N;
     asm volatile("" : "+l"(at));
-    ((volatile unsigned long long*)at)[)" + word + R"(] += 1;
+    *(volatile unsigned long long*)()" + target + R"() += 1;
   }
   if (i < N) y[i] = gelu(x[i]);
 })";
@@ -75,11 +75,16 @@ Evaluation evaluate(const std::string& source, bool time) {
 
 TEST(ParameterRing, AMarkPastTheKernelsParametersIsRefused) {
   CRUCIBLE_REQUIRE_GPU();
-  for (const char* word : {"1024", "9216"}) {  // 8 KiB past them: its own slot's tail, then the next slot's
-    const Evaluation e = evaluate(parameterWriter(word), /*time=*/false);
-    EXPECT_EQ(e.status, CandidateStatus::Invalid) << word << ": " << e.detail;
+  // 8 KiB past them: its own slot's tail, then the next slot's.
+  for (const char* target : {"at + 8192", "at + 65536 + 8192"}) {
+    const Evaluation e = evaluate(parameterWriter(target), /*time=*/false);
+    EXPECT_EQ(e.status, CandidateStatus::Invalid) << target << ": " << e.detail;
     EXPECT_NE(e.detail.find("driver's memory around the kernel's launch parameters"), std::string::npos) << e.detail;
   }
+  // 1 MiB into the page before: the legacy stream's ring lies there (H100, probe_param_page).
+  const Evaluation e = evaluate(parameterWriter("(at & ~((2ull << 20) - 1)) - (1ull << 20)"), /*time=*/false);
+  EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
+  EXPECT_NE(e.detail.find("the legacy stream's launch parameters"), std::string::npos) << e.detail;
 }
 
 TEST(ParameterRing, AKernelThatReadsItsParametersByAddressIsValidAndTimed) {

@@ -6,9 +6,10 @@
 // launches (probe_param_ring.cpp). It is only usable if nothing but launches'
 // heads changes there: a false alarm would refuse every candidate. Also asks
 // whether each stream has a ring of its own.
-//   probe_param_page CUBIN [neighbours]
+//   probe_param_page CUBIN [neighbours|near]
 // With `neighbours` it also reads the 2 MiB before and after those pages, last
-// (the read may fault).
+// (the read may fault); with `near` it also reports each step's changes in the
+// legacy stream's ring page and the page after the worker's.
 #include <cuda.h>
 #include <unistd.h>
 #include <algorithm>
@@ -88,8 +89,17 @@ int main(int argc, char** argv) {
   w.bytes = ((onS.back() + kPage) & ~(kPage - 1)) - w.begin;
   printf("watched: 0x%llx + %llu (ring at +0x%llx)\n", w.begin, w.bytes, onS.front() - w.begin);
   CUdeviceptr buf; CK(cuMemAlloc(&buf, 3 * kPage + w.bytes));
-  std::vector<u64> before = snapshot(s, w.begin, w.bytes, buf), after;
-  auto step = [&](const char* what) { after = snapshot(s, w.begin, w.bytes, buf); diff(what, w, before, after); before = after; };
+  // With `near`: also the legacy stream's ring page and the page after the worker's (their changes, per step).
+  const bool near = argc > 2 && !strcmp(argv[2], "near");
+  Watch legacy{onNull.front() & ~(kPage - 1), kPage, onNull}, after1{w.begin + w.bytes, kPage, {}};
+  std::vector<u64> before = snapshot(s, w.begin, w.bytes, buf), after, lb, la, ab, aa;
+  if (near) { lb = snapshot(s, legacy.begin, kPage, buf); ab = snapshot(s, after1.begin, kPage, buf); }
+  auto step = [&](const char* what) {
+    after = snapshot(s, w.begin, w.bytes, buf); diff(what, w, before, after); before = after;
+    if (!near) return;
+    la = snapshot(s, legacy.begin, kPage, buf); diff("  (the legacy stream's ring page)", legacy, lb, la); lb = la;
+    aa = snapshot(s, after1.begin, kPage, buf); diff("  (the page after the worker's)", after1, ab, aa); ab = aa;
+  };
   step("nothing (two snapshots)");
   Small small{{1, 2, 3, 4}}; Large large{};
   for (int i = 0; i < 1000; ++i) {
