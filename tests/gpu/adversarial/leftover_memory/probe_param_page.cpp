@@ -6,10 +6,12 @@
 // launches (probe_param_ring.cpp). It is only usable if nothing but launches'
 // heads changes there: a false alarm would refuse every candidate. Also asks
 // whether each stream has a ring of its own.
-//   probe_param_page CUBIN [neighbours|near]
+//   probe_param_page CUBIN [neighbours|near|header]
 // With `neighbours` it also reads the 2 MiB before and after those pages, last
 // (the read may fault); with `near` it also reports each step's changes in the
-// legacy stream's ring page and the page after the worker's.
+// legacy stream's ring page and the page after the worker's; with `header`,
+// in the pages that the words of a launch's header point into (those outside
+// the local and shared windows; a page that cannot be read ends the probe).
 #include <cuda.h>
 #include <unistd.h>
 #include <algorithm>
@@ -24,7 +26,7 @@
 struct Small { unsigned long long v[4]; };
 struct Large { unsigned long long v[512]; };
 using u64 = unsigned long long;
-static CUfunction where, whereLarge, copyOut, clustered, prints;
+static CUfunction where, whereLarge, copyOut, clustered, prints, header;
 static CUdeviceptr out;
 static const u64 kPage = 2ull << 20, kSlot = 64 * 1024;
 
@@ -75,7 +77,7 @@ int main(int argc, char** argv) {
   CUmodule m; CK(cuModuleLoadData(&m, cubin.data()));
   CK(cuModuleGetFunction(&where, m, "where")); CK(cuModuleGetFunction(&whereLarge, m, "whereLarge"));
   CK(cuModuleGetFunction(&copyOut, m, "copyOut")); CK(cuModuleGetFunction(&clustered, m, "clustered"));
-  CK(cuModuleGetFunction(&prints, m, "prints"));
+  CK(cuModuleGetFunction(&prints, m, "prints")); CK(cuModuleGetFunction(&header, m, "header"));
   CK(cuMemAlloc(&out, 1 << 20));
   const std::vector<u64> onS = ring(s), onNull = ring(0);
   CK(cuStreamCreate(&t, CU_STREAM_DEFAULT)); CK(cuStreamCreate(&u, CU_STREAM_NON_BLOCKING));
@@ -90,15 +92,36 @@ int main(int argc, char** argv) {
   printf("watched: 0x%llx + %llu (ring at +0x%llx)\n", w.begin, w.bytes, onS.front() - w.begin);
   CUdeviceptr buf; CK(cuMemAlloc(&buf, 3 * kPage + w.bytes));
   // With `near`: also the legacy stream's ring page and the page after the worker's (their changes, per step).
-  const bool near = argc > 2 && !strcmp(argv[2], "near");
-  Watch legacy{onNull.front() & ~(kPage - 1), kPage, onNull}, after1{w.begin + w.bytes, kPage, {}};
-  std::vector<u64> before = snapshot(s, w.begin, w.bytes, buf), after, lb, la, ab, aa;
-  if (near) { lb = snapshot(s, legacy.begin, kPage, buf); ab = snapshot(s, after1.begin, kPage, buf); }
+  const bool near = argc > 2 && !strcmp(argv[2], "near"), head = argc > 2 && !strcmp(argv[2], "header");
+  struct Extra { std::string what; Watch w; std::vector<u64> last; };
+  std::vector<Extra> extra;
+  if (near) {
+    extra.push_back({"the legacy stream's ring page", {onNull.front() & ~(kPage - 1), kPage, onNull}, {}});
+    extra.push_back({"the page after the worker's", {w.begin + w.bytes, kPage, {}}, {}});
+  }
+  if (head) {
+    Small small{{1, 2, 3, 4}}; void* hp[] = {&small, &out};
+    CK(cuLaunchKernel(header, 1, 1, 1, 32, 1, 1, 0, s, hp, nullptr)); CK(cuStreamSynchronize(s));
+    std::vector<u64> h(0x210 / 8 + 2); CK(cuMemcpyDtoH(h.data(), out, h.size() * 8));
+    const u64 localWindow = h[0x210 / 8] & ~0xFFFFFFull, sharedWindow = h[0x210 / 8 + 1] & ~0xFFFFFFull;
+    for (int i = 0; i < 0x210 / 8; ++i) {
+      const u64 x = h[i], pg = x & ~(kPage - 1);
+      if (x < 0x7e0000000000ull || x >= 0x800000000000ull) continue;
+      if ((x & ~0xFFFFFFull) == localWindow || (x & ~0xFFFFFFull) == sharedWindow || pg == w.begin) continue;
+      bool seen = false; for (const Extra& e : extra) seen |= e.w.begin == pg;
+      if (seen) continue;
+      char what[96]; snprintf(what, sizeof what, "header +0x%03x: the page of 0x%llx", i * 8, x);
+      extra.push_back({what, {pg, kPage, {}}, {}});
+    }
+  }
+  for (Extra& e : extra) { printf("reading %s ...\n", e.what.c_str()); fflush(stdout); e.last = snapshot(s, e.w.begin, kPage, buf); }
+  std::vector<u64> before = snapshot(s, w.begin, w.bytes, buf), after;
   auto step = [&](const char* what) {
     after = snapshot(s, w.begin, w.bytes, buf); diff(what, w, before, after); before = after;
-    if (!near) return;
-    la = snapshot(s, legacy.begin, kPage, buf); diff("  (the legacy stream's ring page)", legacy, lb, la); lb = la;
-    aa = snapshot(s, after1.begin, kPage, buf); diff("  (the page after the worker's)", after1, ab, aa); ab = aa;
+    for (Extra& e : extra) {
+      std::vector<u64> now = snapshot(s, e.w.begin, kPage, buf);
+      diff(("  (" + e.what + ")").c_str(), e.w, e.last, now); e.last = now;
+    }
   };
   step("nothing (two snapshots)");
   Small small{{1, 2, 3, 4}}; Large large{};

@@ -22,3 +22,17 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) clustered(unsigned long lon
 extern "C" __global__ void prints(int i) {
   if (threadIdx.x == 0 && blockIdx.x == 0) printf("launch %d\n", i);
 }
+// The driver's header before this launch's parameters (0x210 bytes on the H100), and where a local and a shared
+// variable lie (the generic windows the header also names).
+extern "C" __global__ void header(const __grid_constant__ Small p, unsigned long long* out) {
+  __shared__ unsigned long long sharedVariable[1];
+  volatile unsigned long long localVariable[1];
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  unsigned long long at = (unsigned long long)&p.v[0];
+  asm volatile("" : "+l"(at));
+  for (int i = 0; i < 0x210 / 8; ++i) out[i] = ((const volatile unsigned long long*)(at - 0x210))[i];
+  localVariable[0] = at;
+  sharedVariable[0] = localVariable[0];
+  out[0x210 / 8] = (unsigned long long)&localVariable[0];
+  out[0x210 / 8 + 1] = (unsigned long long)&sharedVariable[0];
+}

@@ -44,11 +44,14 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   timeout 60 /tmp/probe_param_ring /tmp/probe_param_ring_kernel.cubin
 "$nvcc" -arch=sm_90 -cubin -o /tmp/probe_param_page_kernel.cubin "$here/probe_param_page_kernel.cu" &&
   g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_param_page "$here/probe_param_page.cpp" -lcuda &&
-  timeout 60 /tmp/probe_param_page /tmp/probe_param_page_kernel.cubin neighbours
+  for mode in neighbours near header; do timeout 60 /tmp/probe_param_page /tmp/probe_param_page_kernel.cubin $mode; done
+"$nvcc" -arch=sm_90 -cubin -o /tmp/probe_param_header_kernel.cubin "$here/probe_param_header_kernel.cu" &&
+  g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_param_header "$here/probe_param_header.cpp" -lcuda &&
+  timeout 60 /tmp/probe_param_header /tmp/probe_param_header_kernel.cubin
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
-    for k in row_lse_shared_cache row_lse_page_cache row_lse_module_cache row_lse_constant_cache row_lse_param_cache row_lse_honest; do
+    for k in row_lse_shared_cache row_lse_page_cache row_lse_module_cache row_lse_constant_cache row_lse_param_cache row_lse_legacy_page_cache row_lse_honest; do
       result=$(timeout 120 "$bin/crucible-cli" eval --task "$task" --kernel "$here/$k.cu" --grid sm_count --block 1024 \
         --smem 200000 --no-profile 2>&1)
       echo "round $round, $bin, $k: $(grep -E '^verdict' <<<"$result") $(grep -E '^time:' <<<"$result")"
