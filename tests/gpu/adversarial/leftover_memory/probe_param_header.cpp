@@ -7,7 +7,7 @@
 // variables' generic addresses, an allocation of its own), then reads a word
 // at each address that lies in none of them (a read that faults ends the
 // probe: the word before it names the address).
-//   probe_param_header CUBIN
+//   probe_param_header CUBIN   (probe_param_page_kernel.cu's)
 #include <cuda.h>
 #include <cstdio>
 #include <fstream>
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   void* p[] = {&small, &out};
   CK(cuLaunchKernel(header, 2, 1, 1, 64, 1, 1, 1024, s, p, nullptr)); CK(cuStreamSynchronize(s));
   std::vector<u64> w(0x210 / 8 + 4); CK(cuMemcpyDtoH(w.data(), out, w.size() * 8));
-  const u64 param = w[0x210 / 8], local = w[0x210 / 8 + 1], shared = w[0x210 / 8 + 2], var = w[0x210 / 8 + 3];
+  const u64 local = w[0x210 / 8], shared = w[0x210 / 8 + 1], var = w[0x210 / 8 + 2], param = w[0x210 / 8 + 3];
   printf("parameters at 0x%llx, a local variable at 0x%llx, a shared one at 0x%llx, a module variable at 0x%llx, "
          "an allocation at 0x%llx\n", param, local, shared, var, (u64)out);
   const u64 page = 2ull << 20;
