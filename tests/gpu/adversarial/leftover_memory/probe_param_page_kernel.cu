@@ -3,14 +3,7 @@
 // of the driver's memory around them, and launches that do what the worker's
 // and a candidate's do (large parameters, a cluster, printf).
 #include <cstdio>
-struct Small { unsigned long long v[4]; };
-struct Large { unsigned long long v[512]; };  // 4 KiB of parameters
-extern "C" __global__ void where(const __grid_constant__ Small p, unsigned long long* out, int i) {
-  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (unsigned long long)&p.v[0];
-}
-extern "C" __global__ void whereLarge(const __grid_constant__ Large p, unsigned long long* out, int i) {
-  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (unsigned long long)&p.v[0] + p.v[511];
-}
+#include "probe_param_ring_kernel.cu"  // Small, Large, where, whereLarge
 extern "C" __global__ void copyOut(const unsigned long long* from, unsigned long long* to, unsigned long long words) {
   for (unsigned long long k = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; k < words;
        k += (unsigned long long)gridDim.x * blockDim.x)
