@@ -18,6 +18,7 @@ const std::vector<NamedFuzzEntry>& fuzzEntries() {
       {"kernel_abi", kernelAbiEntry},
       {"project_open", projectOpenEntry},
       {"knowledge_import", knowledgeImportEntry},
+      {"cubin_image", cubinImageEntry},
   };
   return entries;
 }

@@ -65,6 +65,13 @@ void tunableKernelEntry(const std::uint8_t* data, std::size_t size);
 // reason. Links the language-model proposer.
 void modelReplyEntry(const std::uint8_t* data, std::size_t size);
 
+// The worker's reading of a kernel binary (cubin_globals.h): its module
+// variables, writable and addressable, and its calls into the device heap.
+// The worker takes cubins from the engine and from job folders on a shared
+// file system (Slurm), which anyone with access can change; a damaged image
+// is refused with a CubinFormatError, in time bounded by its size.
+void cubinImageEntry(const std::uint8_t* data, std::size_t size);
+
 struct NamedFuzzEntry {
   const char* name;  // the target's name: tests/fuzz/corpus/<name>/ holds its seeds
   FuzzEntry entry;

@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-300}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(task_spec expression kernel_abi project_open knowledge_import operator_task tunable_kernel model_reply)
+[ ${#targets[@]} -eq 0 ] && targets=(task_spec expression kernel_abi project_open knowledge_import cubin_image operator_task tunable_kernel model_reply)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 # Seconds one input may take before libFuzzer calls it a hang. The proposer

@@ -41,6 +41,13 @@ void forEachSymbol(const std::string& cubin, Visit visit) {
   const Elf64_Shdr& names = sections[header.e_shstrndx];
   auto sectionName = [&](std::size_t i) { return nameAt(cubin, names.sh_offset, names.sh_size, sections[i].sh_name); };
 
+  // The symbol tables may not hold more entries together than the image has
+  // room for: tables that overlap, or one header repeated thousands of times,
+  // would have the worker visit the same entries for minutes.
+  std::uint64_t symbolBytes = 0;
+  for (const Elf64_Shdr& symtab : sections)
+    if (symtab.sh_type == SHT_SYMTAB && (symtab.sh_size > cubin.size() || (symbolBytes += symtab.sh_size) > cubin.size()))
+      throw CubinFormatError("the symbol tables are larger than the image");
   for (const Elf64_Shdr& symtab : sections) {
     if (symtab.sh_type != SHT_SYMTAB) continue;
     if (symtab.sh_link >= sections.size() || symtab.sh_entsize != sizeof(Elf64_Sym))

@@ -2,6 +2,9 @@
 // Finding a cubin's writable module variables without a GPU: NVRTC builds the
 // cubin, the ELF reader lists what the worker resets before every launch.
 #include <gtest/gtest.h>
+#include <elf.h>
+#include <chrono>
+#include <cstring>
 #include <algorithm>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/cubin_globals.h"
@@ -91,6 +94,38 @@ TEST(CubinGlobals, DamagedImagesAreRefusedNotRead) {
     writableGlobals(scrambled);
   } catch (const CubinFormatError&) {
   }
+}
+
+// One symbol table's header repeated thousands of times over the same bytes:
+// refused at once, not visited table by table.
+TEST(CubinGlobals, SymbolTablesLargerThanTheImageAreRefusedAtOnce) {
+  const std::size_t tables = 20000, tableBytes = 1 << 20;
+  std::string image(sizeof(Elf64_Ehdr) + (tables + 2) * sizeof(Elf64_Shdr) + tableBytes, '\0');
+  Elf64_Ehdr h{};
+  std::memcpy(h.e_ident, ELFMAG, SELFMAG);
+  h.e_ident[EI_CLASS] = ELFCLASS64;
+  h.e_shentsize = sizeof(Elf64_Shdr);
+  h.e_shoff = sizeof(Elf64_Ehdr);
+  h.e_shnum = static_cast<std::uint16_t>(tables + 2);
+  h.e_shstrndx = 1;
+  std::memcpy(image.data(), &h, sizeof h);
+  const std::size_t payload = sizeof(Elf64_Ehdr) + (tables + 2) * sizeof(Elf64_Shdr);
+  Elf64_Shdr names{};  // section 1: an empty string table over the payload
+  names.sh_type = SHT_STRTAB;
+  names.sh_offset = payload;
+  names.sh_size = tableBytes;
+  std::memcpy(image.data() + h.e_shoff + sizeof(Elf64_Shdr), &names, sizeof names);
+  Elf64_Shdr symtab{};  // every other section: the same symbol table over the payload
+  symtab.sh_type = SHT_SYMTAB;
+  symtab.sh_offset = payload;
+  symtab.sh_size = tableBytes;
+  symtab.sh_entsize = sizeof(Elf64_Sym);
+  symtab.sh_link = 1;
+  for (std::size_t i = 2; i < tables + 2; ++i)
+    std::memcpy(image.data() + h.e_shoff + i * sizeof(Elf64_Shdr), &symtab, sizeof symtab);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(addressableGlobals(image), CubinFormatError);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.5);
 }
 
 // The device heap outlives a launch and cannot be reset: kernels that call it
