@@ -91,6 +91,8 @@ int main(int argc, char** argv) {
   w.bytes = ((onS.back() + kPage) & ~(kPage - 1)) - w.begin;
   printf("watched: 0x%llx + %llu (ring at +0x%llx)\n", w.begin, w.bytes, onS.front() - w.begin);
   CUdeviceptr buf; CK(cuMemAlloc(&buf, 3 * kPage + w.bytes));
+  printf("the probe's own buffers: out 0x%llx (1 MiB), snapshots 0x%llx (%llu MiB)\n", (u64)out, (u64)buf,
+         (3 * kPage + w.bytes) >> 20);
   // With `near`: also the legacy stream's ring page and the page after the worker's (their changes, per step).
   const bool near = argc > 2 && !strcmp(argv[2], "near"), head = argc > 2 && !strcmp(argv[2], "header");
   struct Extra { std::string what; Watch w; std::vector<u64> last; };
@@ -140,9 +142,19 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 16; ++i) { CK(cuMemsetD32Async(out, 5 + i, 1 << 18, s)); CK(cuMemsetD8Async(out + 3, i, 1001, s)); }
   CK(cuStreamSynchronize(s));
   step("32 async memsets on the stream");
-  for (int i = 0; i < 16; ++i) { CK(cuMemcpyDtoDAsync(out + 8 * i, out + (1 << 19), 4096 + i, s)); CK(cuMemcpyHtoDAsync(out, host.data(), 1 << 20, s)); }
+  for (int i = 0; i < 16; ++i) CK(cuMemcpyDtoDAsync(out + 8 * i, out + (1 << 19), 4096 + i, s));
+  CK(cuStreamSynchronize(s));
+  step("16 async device-to-device copies");
+  CK(cuMemcpyHtoDAsync(out, host.data(), 4096, s)); CK(cuStreamSynchronize(s));
+  step("an async host-to-device copy, 4 KiB pageable");
+  for (int i = 0; i < 16; ++i) CK(cuMemcpyHtoDAsync(out, host.data(), 1 << 20, s));
+  CK(cuStreamSynchronize(s));
+  step("16 async host-to-device copies, 1 MiB pageable");
   CK(cuMemcpyDtoHAsync(host.data(), out, 1 << 20, s)); CK(cuStreamSynchronize(s));
-  step("33 async copies on the stream");
+  step("an async device-to-host copy, 1 MiB pageable");
+  void* pinned = nullptr; CK(cuMemAllocHost(&pinned, 4096));
+  CK(cuMemcpyHtoDAsync(out, pinned, 4096, s)); CK(cuStreamSynchronize(s)); CK(cuMemFreeHost(pinned));
+  step("an async host-to-device copy, 4 KiB pinned");
   CK(cuMemsetD8(out, 0, 1 << 20)); CK(cuMemsetD32(out, 1, 1 << 10)); CK(cuMemcpyHtoD(out, host.data(), 1 << 20));
   CK(cuMemcpyDtoD(out + 4, out + (1 << 19), 1000));
   step("synchronous memsets and copies");

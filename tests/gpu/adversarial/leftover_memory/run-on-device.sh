@@ -50,7 +50,7 @@ g++ -O2 -I"$(dirname "$nvcc")/../include" -o /tmp/probe_param_header "$here/prob
 task=$root/tests/tasks/any-operator/row_logsumexp_f32_16384x1000.json
 for round in 1 2; do
   for bin in ${2:-} "$1"; do
-    for k in row_lse_shared_cache row_lse_page_cache row_lse_module_cache row_lse_constant_cache row_lse_param_cache row_lse_legacy_page_cache row_lse_honest; do
+    for k in row_lse_shared_cache row_lse_page_cache row_lse_module_cache row_lse_constant_cache row_lse_param_cache row_lse_legacy_page_cache row_lse_next_page_cache row_lse_honest; do
       result=$(timeout 120 "$bin/crucible-cli" eval --task "$task" --kernel "$here/$k.cu" --grid sm_count --block 1024 \
         --smem 200000 --no-profile 2>&1)
       echo "round $round, $bin, $k: $(grep -E '^verdict' <<<"$result") $(grep -E '^time:' <<<"$result")"
