@@ -193,9 +193,11 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   // (synchronous memsets) writes its slots' heads.
   const ParameterRing ring = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, task.stream()));
   const ParameterRing legacyRing = ringFrom(harness_->parameterAddresses(kRingProbeLaunches, CU_STREAM_LEGACY));
+  // A slot's head: the largest parameter block any launch on the stream
+  // writes (a checked kernel's is within the task's ABI bound).
   const std::size_t headBytes =
-      std::max({task.largestParameterBlock(), harness_->largestParameterBlock(), kDriverWorkParameterBytes,
-                task.parameterBlockBound(request.reference.launch.tensorMaps.size())});
+      std::max({harness_->largestParameterBlock(), kDriverWorkParameterBytes,
+                task.parameterBlockBound(std::max(candidateMaps.size(), request.reference.launch.tensorMaps.size()))});
   // Recorded straight after the load, before any launch: the driver's memory
   // around every variable whose address the candidate can take and around
   // its stream's parameter slots, less what its launches and the oracle's

@@ -77,8 +77,8 @@ private:
   // harness's own memory: a flush since the timing began read a word of its
   // buffer that was not zero (L2Flusher), or a region of `task`'s watched
   // memory no longer hashes as the harness left it (TaskRuntime::harnessMemoryDamage),
-  // or the driver's memory around the candidate's module variables changed
-  // (DriverPagesWatch).
+  // or the driver's memory around the candidate's module variables or launch
+  // parameters changed (DriverPagesWatch).
   void refuseWritesToHarnessMemory(const TaskRuntime& task, const CandidateUnderTest& candidate);
   // A candidate may have made the driver raise the context's per-thread
   // stack (and so its local-memory reservation): put it back so the next

@@ -120,18 +120,17 @@ extern "C" __global__ void crucible_hash(const unsigned char* p, u64 n, int widt
     h += crucible_mix64((crucible_load(p, i, width) ^ key) + (i + 1) * GAMMA);
   crucible_block_add(h, result);
 }
+// Where this launch's parameters lie: a __grid_constant__ parameter's
+// generic address is in the driver's memory for them (parameter_ring.h).
+extern "C" __global__ void crucible_parameter_address(const __grid_constant__ u64 tag, u64* out, int i) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (u64)&tag;
+}
 // The L2 flush (interleaved_timer.h): reads a buffer larger than L2, 16 bytes
 // at a time, four loads in flight per thread. Reading rather than writing
 // leaves L2 holding clean lines, so the next timed kernel is not charged for
 // writing back dirty lines it never touched. The flush buffer is zeroed: the
 // one store (which also keeps the loads) marks `sink` when a word is not, that
 // is when a kernel wrote into the buffer to keep something between launches.
-// Where this launch's parameters lie: a __grid_constant__ parameter's
-// generic address is in the driver's memory for them (parameter_ring.h).
-extern "C" __global__ void crucible_parameter_address(const __grid_constant__ u64 tag, u64* out, int i) {
-  if (threadIdx.x == 0 && blockIdx.x == 0) out[i] = (u64)&tag;
-}
-
 extern "C" __global__ void crucible_l2_read(const uint4* p, u64 n, unsigned* sink) {
   const u64 stride = (u64)gridDim.x * blockDim.x;
   u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x;

@@ -33,24 +33,27 @@ std::size_t parameterBlockBytes(const std::vector<DeclaredParameter>& declared) 
 
 std::string parameterMismatch(const std::vector<DeclaredParameter>& declared, const std::vector<std::size_t>& passed,
                               const std::string& who) {
-  auto sizes = [](auto first, auto last, auto bytes) {
+  std::vector<std::size_t> sizes;
+  for (const DeclaredParameter& p : declared) sizes.push_back(p.bytes);
+  if (sizes == passed) return {};
+  auto list = [](const std::vector<std::size_t>& bytes) {
     std::string s;
-    for (auto it = first; it != last; ++it) s += (s.empty() ? "" : ", ") + std::to_string(bytes(*it));
+    for (std::size_t b : bytes) s += (s.empty() ? "" : ", ") + std::to_string(b);
     return "(" + s + ")";
   };
-  const std::string declaredSizes =
-      sizes(declared.begin(), declared.end(), [](const DeclaredParameter& p) { return p.bytes; });
-  const std::string passedSizes = sizes(passed.begin(), passed.end(), [](std::size_t b) { return b; });
-  const std::string tail = ": its binary declares parameters of " + declaredSizes + " bytes, the task passes " +
-                           passedSizes + " (the driver would copy host memory past the arguments into the launch)";
-  if (declared.size() != passed.size())
-    return who + " takes " + std::to_string(declared.size()) + " parameter(s), not the task's " +
+  const std::string tail = ": its binary declares parameters of " + list(sizes) + " bytes, the task passes " +
+                           list(passed) + " (the driver would copy host memory past the arguments into the launch)";
+  if (sizes.size() != passed.size())
+    return who + " takes " + std::to_string(sizes.size()) + " parameter(s), not the task's " +
            std::to_string(passed.size()) + tail;
-  for (std::size_t i = 0; i < passed.size(); ++i)
-    if (declared[i].bytes != passed[i])
-      return who + "'s parameter " + std::to_string(i + 1) + " is " + std::to_string(declared[i].bytes) +
-             " bytes, not the " + std::to_string(passed[i]) + " the task passes" + tail;
-  return {};
+  std::size_t i = 0;
+  while (sizes[i] == passed[i]) ++i;  // they differ somewhere: sizes != passed
+  return who + "'s parameter " + std::to_string(i + 1) + " is " + std::to_string(sizes[i]) + " bytes, not the " +
+         std::to_string(passed[i]) + " the task passes" + tail;
+}
+
+std::string parameterProblem(CUfunction fn, std::size_t arguments, std::size_t tensorMaps, const std::string& who) {
+  return parameterMismatch(declaredParameters(fn), abiParameterSizes(arguments, tensorMaps), who);
 }
 
 }  // namespace crucible::cuda

@@ -39,4 +39,9 @@ std::vector<std::size_t> abiParameterSizes(std::size_t arguments, std::size_t te
 std::string parameterMismatch(const std::vector<DeclaredParameter>& declared, const std::vector<std::size_t>& passed,
                               const std::string& who);
 
+// parameterMismatch of what `fn` declares against the task's ABI with
+// `arguments` arguments and `tensorMaps` maps: the check before a kernel's
+// first launch (the evaluator's, the profiler's and the sanitizers' runs).
+std::string parameterProblem(CUfunction fn, std::size_t arguments, std::size_t tensorMaps, const std::string& who);
+
 }  // namespace crucible::cuda

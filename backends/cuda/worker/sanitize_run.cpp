@@ -88,9 +88,8 @@ int sanitizeRun(const std::string& jobDir, std::ostream& out, std::ostream& err)
     for (auto& p : pointers) params.push_back(&p);
     for (auto& s : scalars) params.push_back(&s);
     maps.appendParameters(params);
-    if (std::string problem = parameterMismatch(declaredParameters(kernel.function()),
-                                                abiParameterSizes(pointers.size() + scalars.size(), maps.size()),
-                                                "the candidate '" + kernel.entry() + "'");
+    if (std::string problem = parameterProblem(kernel.function(), pointers.size() + scalars.size(), maps.size(),
+                                               "the candidate '" + kernel.entry() + "'");
         !problem.empty())
       return fail(err, problem, 3);
 

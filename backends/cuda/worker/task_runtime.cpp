@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/task_runtime.h"
-#include <algorithm>
 #include <cstring>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
@@ -390,11 +389,10 @@ TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, cons
 }
 
 void TaskRuntime::checkParameters(const KernelModule& kernel, const TensorMaps& maps, const std::string& who) const {
-  const std::vector<DeclaredParameter> declared = declaredParameters(kernel.function());
-  const std::vector<std::size_t> passed = abiParameterSizes(candidateParams_.size(), maps.size());
-  if (std::string problem = parameterMismatch(declared, passed, who + " '" + kernel.entry() + "'"); !problem.empty())
+  if (std::string problem = parameterProblem(kernel.function(), candidateParams_.size(), maps.size(),
+                                             who + " '" + kernel.entry() + "'");
+      !problem.empty())
     throw KernelFailure(CandidateStatus::Invalid, problem);
-  largestParameterBlock_ = std::max(largestParameterBlock_, parameterBlockBytes(declared));
 }
 
 std::size_t TaskRuntime::parameterBlockBound(std::size_t tensorMaps) const {

@@ -159,11 +159,9 @@ public:
   // declares parameters other than those the task's ABI passes with `maps`
   // (kernel_parameters.h). Call it before the kernel's first launch.
   void checkParameters(const KernelModule& kernel, const TensorMaps& maps, const std::string& who) const;
-  // The largest parameter block of any kernel checked so far, the oracle's
-  // included: the driver writes that much into its launch-parameter slots.
-  std::size_t largestParameterBlock() const { return largestParameterBlock_; }
   // At most the bytes of the parameter block of a kernel that takes the
-  // task's ABI with `tensorMaps` maps (their 64-byte alignment included).
+  // task's ABI with `tensorMaps` maps (their 64-byte alignment included): what
+  // the driver writes into a launch-parameter slot for any checked kernel.
   std::size_t parameterBlockBound(std::size_t tensorMaps) const;
 
   // Queues `kernel` with the task's ABI (inputs, outputs, scalars, then the
@@ -245,7 +243,6 @@ private:
   std::vector<void*> candidateParams_, referenceParams_, oracleParams_;
   // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
   std::vector<void*> launchParams_;
-  mutable std::size_t largestParameterBlock_ = 0;
   // Registrations of the host buffers above, all sized once in the
   // constructor and never reallocated. Declared last: unregistered before
   // the buffers are freed.

@@ -51,7 +51,7 @@ struct CandidateUnderTest {
   const TensorMaps& maps;
   const ModuleGlobalsReset& globals;
   const LeftoverScrub& leftovers;  // queued before each of its launches
-  DriverPagesWatch& pages;         // the driver's memory around its module variables, checked with the harness's
+  DriverPagesWatch& pages;         // the driver's pages around its module variables and launch parameters
 };
 
 // `plan` decides every launch's output fill.
