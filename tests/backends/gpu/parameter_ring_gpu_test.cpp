@@ -58,15 +58,14 @@ extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __res
   if (i < N) y[i] = gelu(x[i]);
 })";
 
-Evaluation evaluate(const std::string& source, bool time) {
+// `source` validated on seeds 1 to 3 (not timed) in the shared evaluator; the verdict is printed.
+Evaluation validate(const std::string& source) {
   EvaluationRequest r;
   const Task& task = builtinTask(kGeluTask);
   r.task = &task;
   r.candidate = compileKernel(source, kGeluEntry, kGeluGrid);
-  const KernelBinary reference = compileBaseline(task);
-  if (time) r.reference = reference;
   r.seeds = {1, 2, 3};
-  r.time = time;
+  r.time = false;
   Evaluation e = sharedEvaluator().evaluate(r);
   EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
   std::cout << "[ verdict  ] " << toString(e.status) << ": " << e.detail << "\n";
@@ -77,19 +76,21 @@ TEST(ParameterRing, AMarkPastTheKernelsParametersIsRefused) {
   CRUCIBLE_REQUIRE_GPU();
   // 8 KiB past them: its own slot's tail, then the next slot's.
   for (const char* target : {"at + 8192", "at + 65536 + 8192"}) {
-    const Evaluation e = evaluate(parameterWriter(target), /*time=*/false);
+    const Evaluation e = validate(parameterWriter(target));
     EXPECT_EQ(e.status, CandidateStatus::Invalid) << target << ": " << e.detail;
     EXPECT_NE(e.detail.find("driver's memory around the kernel's launch parameters"), std::string::npos) << e.detail;
   }
   // 1 MiB into the page before: the legacy stream's ring lies there (H100, probe_param_page).
-  const Evaluation e = evaluate(parameterWriter("(at & ~((2ull << 20) - 1)) - (1ull << 20)"), /*time=*/false);
+  const Evaluation e = validate(parameterWriter("(at & ~((2ull << 20) - 1)) - (1ull << 20)"));
   EXPECT_EQ(e.status, CandidateStatus::Invalid) << e.detail;
   EXPECT_NE(e.detail.find("the legacy stream's launch parameters"), std::string::npos) << e.detail;
 }
 
 TEST(ParameterRing, AKernelThatReadsItsParametersByAddressIsValidAndTimed) {
   CRUCIBLE_REQUIRE_GPU();
-  const Evaluation e = evaluate(kReadsItsParameterByAddress, /*time=*/true);
+  const Evaluation e =
+      evaluateTimed(builtinTask(kGeluTask), compileKernel(kReadsItsParameterByAddress, kGeluEntry, kGeluGrid), {1, 2, 3});
+  EXPECT_FALSE(sharedEvaluator().contextLost()) << e.detail;
   EXPECT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   EXPECT_TRUE(e.timing.has_value());
   EXPECT_EQ(e.detail.find("launch-parameter memory is not watched"), std::string::npos) << e.detail;
@@ -97,11 +98,11 @@ TEST(ParameterRing, AKernelThatReadsItsParametersByAddressIsValidAndTimed) {
 
 TEST(KernelParameters, AKernelThatDeclaresOtherParametersThanTheTasksIsRefusedBeforeItRuns) {
   CRUCIBLE_REQUIRE_GPU();
-  const Evaluation extra = evaluate(kDeclaresAnExtraParameter, /*time=*/false);
+  const Evaluation extra = validate(kDeclaresAnExtraParameter);
   EXPECT_EQ(extra.status, CandidateStatus::Invalid) << extra.detail;
   EXPECT_NE(extra.detail.find("takes 4 parameter(s), not the task's 3"), std::string::npos) << extra.detail;
   EXPECT_TRUE(extra.trials.empty()) << "refused before any trial ran";
-  const Evaluation smaller = evaluate(kDeclaresASmallerParameter, /*time=*/false);
+  const Evaluation smaller = validate(kDeclaresASmallerParameter);
   EXPECT_EQ(smaller.status, CandidateStatus::Invalid) << smaller.detail;
   EXPECT_NE(smaller.detail.find("parameter 3 is 4 bytes, not the 8"), std::string::npos) << smaller.detail;
 }
