@@ -64,8 +64,8 @@ std::vector<std::uint64_t> seedsFor(const EvaluationRequest& r, const CudaEvalua
 }  // namespace
 
 std::string TimedChecks::describe() const {
-  return std::to_string(timedLaunches) + " timed launches, " + std::to_string(checked) + " checked, inputs swapped " +
-         std::to_string(inputSwaps) + " times";
+  return std::to_string(timedLaunches) + " timed launches, each on inputs drawn afresh, " + std::to_string(checked) +
+         " checked against the oracle";
 }
 
 CudaEvaluator::CudaEvaluator(std::shared_ptr<Compiler> compiler, CudaEvaluatorOptions options)
@@ -219,7 +219,6 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
       std::move(mayChange));
   const CandidateUnderTest under{candidate, geometry, candidateMaps, globals, leftovers, pages};
 
-  task.forgetInputSets();  // the sets and hashes of an earlier candidate say nothing about this one
   const std::vector<std::uint64_t> seeds = seedsFor(request, options_);
   LaunchPlan plan(unpredictableSeed(seeds.empty() ? 0 : seeds.front()));
   ValidationCosts costs;
@@ -275,8 +274,8 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   for (std::size_t i = 0; i < before; ++i)
     if (!trial(i)) return;
   // The task's stress cases: one launch each on inputs far from the usual
-  // ones, before timing (they are not timed; the timed launches use the kept
-  // sets of the trials above).
+  // ones, before timing (they are not timed; the timed launches draw their
+  // inputs from the task's usual distributions).
   for (std::size_t k = 0; k < spec.stress.size(); ++k)
     if (!stressTrial(k)) return;
 
@@ -333,20 +332,16 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
                           std::string("the candidate is correct, but the reference cannot run: ") + e.what());
     }
   }
-  if (task.inputSetCount() == 0) throw std::logic_error("timing without a validated input set");
-  task.loadInputSet(0);
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate.kernel, reference.get()}));
   TimingHooks hooks;
   hooks.beforeEachLaunch = [&] { leftovers.queue(task.stream()); };
   FillChoice lastFill;  // the fill before the latest candidate launch
-  hooks.beforeCandidate = [&](int pair) {
-    if (pair >= 0) {
-      const int set = plan.inputSetBefore(pair, task.liveInputSet(), task.inputSetCount());
-      if (set != task.liveInputSet()) {
-        task.loadInputSet(set);
-        ++checks.inputSwaps;
-      }
-    }
+  std::uint64_t candidateInputs = 0;  // the seed of the inputs of the latest candidate launch
+  // Fresh inputs before every launch of either kernel, warm-up ones too: nothing tells them apart.
+  hooks.beforeReference = [&] { task.drawTimedInputs(plan.nextInputSeed()); };
+  hooks.beforeCandidate = [&](int) {
+    candidateInputs = plan.nextInputSeed();
+    task.drawTimedInputs(candidateInputs);
     candidate.globals.restore(task.stream());
     lastFill = plan.nextFill();
     task.fillOutputs(lastFill, /*rewriteGuards=*/false);
@@ -357,10 +352,9 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
     refuseWritesToHarnessMemory(task, candidate);
-    if (std::string why = task.checkTimedOutputs(lastFill); !why.empty())
+    if (std::string why = task.checkTimedLaunch(lastFill, candidateInputs, options_.launchTimeoutSeconds); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
-                          "output of timed launch " + std::to_string(pair + 1) + " (input set " +
-                              std::to_string(task.liveInputSet() + 1) + ") " + why +
+                          "timed launch " + std::to_string(pair + 1) + " (on inputs drawn for it): " + why +
                               " (a kernel that behaves differently when it is timed fails this way)");
   };
   auto launchCandidate = [&] { task.enqueue(candidate.kernel, candidate.geometry, candidate.maps, "the candidate"); };

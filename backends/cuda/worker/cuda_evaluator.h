@@ -37,8 +37,7 @@ struct CandidateUnderTest;
 struct TimedChecks {
   int timedLaunches = 0;
   int checked = 0;
-  int inputSwaps = 0;
-  std::string describe() const;  // "812 timed launches, 9 checked, inputs swapped 97 times"
+  std::string describe() const;  // "812 timed launches, each on inputs drawn afresh, 9 checked against the oracle"
 };
 
 class CudaEvaluator : public Evaluator {
@@ -69,8 +68,8 @@ private:
   // Validation trials and interleaved timing, in the order the launch plan
   // interleaves them (validation.h, launch_plan.h).
   void validateAndTime(const EvaluationRequest& request, TaskRuntime& task, Evaluation& ev);
-  // Candidate and reference interleaved on the validated input sets, every
-  // candidate launch after a fresh output fill, some of them checked.
+  // Candidate and reference interleaved, every candidate launch after fresh
+  // inputs and a fresh output fill, some of them checked against the oracle.
   Timing timeCandidate(const EvaluationRequest& request, TaskRuntime& task, const CandidateUnderTest& candidate,
                        LaunchPlan& plan, TimedChecks& checks);
   // Throws KernelFailure (Invalid) when a timed kernel wrote into the

@@ -162,11 +162,6 @@ extern "C" __global__ void crucible_scrub_shared(u64 seed) {
   for (unsigned a = reserved + 4 * threadIdx.x; a + 4 <= dynamicStart; a += 4 * blockDim.x)
     asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(a), "r"((unsigned)crucible_mix64(key ^ a)) : "memory");
 }
-extern "C" __global__ void crucible_count_differences(const unsigned char* a, const unsigned char* b, u64 n, u64* result) {
-  u64 c = 0;
-  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) c += a[i] != b[i];
-  crucible_block_add(c, result);
-}
 // Masking: element i of a masked buffer holds its bits XOR the low bytes of
 // crucible_bits(key, i). The worker keeps the oracle's reference and the
 // outputs of a validated launch on the device masked with keys only the host
@@ -191,6 +186,17 @@ __device__ __forceinline__ u64 crucible_warp_max(u64 v) {
   for (int o = 16; o > 0; o >>= 1) { const u64 w = __shfl_down_sync(0xFFFFFFFFu, v, o); v = w > v ? w : v; }
   return v;
 }
+// A block's count and least index into result[0] (added) and result[1] (min).
+__device__ void crucible_count_and_first(u64 count, u64 first, u64* result) {
+  __shared__ u64 sCount, sFirst;
+  if (threadIdx.x == 0) { sCount = 0; sFirst = ~0ull; }
+  __syncthreads();
+  count = crucible_warp_add(count);
+  first = crucible_warp_min(first);
+  if ((threadIdx.x & 31) == 0) { if (count) atomicAdd(&sCount, count); if (first != ~0ull) atomicMin(&sFirst, first); }
+  __syncthreads();
+  if (threadIdx.x == 0) { if (sCount) atomicAdd(&result[0], sCount); if (sFirst != ~0ull) atomicMin(&result[1], sFirst); }
+}
 // Element-wise comparison of `a` with `b` (unmasked with `key` when `masked`):
 // result[0] += differing elements, result[1] = min(first differing index).
 extern "C" __global__ void crucible_compare_elements(const unsigned char* a, const unsigned char* b, u64 n, int width,
@@ -202,14 +208,15 @@ extern "C" __global__ void crucible_compare_elements(const unsigned char* a, con
     if (masked) want ^= crucible_bits(key, i) & m;
     if (crucible_load(a, i, width) != want) { ++count; if (first == ~0ull) first = i; }
   }
-  __shared__ u64 sCount, sFirst;
-  if (threadIdx.x == 0) { sCount = 0; sFirst = ~0ull; }
-  __syncthreads();
-  count = crucible_warp_add(count);
-  first = crucible_warp_min(first);
-  if ((threadIdx.x & 31) == 0) { if (count) atomicAdd(&sCount, count); if (first != ~0ull) atomicMin(&sFirst, first); }
-  __syncthreads();
-  if (threadIdx.x == 0) { if (sCount) atomicAdd(&result[0], sCount); if (sFirst != ~0ull) atomicMin(&result[1], sFirst); }
+  crucible_count_and_first(count, first, result);
+}
+// The oracle's non-finite doubles (unwritten ones hold a NaN fill): result[0]
+// += how many, result[1] = min(first index).
+extern "C" __global__ void crucible_count_nonfinite(const unsigned long long* a, u64 n, u64* result) {
+  u64 count = 0, first = ~0ull;
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+    if (((a[i] >> 52) & 0x7FFull) == 0x7FFull) { ++count; if (first == ~0ull) first = i; }
+  crucible_count_and_first(count, first, result);
 }
 // One output element as a double, exactly as HostTensor::valueAt reads it.
 __device__ __forceinline__ double crucible_value(int dtype, u64 bits) {
@@ -363,15 +370,15 @@ HarnessKernels::HarnessKernels(Compiler& compiler, const std::string& arch)
   pattern_ = std::make_unique<KernelModule>(built.cubin, "crucible_fill_pattern");
   random_ = std::make_unique<KernelModule>(built.cubin, "crucible_fill_random");
   hash_ = std::make_unique<KernelModule>(built.cubin, "crucible_hash");
-  differ_ = std::make_unique<KernelModule>(built.cubin, "crucible_count_differences");
   draw_ = std::make_unique<KernelModule>(built.cubin, "crucible_draw");
   maskedCopy_ = std::make_unique<KernelModule>(built.cubin, "crucible_masked_copy");
   compare_ = std::make_unique<KernelModule>(built.cubin, "crucible_compare_elements");
+  nonFinite_ = std::make_unique<KernelModule>(built.cubin, "crucible_count_nonfinite");
   tally_ = std::make_unique<KernelModule>(built.cubin, "crucible_tally_output");
   read_ = std::make_unique<KernelModule>(built.cubin, "crucible_l2_read");
   scrub_ = std::make_unique<KernelModule>(built.cubin, "crucible_scrub_shared");
   where_ = std::make_unique<KernelModule>(built.cubin, "crucible_parameter_address");
-  for (const auto* k : {&pattern_, &random_, &hash_, &differ_, &draw_, &maskedCopy_, &compare_, &tally_, &read_, &scrub_,
+  for (const auto* k : {&pattern_, &random_, &hash_, &draw_, &maskedCopy_, &compare_, &nonFinite_, &tally_, &read_, &scrub_,
                         &where_})
     largestParameterBlock_ = std::max(largestParameterBlock_, parameterBlockBytes(declaredParameters((*k)->function())));
   std::random_device entropy;
@@ -438,19 +445,6 @@ int hashWordWidth(CUdeviceptr data, std::size_t bytes) {
 std::uint64_t HarnessKernels::hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const {
   const int width = hashWordWidth(data, bytes);
   return hash(data, width, static_cast<std::int64_t>(bytes / static_cast<std::size_t>(width)), stream);
-}
-
-std::int64_t HarnessKernels::countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const {
-  const DriverApi& d = driver();
-  check(d.cuMemsetD8Async(result_.get(), 0, sizeof(std::uint64_t), stream), "clearing a count");
-  CUdeviceptr pa = a, pb = b, out = result_.get();
-  unsigned long long n = bytes;
-  void* params[] = {&pa, &pb, &n, &out};
-  check(differ_->launch(geometryFor(static_cast<std::int64_t>(bytes)), stream, params), "queuing a comparison");
-  std::uint64_t c = 0;
-  check(d.cuStreamSynchronize(stream), "comparing buffers");
-  check(d.cuMemcpyDtoH(&c, result_.get(), sizeof c), "reading a count");
-  return static_cast<std::int64_t>(c);
 }
 
 std::vector<std::uint64_t> HarnessKernels::parameterAddresses(int launches, CUstream stream) const {
@@ -571,6 +565,25 @@ BitwiseDiff HarnessKernels::compareElements(CUdeviceptr a, CUdeviceptr b, int wi
   diff.differing = static_cast<std::int64_t>(got[0]);
   diff.first = firstIndex(got[1]);
   return diff;
+}
+
+BitwiseDiff HarnessKernels::countNonFinite(CUdeviceptr data, std::int64_t count, CUstream stream) const {
+  BitwiseDiff bad;
+  if (count <= 0) return bad;
+  const DriverApi& d = driver();
+  const std::uint64_t init[2] = {0, ~0ull};
+  check(d.cuStreamSynchronize(stream), "counting non-finite values");
+  check(d.cuMemcpyHtoD(result_.get(), init, sizeof init), "clearing a count");
+  CUdeviceptr pa = data, out = result_.get();
+  unsigned long long n = static_cast<unsigned long long>(count);
+  void* params[] = {&pa, &n, &out};
+  check(nonFinite_->launch(geometryFor(count), stream, params), "queuing a count of non-finite values");
+  std::uint64_t got[2] = {0, 0};
+  check(d.cuStreamSynchronize(stream), "counting non-finite values");
+  check(d.cuMemcpyDtoH(got, result_.get(), sizeof got), "reading a count");
+  bad.differing = static_cast<std::int64_t>(got[0]);
+  bad.first = firstIndex(got[1]);
+  return bad;
 }
 
 OutputTally HarnessKernels::tallyOutput(CUdeviceptr output, DType dtype, std::int64_t count,

@@ -9,12 +9,9 @@
 //    candidate or a reference, checked, timed or profiled (leftover_scrub.h):
 //    both outlive a kernel, and a kernel could otherwise keep results there
 //    for its next launch;
-//  - an order-independent 64-bit hash of a buffer, so a timed launch's
-//    outputs are compared with what validation accepted for the same inputs
-//    without downloading them and without keeping a validated result
-//    anywhere a candidate could reach (only the hash is kept, on the host);
-//  - a count of the words in which two buffers differ (inputs against the
-//    validated input set they were copied from);
+//  - an order-independent, keyed 64-bit hash of a buffer: the watches of
+//    the harness's and the driver's memory, and a timed launch's inputs
+//    against the same draw again, without downloading them;
 //  - masked copies, element-wise comparisons (count and first index) and
 //    checkOutput's whole pass over an output against the oracle's fp64
 //    reference, so validation compares on the device and downloads only a
@@ -63,8 +60,6 @@ public:
   // The same over `bytes` bytes, in words of hashWordWidth(data, bytes).
   std::uint64_t hashBytes(CUdeviceptr data, std::size_t bytes, CUstream stream) const;
   std::uint64_t hashKeyForTests() const { return hashKey_; }
-  // How many 1-byte units of `bytes` differ between `a` and `b` (waits for the stream).
-  std::int64_t countDifferences(CUdeviceptr a, CUdeviceptr b, std::size_t bytes, CUstream stream) const;
 
   // Where the parameters of `launches` consecutive launches on `stream` lay
   // (the generic address of the first; waits for the stream): the driver's
@@ -108,6 +103,10 @@ public:
   // with `key` first when `bMasked`): how many and the first (waits for the stream).
   BitwiseDiff compareElements(CUdeviceptr a, CUdeviceptr b, int width, std::int64_t count, bool bMasked,
                               std::uint64_t key, CUstream stream) const;
+  // The elements of the `count` doubles at `data` that are NaN or infinite:
+  // how many and the first (waits for the stream). The oracle's outputs are
+  // checked so on the device (checkReference's verdict, no download).
+  BitwiseDiff countNonFinite(CUdeviceptr data, std::int64_t count, CUstream stream) const;
   // checkOutput's pass over `count` elements of `dtype` at `output` against
   // the reference at `maskedReference` (fp64, masked with `key` by
   // maskedCopy), with the output's `poison` and `tol`: the tally the host
@@ -122,7 +121,7 @@ public:
   static std::string localScrubSource(std::size_t frameBytes);
 
 private:
-  std::unique_ptr<KernelModule> pattern_, random_, hash_, differ_, draw_, maskedCopy_, compare_, tally_, read_, scrub_,
+  std::unique_ptr<KernelModule> pattern_, random_, hash_, draw_, maskedCopy_, compare_, nonFinite_, tally_, read_, scrub_,
       where_;
   std::size_t largestParameterBlock_ = 0;
   mutable DeviceBuffer addresses_;  // parameterAddresses' results

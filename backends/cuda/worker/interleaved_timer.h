@@ -76,7 +76,7 @@ double speedupPrecision(const std::vector<double>& candidate, const std::vector<
 // cost cuBLAS's batched GEMM 11% (404.7 against 362.5 us) and made cache-hint
 // variants of row kernels win that lose once L2 is clean, so the search chose
 // them (results/2026-12-03-h200-gemm-tma-store.md); the write-backs of the
-// output fills and input swaps queued before the flush land in the flush too.
+// output fills and input draws queued before the flush land in the flush too.
 //
 // The buffer is zero and only ever read, so it must stay zero: it is the
 // largest piece of the harness's own memory, and a kernel that found it could
@@ -111,13 +111,18 @@ private:
 // outside the timed region. Either may be empty.
 struct TimingHooks {
   // Before each candidate launch, warm-up ones included (pair -1), ahead of
-  // the L2 flush: queue the output fill and any input swap.
+  // the L2 flush: queue the output fill and the inputs' draw.
   std::function<void(int pair)> beforeCandidate;
+  // Before each reference launch, warm-up ones included, ahead of the L2
+  // flush: the reference's own inputs' draw (so that both kernels' launches
+  // follow the same work, and neither runs on inputs the other could change).
+  std::function<void()> beforeReference;
   // Before every launch of either kernel, warm-up ones included, ahead of the
   // L2 flush (after beforeCandidate): the leftover scrubs (leftover_scrub.h).
   std::function<void()> beforeEachLaunch;
   // After each measured pair has finished; `last` when sampling stops after
-  // it. May throw KernelFailure (a timed launch whose output is wrong).
+  // it. May throw KernelFailure (a timed launch whose output is wrong). Its
+  // time is not counted as sampling time (TimingOptions' seconds).
   std::function<void(int pair, bool last)> afterPair;
 };
 

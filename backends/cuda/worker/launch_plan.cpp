@@ -44,13 +44,7 @@ FillChoice LaunchPlan::nextFill(bool mustBePoison) {
   return f;
 }
 
-int LaunchPlan::inputSetBefore(int pair, int current, int sets) {
-  if (pair <= 0 || sets <= 1) return current;
-  if (below(8) != 0) return current;
-  // Another set than the current one, uniformly.
-  const int other = static_cast<int>(below(static_cast<std::uint64_t>(sets - 1)));
-  return other >= current ? other + 1 : other;
-}
+std::uint64_t LaunchPlan::nextInputSeed() { return next(); }
 
 bool LaunchPlan::checkAfter(int pair, bool last) {
   if (nextCheck_ < 0) nextCheck_ = static_cast<int>(below(4));

@@ -7,8 +7,13 @@
 //  - Every launch, checked or timed, starts from a fresh output fill: one of
 //    the two NaN poisons or random finite values with a new seed, never the
 //    same fill twice in a row and never what an earlier launch left.
-//  - During timing the inputs are replaced in place, at random points, by
-//    another input set that validation checked.
+//  - During timing the inputs are drawn afresh, in place, before every
+//    candidate launch, each time with a new seed from this plan: no input a
+//    kernel has met before comes back, so results it kept anywhere (in
+//    memory no watch covers, from a page of the driver's to host memory) are
+//    never the answer (issue: a kernel kept each row's result in the page
+//    after the launch-parameter ring's and was timed at 3.1x where it makes
+//    1.34x).
 //  - Timed launches are checked after the fact: the last one always, and a
 //    random sample spread over the whole timing (gaps that grow, so a run of
 //    any length gets a handful of checks and a late change of behaviour is
@@ -45,11 +50,9 @@ public:
   // launch of a validation trial); the poison index is still random.
   FillChoice nextFill(bool mustBePoison = false);
 
-  // Before timed pair `pair` (0-based), with input set `current` of `sets`
-  // loaded: the set to load now (== current to keep it). About one pair in
-  // eight changes the inputs; never in pair 0, so the first timed launch
-  // sees the set it follows.
-  int inputSetBefore(int pair, int current, int sets);
+  // The seed of the inputs drawn before the next timed candidate launch: a
+  // new one every call, not predictable from the candidate's source.
+  std::uint64_t nextInputSeed();
 
   // Whether timed pair `pair` is checked, given whether it is the last one.
   // Sampled pairs: the first check within the first 4 pairs, then each gap

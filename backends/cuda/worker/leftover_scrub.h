@@ -7,7 +7,7 @@
 // with only a memset between two launches; after the L2 flush's read, the
 // first 10-20 KiB of a block's shared window and all of local memory. A kernel
 // could keep its results there and, at its next launch on the same inputs
-// (timing keeps an input set for about eight launches), copy them instead of
+// (validation launches twice on the same inputs), copy them instead of
 // computing. Before every launch the harness checks, times or profiles, of the
 // candidate or the reference, both are overwritten with fresh values, and the
 // harness's own result words (HarnessKernels::clearResults) are cleared.

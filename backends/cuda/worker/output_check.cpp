@@ -221,10 +221,14 @@ std::string checkReference(const std::string& name, const std::vector<double>& r
     if (first < 0) first = k.first;
     bad += k.differing;
   }
-  if (bad == 0) return {};
-  return "the task's oracle left " + std::to_string(bad) + " of " + std::to_string(reference.size()) +
-         " elements of output '" + name + "' non-finite or unwritten (first at index " + std::to_string(first) +
-         "): the task spec is wrong, not the candidate";
+  return describeBadReference(name, BitwiseDiff{bad, first}, n);
+}
+
+std::string describeBadReference(const std::string& name, const BitwiseDiff& nonFinite, std::int64_t elements) {
+  if (nonFinite.differing == 0) return {};
+  return "the task's oracle left " + std::to_string(nonFinite.differing) + " of " + std::to_string(elements) +
+         " elements of output '" + name + "' non-finite or unwritten (first at index " +
+         std::to_string(nonFinite.first) + "): the task spec is wrong, not the candidate";
 }
 
 }  // namespace crucible::cuda

@@ -65,5 +65,8 @@ BitwiseDiff compareBitwise(const HostTensor& a, const HostTensor& b);
 // NaN pattern left where the oracle never wrote), else empty: a task bug,
 // reported as such rather than blamed on the candidate.
 std::string checkReference(const std::string& name, const std::vector<double>& reference);
+// checkReference's verdict from a count of non-finite elements and the first
+// (HarnessKernels::countNonFinite), of `elements` in all; empty when none.
+std::string describeBadReference(const std::string& name, const BitwiseDiff& nonFinite, std::int64_t elements);
 
 }  // namespace crucible::cuda

@@ -24,7 +24,6 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
     referenceOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
     outputSlots_[0].emplace_back(t.dtype, n);  // slot 1 is sized on first use
-    reference_.emplace_back(static_cast<std::size_t>(n));
     maskedReference_.push_back(DeviceBuffer::wholePages(static_cast<std::size_t>(n) * sizeof(double)));
     keptOutputs_.push_back(DeviceBuffer::wholePages(outputs_.back()->dataBytes()));
   }
@@ -60,7 +59,6 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   // timed checks' failure path downloads them, into slot 0.
   for (auto* group : {&hostInputs_, &outputSlots_[0]})
     for (HostTensor& t : *group) pinning_.pin(t.bytes.data(), t.byteSize());
-  for (auto& r : reference_) pinning_.pin(r.data(), r.size() * sizeof(double));
   for (const std::string& s : spec_.scalars) scalars_.push_back(evalExpression(s, spec_.axes));
 
   for (auto& b : inputs_) candidateArgs_.push_back(b->data());
@@ -112,7 +110,6 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed, const StressCase* stress) 
                         inputs_[i]->count(), drawnKey_, gpu_.stream());
   check(driver().cuStreamSynchronize(gpu_.stream()), "keeping a copy of the inputs");
   recordDrawnCopies();
-  liveSet_ = -1;
 }
 
 void TaskRuntime::computeReference(double timeoutSeconds) {
@@ -126,25 +123,48 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
                             : CandidateStatus::Invalid,
                         std::string(e.what()) + " (a task bug, not the candidate's)");
   }
-  // The device copy checkOutput compares with, masked with a fresh key.
+  // The device copy checkOutput compares with, masked with a fresh key. The
+  // reference never goes to the host: checkOutput reads the two elements it
+  // names from this copy, and the oracle's own check runs on the device (a
+  // download of 256 MiB of doubles was most of every oracle check).
   referenceKey_ = keys_();
   for (std::size_t i = 0; i < oracleOutputs_.size(); ++i)
     harness_.maskedCopy(maskedReference_[i].get(), oracleOutputs_[i]->data(), sizeof(double), oracleOutputs_[i]->count(),
                         referenceKey_, gpu_.stream());
-  check(driver().cuStreamSynchronize(gpu_.stream()), "keeping the reference");
-  reference_.resize(oracleOutputs_.size());
-  for (std::size_t i = 0; i < oracleOutputs_.size(); ++i) {
-    // The oracle writes doubles: straight into the reference, no staging copy.
-    reference_[i].resize(static_cast<std::size_t>(oracleOutputs_[i]->count()));
-    oracleOutputs_[i]->download(reference_[i].data(), reference_[i].size() * sizeof(double));
-  }
-  // The results leave the device before any candidate runs again: a kernel
-  // that searched device memory for the oracle's doubles finds zeros.
+  std::string bad;
+  for (std::size_t i = 0; i < oracleOutputs_.size() && bad.empty(); ++i)
+    bad = describeBadReference(spec_.outputs[i].name,
+                               harness_.countNonFinite(oracleOutputs_[i]->data(), oracleOutputs_[i]->count(), gpu_.stream()),
+                               oracleOutputs_[i]->count());
+  // The results are cleared before any candidate runs again: a kernel that
+  // searched device memory for the oracle's doubles finds zeros.
   for (auto& b : oracleOutputs_) b->fill({std::byte{0}});
   recordReferenceCopies();
-  for (std::size_t i = 0; i < reference_.size(); ++i)
-    if (std::string bad = checkReference(spec_.outputs[i].name, reference_[i]); !bad.empty())
-      throw KernelFailure(CandidateStatus::Invalid, bad);
+  if (!bad.empty()) throw KernelFailure(CandidateStatus::Invalid, bad);
+}
+
+double TaskRuntime::referenceAt(std::size_t output, std::int64_t i) const {
+  std::uint64_t bits = 0;
+  check(driver().cuMemcpyDtoH(&bits, maskedReference_[output].get() + static_cast<std::size_t>(i) * sizeof bits,
+                              sizeof bits),
+        "reading a reference element");
+  bits ^= maskBits(referenceKey_, static_cast<std::uint64_t>(i));
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+std::vector<double> TaskRuntime::referenceForTests(std::size_t output) const {
+  const DeviceBuffer& masked = maskedReference_[output];
+  std::vector<double> ref(static_cast<std::size_t>(oracleOutputs_[output]->count()));
+  check(driver().cuMemcpyDtoH(ref.data(), masked.get(), ref.size() * sizeof(double)), "reading the reference");
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &ref[i], sizeof bits);
+    bits ^= maskBits(referenceKey_, i);
+    std::memcpy(&ref[i], &bits, sizeof bits);
+  }
+  return ref;
 }
 
 bool TaskRuntime::oracleOutputsCleared() const {
@@ -168,42 +188,14 @@ void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
   for (auto& b : referenceOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
 }
 
-int TaskRuntime::keepValidatedSet() {
-  if (setsUsed_ >= kMaxInputSets) return -1;
-  if (static_cast<int>(sets_.size()) == setsUsed_) {
-    InputSet fresh;
-    for (const auto& in : inputs_) fresh.device.push_back(DeviceBuffer::wholePages(in->dataBytes()));
-    for (std::size_t i = 0; i < inputs_.size(); ++i)
-      recordPageEnd(keptSetCopyName(static_cast<int>(sets_.size()), i), fresh.device[i]);
-    sets_.push_back(std::move(fresh));
-  }
-  InputSet& set = sets_[static_cast<std::size_t>(setsUsed_)];
+void TaskRuntime::drawTimedInputs(std::uint64_t seed) {
   for (std::size_t i = 0; i < inputs_.size(); ++i)
-    check(driver().cuMemcpyDtoD(set.device[i].get(), inputs_[i]->data(), inputs_[i]->dataBytes()),
-          "keeping a validated input set");
-  for (std::size_t i = 0; i < inputs_.size(); ++i)
-    harnessMemory_.record(keptSetCopyName(setsUsed_, i), set.device[i].get(), set.device[i].size());
-  set.outputHashes.clear();
-  for (std::size_t i = 0; i < outputs_.size(); ++i) set.outputHashes.push_back(outputHash(i));
-  liveSet_ = setsUsed_++;
-  return liveSet_;
-}
-
-void TaskRuntime::loadInputSet(int set) {
-  if (set < 0 || set >= setsUsed_) throw std::logic_error("loadInputSet: no such validated set");
-  const InputSet& s = sets_[static_cast<std::size_t>(set)];
-  for (std::size_t i = 0; i < inputs_.size(); ++i)
-    check(driver().cuMemcpyDtoDAsync(inputs_[i]->data(), s.device[i].get(), inputs_[i]->dataBytes(), gpu_.stream()),
-          "swapping a validated input set in");
-  liveSet_ = set;
+    harness_.draw(inputs_[i]->data(), hostInputs_[i].dtype, hostInputs_[i].count, distributionOf(spec_, i, nullptr),
+                  seed, i, gpu_.stream());
 }
 
 HarnessMemoryWatch::Hasher TaskRuntime::deviceHasher() const {
   return [this](CUdeviceptr where, std::size_t bytes) { return harness_.hashBytes(where, bytes, gpu_.stream()); };
-}
-
-std::string TaskRuntime::keptSetCopyName(int set, std::size_t input) const {
-  return "copy of input '" + spec_.inputs[input].name + "' in kept input set " + std::to_string(set + 1);
 }
 
 void TaskRuntime::recordPageEnd(const std::string& of, const DeviceBuffer& b) {
@@ -252,12 +244,7 @@ std::string TaskRuntime::harnessMemoryDamage() const {
   return "a kernel wrote into the harness's own memory (the " + what + "): a kernel may write only its outputs";
 }
 
-std::uint64_t TaskRuntime::outputHash(std::size_t output) const {
-  const GuardedBuffer& b = *outputs_[output];
-  return harness_.hash(b.data(), static_cast<int>(sizeOf(b.dtype())), b.count(), gpu_.stream());
-}
-
-std::string TaskRuntime::describeTimedMismatch(std::size_t output, const FillChoice& fillBefore) {
+std::string TaskRuntime::unwrittenSince(std::size_t output, const FillChoice& fillBefore) {
   const HostTensor& got = downloadOutputs(0)[output];
   const std::size_t width = sizeOf(got.dtype);
   const std::vector<std::byte> poison = poisonPattern(got.dtype, fillBefore.poisonIndex());
@@ -274,35 +261,33 @@ std::string TaskRuntime::describeTimedMismatch(std::size_t output, const FillCho
     if (same && first < 0) first = i;
     stillFill += same;
   }
-  const std::string& name = spec_.outputs[output].name;
-  if (stillFill > 0)
-    return "differs from the reference: " + std::to_string(stillFill) + " of " + std::to_string(got.count) +
-           " elements of output '" + name + "' still hold the " + fillBefore.describe() +
-           " written before the launch, first at index " + std::to_string(first) + " (the kernel did not write them)";
-  return "differs from the reference: output '" + name +
-         "' is not bit for bit what validation accepted for the same inputs";
+  if (stillFill == 0) return {};
+  return std::to_string(stillFill) + " of " + std::to_string(got.count) + " elements of output '" +
+         spec_.outputs[output].name + "' still hold the " + fillBefore.describe() +
+         " written before the launch, first at index " + std::to_string(first) + " (the kernel did not write them)";
 }
 
-std::string TaskRuntime::checkTimedOutputs(const FillChoice& fillBefore) {
-  if (liveSet_ < 0) throw std::logic_error("checkTimedOutputs: the inputs are not a validated set");
-  const InputSet& set = sets_[static_cast<std::size_t>(liveSet_)];
-  for (std::size_t i = 0; i < outputs_.size(); ++i)
-    if (outputHash(i) != set.outputHashes[i]) return describeTimedMismatch(i, fillBefore);
+std::string TaskRuntime::checkTimedLaunch(const FillChoice& fillBefore, std::uint64_t inputSeed,
+                                          double timeoutSeconds) {
   if (std::string damage = outputGuardDamage(); !damage.empty()) return damage;
-  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+  for (std::size_t i = 0; i < inputs_.size(); ++i)
     if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
-    if (std::int64_t n = harness_.countDifferences(inputs_[i]->data(), set.device[i].get(), inputs_[i]->dataBytes(),
-                                                   gpu_.stream());
-        n > 0)
-      return "modified input '" + spec_.inputs[i].name + "': " + std::to_string(n) +
-             " bytes changed during timing (inputs are read-only)";
+  // The launch's inputs again (the reference's draw may have replaced them;
+  // a change the kernel made to them reaches no other launch, each draws its
+  // own, and validation refuses it), and the oracle's outputs for them.
+  drawTimedInputs(inputSeed);
+  computeReference(timeoutSeconds);
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    const OutputCheck c = checkOutput(i, toleranceOf(spec_, spec_.outputs[i].name), fillBefore.poisonIndex());
+    if (c.reason.empty()) continue;
+    if (std::string unwritten = unwrittenSince(i, fillBefore); !unwritten.empty()) return unwritten;
+    return c.reason;
   }
   return {};
 }
 
 OutputCheck TaskRuntime::checkOutput(std::size_t output, const Tolerance& tol, int poison) const {
   const GuardedBuffer& b = *outputs_[output];
-  const std::vector<double>& want = reference_[output];
   const OutputTally tally = harness_.tallyOutput(b.data(), b.dtype(), b.count(), maskedReference_[output].get(),
                                                  referenceKey_, tol, poisonPattern(b.dtype(), poison), gpu_.stream());
   // The elements the verdict names, one at a time from the device.
@@ -313,7 +298,7 @@ OutputCheck TaskRuntime::checkOutput(std::size_t output, const Tolerance& tol, i
           "reading an output element");
     return one.valueAt(0);
   };
-  auto wantAt = [&](std::int64_t i) { return want[static_cast<std::size_t>(i)]; };
+  auto wantAt = [&](std::int64_t i) { return referenceAt(output, i); };
   return describeOutputCheck(spec_.outputs[output].name, tally, tol, gotAt, wantAt);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One task made concrete on the GPU: guarded device buffers for its inputs and
-// outputs, the oracle's double-precision outputs (on the host, and masked on
-// the device), masked device copies of the inputs (to prove a kernel left
+// outputs, the oracle's double-precision outputs (masked, on the device only),
+// masked device copies of the inputs (to prove a kernel left
 // them alone), the device checks of a launch's outputs, and launches that
 // wait with a deadline and turn every failure into a KernelFailure with a
 // precise reason.
@@ -13,10 +13,9 @@
 // copies validation compares with on the device (the reference, a validated
 // launch's outputs) are masked: every element XORed with a stream of bits
 // from a key only the host holds, drawn afresh for every copy.
-// Input sets that validation checked are kept on the device (for in-place
-// swaps during timing) with the hash of the outputs the candidate produced
-// for them (on the host), so timed launches can be checked too; no validated
-// result is kept on the device unmasked.
+// During timing the inputs are drawn afresh before every candidate launch,
+// and a timed launch that is checked is checked against the oracle run on its
+// own inputs; no validated result is kept on the device unmasked.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -62,12 +61,13 @@ public:
   // cannot be drawn or came out all zeros. With `stress`, the inputs it names
   // are drawn from its distributions instead.
   void randomizeInputs(std::uint64_t seed, const StressCase* stress = nullptr);
-  // Runs the oracle on the current inputs, keeps its outputs on the host and,
-  // masked, on the device (checkOutput), then overwrites the oracle's device
-  // outputs (no candidate launch may find them); throws KernelFailure (Invalid) naming the task when the oracle
-  // fails or leaves non-finite values.
+  // Runs the oracle on the current inputs, keeps its outputs masked on the
+  // device (checkOutput), then overwrites the oracle's device outputs (no
+  // candidate launch may find them); throws KernelFailure (Invalid) naming
+  // the task when the oracle fails or leaves non-finite values.
   void computeReference(double timeoutSeconds);
-  const std::vector<std::vector<double>>& reference() const { return reference_; }
+  // The reference of output `output`, unmasked on the host (tests).
+  std::vector<double> referenceForTests(std::size_t output) const;
   // True when no oracle output buffer holds anything but zeros (GPU tests).
   bool oracleOutputsCleared() const;
 
@@ -79,32 +79,21 @@ public:
   // its results there.
   void fillOutputs(const FillChoice& fill, bool rewriteGuards);
 
-  // Keeps the live inputs as a validated input set with the hash of the
-  // outputs the device holds now (a launch that validation just accepted).
-  // At most kMaxInputSets are kept; later calls return -1 and keep nothing.
-  // Returns the set's index.
-  static constexpr int kMaxInputSets = 3;
-  int keepValidatedSet();
-  int inputSetCount() const { return setsUsed_; }
-  // Forgets the kept sets (their device buffers are reused): a new candidate.
-  void forgetInputSets() {
-    setsUsed_ = 0;
-    liveSet_ = -1;
-  }
-  // Queues a copy of input set `set` into the input buffers (same addresses).
-  void loadInputSet(int set);
-  int liveInputSet() const { return liveSet_; }
-  // After a timed launch on a kept input set, whose outputs were filled with
-  // `fillBefore`: empty when the outputs equal, bit for bit, what validation
-  // accepted for these inputs, no guard was touched and the inputs equal the
-  // set in full; else what differs, in words. The inputs are compared at
-  // every check, not only the last: a kernel could change them at the end of
-  // its launch (for the reference launched next) and change them back at the
-  // start of its next one, without keeping anything anywhere (an XOR).
-  std::string checkTimedOutputs(const FillChoice& fillBefore);
+  // Timing: queues a draw of every input from the task's distributions with
+  // `seed` into the same buffers (no host copy, no wait), before each timed
+  // launch of either kernel, a new seed each time. Every timed launch meets
+  // inputs no launch met before, so a kernel that kept its results from
+  // earlier launches (in any memory, watched or not) has nothing to reuse,
+  // and no kernel runs on inputs another launch could have changed.
+  void drawTimedInputs(std::uint64_t seed);
+  // After a timed candidate launch on inputs drawn with `inputSeed`, whose
+  // outputs were filled with `fillBefore`: empty when no guard was touched
+  // and every output is within the task's tolerance of the oracle's outputs
+  // for those inputs (drawn again, the oracle run on them here); else what is
+  // wrong, in words. Throws KernelFailure as computeReference does.
+  std::string checkTimedLaunch(const FillChoice& fillBefore, std::uint64_t inputSeed, double timeoutSeconds);
   // The harness's own device memory, none of which any kernel may write
-  // (harness_memory_watch.h): the kept input sets (those of earlier
-  // candidates too), the masked copies validation compares with (drawn
+  // (harness_memory_watch.h): the masked copies validation compares with (drawn
   // inputs, reference, kept outputs), the oracle's buffers (cleared outputs
   // and guards), the guards around the reference's outputs, the unused ends of
   // their pages, and whatever the evaluator adds (watchHarnessMemory). Each
@@ -118,10 +107,7 @@ public:
   const std::vector<DeviceSpan>& oracleVariables() const { return oracleVariables_; }
   // Watches `bytes` at `where` as harness memory from now on (`what` names it).
   void watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes);
-  // Kept input set `set`'s copy of input `input`, and the reference's output buffer `output` (tests).
-  const DeviceBuffer& keptSetForTests(int set, std::size_t input) const {
-    return sets_[static_cast<std::size_t>(set)].device[input];
-  }
+  // The reference's and the oracle's buffers for output `output` (tests).
   const GuardedBuffer& referenceOutputForTests(std::size_t output) const { return *referenceOutputs_[output]; }
   const GuardedBuffer& oracleOutputForTests(std::size_t output) const { return *oracleOutputs_[output]; }
   // checkOutput (output_check.h) of candidate output `output` as the device
@@ -187,15 +173,6 @@ private:
   void launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
                   const TensorMaps& maps, const std::string& who);
 
-  // A validated input set: device copies of the inputs (swapped in during
-  // timing) and the hashes of the outputs validation accepted for them.
-  struct InputSet {
-    std::vector<DeviceBuffer> device;
-    std::vector<std::uint64_t> outputHashes;
-  };
-  std::uint64_t outputHash(std::size_t output) const;
-  // "copy of input 'x' in kept input set N" for set index `set` (0-based).
-  std::string keptSetCopyName(int set, std::size_t input) const;
   // Records the end of `b`'s last page past its size (zero since it was made; `of` names `b`).
   void recordPageEnd(const std::string& of, const DeviceBuffer& b);
   // Record what the harness just wrote in harnessMemory_: the masked copies
@@ -210,8 +187,11 @@ private:
   std::string guardDamage(const GuardedBuffer& b, const std::string& verdict) const;
   // Empty when input i's guards are intact; else how many bytes changed.
   std::string inputGuardDamage(std::size_t i) const;
-  // "N of M elements still hold the fill" or "N of M elements differ", for a failed timed check.
-  std::string describeTimedMismatch(std::size_t output, const FillChoice& fillBefore);
+  // Element `i` of the reference of output `output`, read from its masked device copy.
+  double referenceAt(std::size_t output, std::int64_t i) const;
+  // "N of M elements of output 'y' still hold the fill ..." after a timed launch
+  // filled with `fillBefore`; empty when none does.
+  std::string unwrittenSince(std::size_t output, const FillChoice& fillBefore);
 
   GpuContext& gpu_;
   const HarnessKernels& harness_;
@@ -220,9 +200,6 @@ private:
   std::vector<DeviceSpan> oracleVariables_;
   LaunchGeometry oracleGeometry_;
   std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, referenceOutputs_, oracleOutputs_;
-  std::vector<InputSet> sets_;   // sets_[0, setsUsed_) are this candidate's
-  int setsUsed_ = 0;
-  int liveSet_ = -1;   // the kept set the input buffers hold, -1 for inputs drawn since
   std::vector<HostTensor> hostInputs_;
   // Device copies validation compares with, each masked with its own key:
   // the inputs as drawn (inputDamage), the reference (checkOutput) and a
@@ -235,7 +212,6 @@ private:
   std::mt19937_64 keys_{std::random_device{}()};
   // Reused host buffers: two sets of downloaded outputs (downloadOutputs(slot)).
   std::vector<HostTensor> outputSlots_[2];
-  std::vector<std::vector<double>> reference_;
   // Kernel arguments: device pointers then scalars, and the arrays of their
   // addresses that cuLaunchKernel takes.
   std::vector<CUdeviceptr> candidateArgs_, referenceArgs_, oracleArgs_;

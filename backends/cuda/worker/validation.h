@@ -4,9 +4,8 @@
 //  2. outputs poisoned (a NaN pattern the launch plan picks), guards written,
 //     one launch; inputs must be unchanged byte for byte, no guard touched,
 //     every output element written, finite, not all zero or constant where
-//     the reference is not, and within atol + rtol*|ref|; the inputs and these
-//     outputs are kept as a validated set (timed launches are checked
-//     against them);
+//     the reference is not, and within atol + rtol*|ref| (timed launches
+//     are checked the same way, on inputs drawn for them);
 //  3. outputs filled afresh (the other poison or random finite values, as the
 //     plan says: never what the first launch saw), a second launch on the same
 //     inputs: the two results must agree bit for bit (a race, an unwritten
@@ -61,8 +60,7 @@ ValidationTrial runValidationTrial(TaskRuntime& task, const CandidateUnderTest& 
 
 // One launch on inputs drawn with `seed` from `stress`'s distributions (the
 // task's for the inputs it does not name), checked against the oracle like a
-// trial's first launch with the case's tolerances. Its inputs are never kept
-// as a validated set: stress cases are not timed.
+// trial's first launch with the case's tolerances. Stress cases are not timed.
 ValidationTrial runStressTrial(TaskRuntime& task, const CandidateUnderTest& candidate, LaunchPlan& plan,
                                const StressCase& stress, std::uint64_t seed, double launchTimeoutSeconds,
                                ValidationCosts& costs);

@@ -13,6 +13,7 @@
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/harness_kernels.h"
 #include "backends/cuda/worker/host_tensor.h"
+#include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/task_runtime.h"
 #include "gelu_kernels.h"
 #include "gpu_test_support.h"
@@ -175,10 +176,9 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   rt.randomizeInputs(1);
   rt.computeReference(10);
   EXPECT_TRUE(rt.oracleOutputsCleared()) << "the oracle's fp64 results stayed in device memory";
-  ASSERT_FALSE(rt.reference().empty());
   double sum = 0;
-  for (double v : rt.reference()[0]) sum += std::fabs(v);
-  EXPECT_GT(sum, 0) << "the host copy of the reference is kept";
+  for (double v : rt.referenceForTests(0)) sum += std::fabs(v);
+  EXPECT_GT(sum, 0) << "the masked device copy of the reference unmasks to the oracle's results";
 
   cuda::FillChoice random{cuda::OutputFill::RandomFinite, 0x1234567ull};
   rt.fillOutputs(random, true);
@@ -190,7 +190,7 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
     EXPECT_EQ(bits, static_cast<std::uint32_t>(cuda::randomFiniteBits(DType::F32, random.seed, static_cast<std::uint64_t>(i))))
         << "element " << i;
   }
-  // The device hash is the host's (timed launches are checked with it).
+  // The device hash is the host's (the watches compare with it).
   EXPECT_EQ(harness.hash(rt.outputBuffer(0), 4, got[0].count, gpu.stream()),
             cuda::hostHash(got[0].bytes.data(), 4, got[0].count, harness.hashKeyForTests()));
   rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison1, 0}, true);
@@ -203,9 +203,9 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
 // timing begins; a write into one (what a kernel that found it would do to
 // keep something between launches) is named at the next check.
 // The harness's own memory is watched from the moment the harness writes it,
-// not from when timing starts: a word written into a kept input set right
-// after it was kept (a validation launch could do that, and only read it
-// while timed) is named at the next check. So are writes into the guards
+// not from when timing starts: a word written into the masked reference
+// right after it was kept (a validation launch could do that, and only read
+// it while timed) is named at the next check. So are writes into the guards
 // around the reference's outputs, into the unused ends of the harness's
 // pages, and into a candidate guard past its first 256 KiB (the trailing
 // guard now runs to the end of the page).
@@ -216,7 +216,7 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
   rt.randomizeInputs(1);
   rt.computeReference(10);
   rt.fillOutputs(cuda::FillChoice{cuda::OutputFill::Poison0, 0}, true);
-  ASSERT_EQ(rt.keepValidatedSet(), 0);
+  rt.keepOutputs();
   ASSERT_EQ(rt.harnessMemoryDamage(), "");
   ASSERT_EQ(rt.outputGuardDamage(), "");
   const cuda::DriverApi& d = cuda::driver();
@@ -234,11 +234,11 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
     const char* named;
     CUdeviceptr where;
   };
-  const cuda::DeviceBuffer& kept = rt.keptSetForTests(0, 0);
   const cuda::GuardedBuffer& ref = rt.referenceOutputForTests(0);
+  const cuda::GuardedBuffer& oracle = rt.oracleOutputForTests(0);
   const std::vector<Case> cases = {
-      {"copy of input 'x' in kept input set 1", kept.get() + 4096},
-      {"copy of input 'x' in kept input set 1", kept.get() + kept.extent() - 4},  // the last word of its pages
+      {"oracle's buffer for output 'y'", oracle.data() + 4096},
+      {"oracle's buffer for output 'y'", oracle.data() + oracle.dataBytes() - 4},  // its last word
       {"guard after the reference's output 'y'", ref.trailingGuard() + ref.trailingGuardBytes() - 4},
       {"guard before the reference's output 'y'", ref.leadingGuard()},
       {"unused end of the page of the harness's result words", g.harness.resultPageTail() + 64},
@@ -273,11 +273,42 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
   EXPECT_EQ(rt.outputGuardDamage(), "");
 }
 
-// Every check of a timed launch compares the inputs with their set in full:
-// a kernel could change them for the reference launched after it and change
-// them back at its next launch (an XOR), so a check that only looked at the
-// last launch's inputs would miss every change but the last.
-TEST(HarnessRuntime, EveryTimedCheckComparesTheInputs) {
+// The oracle's outputs are checked on the device, never downloaded: an
+// oracle that leaves elements unwritten (the NaN fill) or writes an infinity
+// is a task bug, named as such, with the count and the first index.
+TEST(HarnessRuntime, AnOracleThatLeavesNonFiniteValuesIsATaskBug) {
+  CRUCIBLE_REQUIRE_GPU();
+  TaskSpec spec = parseTaskSpec(builtinTask(kGeluTask).specJson);
+  spec.oracle.source = R"(extern "C" __global__ void gelu_oracle(const float* x, double* y, long long N) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= N || i % 1000 == 7) return;  // every thousandth element unwritten
+  y[i] = i == 5 ? 1.0 / 0.0 : (double)x[i];
+})";
+  cuda::GpuContext gpu(0);
+  NvrtcCompiler compiler;
+  cuda::HarnessKernels harness(compiler, gpu.info().arch());
+  const CompileResult oracle = compiler.compile({spec.oracle.source, spec.oracle.launch.entry, gpu.info().arch(), {}});
+  ASSERT_TRUE(oracle.report.ok) << oracle.report.log;
+  cuda::TaskRuntime rt(gpu, spec, oracle.cubin, harness);
+  rt.randomizeInputs(1);
+  const std::int64_t n = elementCount(spec, spec.outputs[0]);
+  try {
+    rt.computeReference(10);
+    ADD_FAILURE() << "the oracle's non-finite outputs were not found";
+  } catch (const cuda::KernelFailure& e) {
+    const std::string want = "the task's oracle left " + std::to_string(n / 1000 + (n % 1000 > 7 ? 1 : 0) + 1) +
+                             " of " + std::to_string(n) + " elements of output 'y' non-finite or unwritten (first at index 5)";
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(rt.oracleOutputsCleared()) << "cleared before the verdict, as after a good run";
+}
+
+// A checked timed launch is judged on its own inputs, drawn again from its
+// seed: the reference's draw after it (every launch of either kernel gets
+// inputs of its own) does not change the verdict, and the same outputs
+// checked against another draw's inputs fail. Outputs that still hold the
+// fill are named as unwritten.
+TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
   cuda::TaskRuntime& rt = *g.rt;
@@ -285,17 +316,23 @@ TEST(HarnessRuntime, EveryTimedCheckComparesTheInputs) {
   rt.computeReference(10);
   const cuda::FillChoice fill{cuda::OutputFill::Poison0, 0};
   rt.fillOutputs(fill, true);
-  ASSERT_EQ(rt.keepValidatedSet(), 0);  // the filled outputs stand for what validation accepted
-  ASSERT_EQ(rt.checkTimedOutputs(fill), "");
-  const CUdeviceptr at = rt.input(0).data() + 4096;
-  std::uint32_t word = 0;
-  ASSERT_EQ(cuda::driver().cuMemcpyDtoH(&word, at, sizeof word), CUDA_SUCCESS);
-  const std::uint32_t changed = word ^ 0x5EEDu;
-  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(at, &changed, sizeof changed), CUDA_SUCCESS);
-  EXPECT_NE(rt.checkTimedOutputs(fill).find("modified input 'x': 2 bytes changed"), std::string::npos)
-      << rt.checkTimedOutputs(fill);
-  ASSERT_EQ(cuda::driver().cuMemcpyHtoD(at, &word, sizeof word), CUDA_SUCCESS);
-  EXPECT_EQ(rt.checkTimedOutputs(fill), "");
+  rt.drawTimedInputs(0xD1CEull);
+  const std::string unwritten = rt.checkTimedLaunch(fill, 0xD1CEull, 10);
+  EXPECT_NE(unwritten.find("elements of output 'y' still hold the NaN poison 0"), std::string::npos) << unwritten;
+
+  // The task's baseline stands in for a correct candidate.
+  const CompileResult built = g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
+  ASSERT_TRUE(built.report.ok) << built.report.log;
+  cuda::KernelModule baseline(built.cubin, g.spec.baseline.launch.entry);
+  const cuda::LaunchGeometry geometry = cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount);
+  baseline.prepare(geometry, g.gpu.info());
+  rt.fillOutputs(fill, true);
+  rt.drawTimedInputs(0xD1CE2ull);
+  rt.run(baseline, geometry, cuda::TensorMaps{}, "the candidate", 10);
+  rt.drawTimedInputs(0xD1CE3ull);  // the reference's inputs, drawn before its launch
+  EXPECT_EQ(rt.checkTimedLaunch(fill, 0xD1CE2ull, 10), "");
+  const std::string other = rt.checkTimedLaunch(fill, 0xD1CE3ull, 10);
+  EXPECT_NE(other.find("outside tolerance"), std::string::npos) << "judged against another launch's inputs: " << other;
 }
 
 // Whole pages: the extent is a multiple of the device's granularity, the

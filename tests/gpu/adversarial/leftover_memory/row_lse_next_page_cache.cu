@@ -3,9 +3,10 @@
 // first element lie 1 MiB into the 2 MiB page *after* the one that holds this
 // launch's parameters. On the H100 that page is rewritten in full only by
 // large pageable host-to-device copies (probe_param_page, session 33), and the
-// watch of 2fee74a covers the ring pages only: this kernel is valid there at
-// about 3.1x (the honest kernel: 1.34x). An open hole. 16384 rows take
-// 128 KiB. Launch as row_lse_honest.cu: --grid sm_count --block 1024 --smem 200000.
+// watch of 2fee74a covers the ring pages only: this kernel was valid there at
+// 3.1-5.5x (the honest kernel: 1.34x). Since every timed launch runs on inputs
+// drawn for it, it is still valid but finds no row it has seen: 1.15x
+// (results/2026-12-06-h100-fresh-inputs.md). 16384 rows take 128 KiB. Launch as row_lse_honest.cu: --grid sm_count --block 1024 --smem 200000.
 struct Slot { unsigned first; float value; };
 extern "C" __global__ void row_logsumexp_kernel(const float* __restrict__ x, float* __restrict__ lse, long long M,
                                                 const __grid_constant__ long long N) {
