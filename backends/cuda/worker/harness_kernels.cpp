@@ -546,44 +546,37 @@ void HarnessKernels::maskedCopy(CUdeviceptr dst, CUdeviceptr src, int width, std
   check(maskedCopy_->launch(geometryFor(count), stream, params), "queuing a masked copy");
 }
 
-BitwiseDiff HarnessKernels::compareElements(CUdeviceptr a, CUdeviceptr b, int width, std::int64_t count, bool bMasked,
-                                            std::uint64_t key, CUstream stream) const {
-  BitwiseDiff diff;
-  if (count <= 0) return diff;
+BitwiseDiff HarnessKernels::countAndFirst(const KernelModule& kernel, std::int64_t count, void** params,
+                                          const char* what, CUstream stream) const {
+  BitwiseDiff found;
+  if (count <= 0) return found;
   const DriverApi& d = driver();
   const std::uint64_t init[2] = {0, ~0ull};
-  check(d.cuStreamSynchronize(stream), "comparing buffers");
-  check(d.cuMemcpyHtoD(result_.get(), init, sizeof init), "clearing a comparison");
+  check(d.cuStreamSynchronize(stream), what);
+  check(d.cuMemcpyHtoD(result_.get(), init, sizeof init), what);
+  check(kernel.launch(geometryFor(count), stream, params), what);
+  std::uint64_t got[2] = {0, 0};
+  check(d.cuStreamSynchronize(stream), what);
+  check(d.cuMemcpyDtoH(got, result_.get(), sizeof got), what);
+  found.differing = static_cast<std::int64_t>(got[0]);
+  found.first = firstIndex(got[1]);
+  return found;
+}
+
+BitwiseDiff HarnessKernels::compareElements(CUdeviceptr a, CUdeviceptr b, int width, std::int64_t count, bool bMasked,
+                                            std::uint64_t key, CUstream stream) const {
   CUdeviceptr pa = a, pb = b, out = result_.get();
   unsigned long long n = static_cast<unsigned long long>(count), k = key;
   int masked = bMasked ? 1 : 0;
   void* params[] = {&pa, &pb, &n, &width, &masked, &k, &out};
-  check(compare_->launch(geometryFor(count), stream, params), "queuing a comparison");
-  std::uint64_t got[2] = {0, 0};
-  check(d.cuStreamSynchronize(stream), "comparing buffers");
-  check(d.cuMemcpyDtoH(got, result_.get(), sizeof got), "reading a comparison");
-  diff.differing = static_cast<std::int64_t>(got[0]);
-  diff.first = firstIndex(got[1]);
-  return diff;
+  return countAndFirst(*compare_, count, params, "comparing buffers", stream);
 }
 
 BitwiseDiff HarnessKernels::countNonFinite(CUdeviceptr data, std::int64_t count, CUstream stream) const {
-  BitwiseDiff bad;
-  if (count <= 0) return bad;
-  const DriverApi& d = driver();
-  const std::uint64_t init[2] = {0, ~0ull};
-  check(d.cuStreamSynchronize(stream), "counting non-finite values");
-  check(d.cuMemcpyHtoD(result_.get(), init, sizeof init), "clearing a count");
   CUdeviceptr pa = data, out = result_.get();
   unsigned long long n = static_cast<unsigned long long>(count);
   void* params[] = {&pa, &n, &out};
-  check(nonFinite_->launch(geometryFor(count), stream, params), "queuing a count of non-finite values");
-  std::uint64_t got[2] = {0, 0};
-  check(d.cuStreamSynchronize(stream), "counting non-finite values");
-  check(d.cuMemcpyDtoH(got, result_.get(), sizeof got), "reading a count");
-  bad.differing = static_cast<std::int64_t>(got[0]);
-  bad.first = firstIndex(got[1]);
-  return bad;
+  return countAndFirst(*nonFinite_, count, params, "counting non-finite values", stream);
 }
 
 OutputTally HarnessKernels::tallyOutput(CUdeviceptr output, DType dtype, std::int64_t count,

@@ -128,7 +128,12 @@ private:
   std::uint64_t scrubKey_ = 0;                  // from the system's entropy: the scrub's values are not predictable
   std::uint64_t hashKey_ = 0;                   // from the system's entropy: see hash()
   mutable std::uint64_t scrubs_ = 0;
-  std::uint64_t nextScrubSeed() const;          // a new seed for every scrub, from scrubKey_
+  std::uint64_t nextScrubSeed() const;
+  // Launches `kernel` (whose last parameter is the result words) over `count`
+  // elements after clearing the result to (0, no index), waits, and returns
+  // the count and the least index it found; `what` names the step in errors.
+  BitwiseDiff countAndFirst(const KernelModule& kernel, std::int64_t count, void** params, const char* what,
+                            CUstream stream) const;          // a new seed for every scrub, from scrubKey_
   mutable unsigned scrubPreparedBytes_ = 0;     // the dynamic shared memory the scrub's function was raised to
   Compiler& compiler_;
   std::string arch_;
