@@ -34,8 +34,8 @@ namespace crucible::cuda {
 // hangs or is refused throws KernelFailure.
 // `costs` accumulates where the trial's wall time went.
 struct ValidationCosts {
-  double inputs = 0;     // drawing inputs on the host and uploading them
-  double oracle = 0;     // the oracle's launch and its download
+  double inputs = 0;     // drawing inputs on the device, their all-zero check and masked copy
+  double oracle = 0;     // the oracle's launch, its masked copy and its non-finite check
   double candidate = 0;  // the candidate's launches
   double checks = 0;     // the element-by-element comparisons (on the device) and their small downloads
   std::string describe() const;
