@@ -68,8 +68,9 @@ private:
   // Validation trials and interleaved timing, in the order the launch plan
   // interleaves them (validation.h, launch_plan.h).
   void validateAndTime(const EvaluationRequest& request, TaskRuntime& task, Evaluation& ev);
-  // Candidate and reference interleaved, every candidate launch after fresh
-  // inputs and a fresh output fill, some of them checked against the oracle.
+  // Candidate and reference interleaved, every launch on fresh inputs, every
+  // candidate launch after a fresh output fill, some of them checked against
+  // the oracle.
   Timing timeCandidate(const EvaluationRequest& request, TaskRuntime& task, const CandidateUnderTest& candidate,
                        LaunchPlan& plan, TimedChecks& checks);
   // Throws KernelFailure (Invalid) when a timed kernel wrote into the

@@ -90,6 +90,9 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
   auto prepare = [&](int pair) {
     if (hooks.beforeCandidate) hooks.beforeCandidate(pair);
   };
+  auto prepareReference = [&] {
+    if (hooks.beforeReference) hooks.beforeReference();
+  };
   CUstream s = gpu.stream();
   // Whatever runs before a launch of either kernel, then the flush.
   auto clear = [&] {
@@ -105,7 +108,7 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     clear();
     candidate();
     if (hasReference) {
-      if (hooks.beforeReference) hooks.beforeReference();
+      prepareReference();
       clear();
       reference();
     }
@@ -131,8 +134,8 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     auto timeOne = [&](EventPair& ev, const std::function<void()>& launch) {
       if (&launch == &candidate)
         prepare(pair);
-      else if (hooks.beforeReference)
-        hooks.beforeReference();
+      else
+        prepareReference();
       clear();
       ev.recordStart(s);
       launch();

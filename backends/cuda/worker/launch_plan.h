@@ -8,7 +8,7 @@
 //    the two NaN poisons or random finite values with a new seed, never the
 //    same fill twice in a row and never what an earlier launch left.
 //  - During timing the inputs are drawn afresh, in place, before every
-//    candidate launch, each time with a new seed from this plan: no input a
+//    launch of either kernel, each time with a new seed from this plan: no input a
 //    kernel has met before comes back, so results it kept anywhere (in
 //    memory no watch covers, from a page of the driver's to host memory) are
 //    never the answer (issue: a kernel kept each row's result in the page
@@ -50,8 +50,8 @@ public:
   // launch of a validation trial); the poison index is still random.
   FillChoice nextFill(bool mustBePoison = false);
 
-  // The seed of the inputs drawn before the next timed candidate launch: a
-  // new one every call, not predictable from the candidate's source.
+  // The seed of the inputs drawn before the next timed launch (of either
+  // kernel): a new one every call, not predictable from the candidate's source.
   std::uint64_t nextInputSeed();
 
   // Whether timed pair `pair` is checked, given whether it is the last one.

@@ -9,6 +9,17 @@
 #include "backends/cuda/worker/driver_pages_watch.h"
 
 namespace crucible::cuda {
+namespace {
+
+// Element `i` of a double buffer masked by maskedCopy with `key`, from its masked bits.
+double unmaskedDouble(std::uint64_t masked, std::uint64_t key, std::uint64_t i) {
+  const std::uint64_t bits = masked ^ maskBits(key, i);
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+}  // namespace
 
 TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& oracleCubin, const HarnessKernels& harness)
     : gpu_(gpu), harness_(harness), spec_(std::move(spec)),
@@ -90,9 +101,7 @@ void TaskRuntime::randomizeInputs(std::uint64_t seed, const StressCase* stress) 
   // Drawn on the device (host_tensor.h's fillRandom took ~0.1 s per 64M
   // normals on 16 cores); the host copy is for the all-zero check only
   // (inputDamage compares with the masked device copy below).
-  for (std::size_t i = 0; i < inputs_.size(); ++i)
-    harness_.draw(inputs_[i]->data(), hostInputs_[i].dtype, hostInputs_[i].count, distributionOf(spec_, i, stress),
-                  seed, i, gpu_.stream());
+  queueDraws(seed, stress);
   check(driver().cuStreamSynchronize(gpu_.stream()), "drawing inputs");
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     inputs_[i]->download(hostInputs_[i]);
@@ -144,26 +153,19 @@ void TaskRuntime::computeReference(double timeoutSeconds) {
 }
 
 double TaskRuntime::referenceAt(std::size_t output, std::int64_t i) const {
-  std::uint64_t bits = 0;
-  check(driver().cuMemcpyDtoH(&bits, maskedReference_[output].get() + static_cast<std::size_t>(i) * sizeof bits,
-                              sizeof bits),
+  std::uint64_t masked = 0;
+  check(driver().cuMemcpyDtoH(&masked, maskedReference_[output].get() + static_cast<std::size_t>(i) * sizeof masked,
+                              sizeof masked),
         "reading a reference element");
-  bits ^= maskBits(referenceKey_, static_cast<std::uint64_t>(i));
-  double v;
-  std::memcpy(&v, &bits, sizeof v);
-  return v;
+  return unmaskedDouble(masked, referenceKey_, static_cast<std::uint64_t>(i));
 }
 
 std::vector<double> TaskRuntime::referenceForTests(std::size_t output) const {
-  const DeviceBuffer& masked = maskedReference_[output];
-  std::vector<double> ref(static_cast<std::size_t>(oracleOutputs_[output]->count()));
-  check(driver().cuMemcpyDtoH(ref.data(), masked.get(), ref.size() * sizeof(double)), "reading the reference");
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &ref[i], sizeof bits);
-    bits ^= maskBits(referenceKey_, i);
-    std::memcpy(&ref[i], &bits, sizeof bits);
-  }
+  std::vector<std::uint64_t> masked(static_cast<std::size_t>(oracleOutputs_[output]->count()));
+  check(driver().cuMemcpyDtoH(masked.data(), maskedReference_[output].get(), masked.size() * sizeof(std::uint64_t)),
+        "reading the reference");
+  std::vector<double> ref(masked.size());
+  for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = unmaskedDouble(masked[i], referenceKey_, i);
   return ref;
 }
 
@@ -188,11 +190,13 @@ void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
   for (auto& b : referenceOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
 }
 
-void TaskRuntime::drawTimedInputs(std::uint64_t seed) {
+void TaskRuntime::queueDraws(std::uint64_t seed, const StressCase* stress) {
   for (std::size_t i = 0; i < inputs_.size(); ++i)
-    harness_.draw(inputs_[i]->data(), hostInputs_[i].dtype, hostInputs_[i].count, distributionOf(spec_, i, nullptr),
-                  seed, i, gpu_.stream());
+    harness_.draw(inputs_[i]->data(), inputs_[i]->dtype(), inputs_[i]->count(), distributionOf(spec_, i, stress), seed,
+                  i, gpu_.stream());
 }
+
+void TaskRuntime::drawTimedInputs(std::uint64_t seed) { queueDraws(seed, nullptr); }
 
 HarnessMemoryWatch::Hasher TaskRuntime::deviceHasher() const {
   return [this](CUdeviceptr where, std::size_t bytes) { return harness_.hashBytes(where, bytes, gpu_.stream()); };

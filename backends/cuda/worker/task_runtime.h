@@ -13,9 +13,9 @@
 // copies validation compares with on the device (the reference, a validated
 // launch's outputs) are masked: every element XORed with a stream of bits
 // from a key only the host holds, drawn afresh for every copy.
-// During timing the inputs are drawn afresh before every candidate launch,
-// and a timed launch that is checked is checked against the oracle run on its
-// own inputs; no validated result is kept on the device unmasked.
+// During timing the inputs are drawn afresh before every launch of either
+// kernel, and a timed launch that is checked is checked against the oracle run
+// on its own inputs; no validated result is kept on the device unmasked.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -187,6 +187,9 @@ private:
   std::string guardDamage(const GuardedBuffer& b, const std::string& verdict) const;
   // Empty when input i's guards are intact; else how many bytes changed.
   std::string inputGuardDamage(std::size_t i) const;
+  // Queues the draw of every input with `seed` (from `stress`'s distributions
+  // where it names one, else the task's) into the input buffers.
+  void queueDraws(std::uint64_t seed, const StressCase* stress);
   // Element `i` of the reference of output `output`, read from its masked device copy.
   double referenceAt(std::size_t output, std::int64_t i) const;
   // "N of M elements of output 'y' still hold the fill ..." after a timed launch
