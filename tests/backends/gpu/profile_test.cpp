@@ -62,6 +62,28 @@ TEST(Profile, GeluCountsFloatingPointWork) {
   EXPECT_GT(p.metrics["crucible__fp32_flops"], 3.0 * 1048576);
 }
 
+// A kernel that works only on its first launch (a count in a module variable)
+// is profiled doing its work: every pass starts from the variables as loaded,
+// as every timed launch does. Otherwise its figures would show a launch that
+// reads nothing, for a kernel that was timed reading everything.
+TEST(Profile, EveryProfiledPassStartsFromTheModuleVariablesAsLoaded) {
+  CRUCIBLE_REQUIRE_GPU();
+  const Task task = builtinTask(kGeluTask);
+  const char* onceOnly = CRUCIBLE_GELU_PRELUDE R"(
+__device__ unsigned int blocks_done;  // a whole launch has finished once it reaches the grid's size
+extern "C" __global__ void gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long long N) {
+  if (*(volatile unsigned int*)&blocks_done >= gridDim.x) return;
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) y[i] = gelu(x[i]);
+  if (threadIdx.x == 0) atomicAdd(&blocks_done, 1u);
+})";
+  ProfileResult p = sharedEvaluator().profile(task, compileKernel(onceOnly, kGeluEntry, kGeluGrid, "256"));
+  print(p);
+  if (!p.permitted) GTEST_SKIP() << "GPU counters not permitted here: " << p.detail;
+  ASSERT_TRUE(p.metrics.count("dram__bytes_read.sum")) << p.detail;
+  EXPECT_GT(p.metrics["dram__bytes_read.sum"], 0.9 * 4.0 * 1048576);
+}
+
 // A kernel that issues a known number of bf16 mma.sync instructions (each
 // warp: kRepeats x m16n8k16 = 2048 multiply-adds) and nothing else of note.
 // Only its counters matter, so the task's oracle is a plain copy (profile()
