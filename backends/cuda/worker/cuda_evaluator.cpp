@@ -44,6 +44,24 @@ std::string secondsSince(std::chrono::steady_clock::time_point start) {
 
 std::string versionString(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
+// What a timed candidate launch, and a profiled one, starts from: inputs
+// drawn afresh, its module variables as loaded, a fresh output fill (queued
+// in this order; the leftover scrub and the L2 flush come after). Returns
+// the inputs' seed and the fill, which a checked launch is judged against.
+struct FreshLaunchState {
+  std::uint64_t inputSeed = 0;
+  FillChoice fill;
+};
+FreshLaunchState queueFreshLaunchState(TaskRuntime& task, const ModuleGlobalsReset& globals, LaunchPlan& plan) {
+  FreshLaunchState state;
+  state.inputSeed = plan.nextInputSeed();
+  task.drawTimedInputs(state.inputSeed);
+  globals.restore(task.stream());
+  state.fill = plan.nextFill();
+  task.fillOutputs(state.fill, /*rewriteGuards=*/false);
+  return state;
+}
+
 // A candidate's launch rule may leave the entry to the task's default.
 LaunchRule withEntry(LaunchRule rule, const TaskSpec& spec) {
   if (rule.entry.empty()) rule.entry = spec.entry;
@@ -335,24 +353,17 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&candidate.kernel, reference.get()}));
   TimingHooks hooks;
   hooks.beforeEachLaunch = [&] { leftovers.queue(task.stream()); };
-  FillChoice lastFill;  // the fill before the latest candidate launch
-  std::uint64_t candidateInputs = 0;  // the seed of the inputs of the latest candidate launch
+  FreshLaunchState latest;  // the inputs' seed and the fill of the latest candidate launch
   // Fresh inputs before every launch of either kernel, warm-up ones too: nothing tells them apart.
   hooks.beforeReference = [&] { task.drawTimedInputs(plan.nextInputSeed()); };
-  hooks.beforeCandidate = [&](int) {
-    candidateInputs = plan.nextInputSeed();
-    task.drawTimedInputs(candidateInputs);
-    candidate.globals.restore(task.stream());
-    lastFill = plan.nextFill();
-    task.fillOutputs(lastFill, /*rewriteGuards=*/false);
-  };
+  hooks.beforeCandidate = [&](int) { latest = queueFreshLaunchState(task, candidate.globals, plan); };
   hooks.afterPair = [&](int pair, bool last) {
     checks.timedLaunches = pair + 1;
     if (deviceOutput_) deviceOutput_->trim();
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
     refuseWritesToHarnessMemory(task, candidate);
-    if (std::string why = task.checkTimedLaunch(lastFill, candidateInputs, options_.launchTimeoutSeconds); !why.empty())
+    if (std::string why = task.checkTimedLaunch(latest.fill, latest.inputSeed, options_.launchTimeoutSeconds); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
                           "timed launch " + std::to_string(pair + 1) + " (on inputs drawn for it): " + why +
                               " (a kernel that behaves differently when it is timed fails this way)");
@@ -433,9 +444,7 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     const LeftoverScrub leftovers(*harness_, gpu_.info(), largestFrameBytes({&module}));
     LaunchPlan plan(unpredictableSeed(1));
     auto prepareLaunch = [&] {
-      rt.drawTimedInputs(plan.nextInputSeed());
-      globals.restore(rt.stream());
-      rt.fillOutputs(plan.nextFill(), /*rewriteGuards=*/false);
+      queueFreshLaunchState(rt, globals, plan);
       leftovers.queue(rt.stream());
       flusher_->flush(rt.stream());
       rt.finish("the profiled launch's preparation", options_.launchTimeoutSeconds);
