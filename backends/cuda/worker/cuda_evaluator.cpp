@@ -197,7 +197,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
   const LaunchRule rule = withEntry(request.candidate.launch, spec);
   KernelModule candidate(request.candidate.cubin, rule.entry);
   const LaunchGeometry geometry = resolveGeometry(rule, spec.axes, gpu_.info().smCount);
-  candidate.prepare(geometry, gpu_.info());
+  candidate.prepare(geometry, gpu_.info(), options_.carveout);
   // Encoded once: they point at the runtime's buffers, the same for every launch.
   const TensorMaps candidateMaps = task.tensorMaps(rule.tensorMaps, "the candidate");
   task.checkParameters(candidate, candidateMaps, "the candidate");
@@ -342,7 +342,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
       candidate.pages.excludeAndRecord(
           moduleVariableSpans(reference->module(), request.reference.cubin, /*writableOnly=*/false));
       refGeometry = resolveGeometry(refRule, spec.axes, gpu_.info().smCount);
-      reference->prepare(refGeometry, gpu_.info());
+      reference->prepare(refGeometry, gpu_.info(), options_.carveout);
       referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
       task.checkParameters(*reference, referenceMaps, "the reference");
     } catch (const KernelFailure& e) {
@@ -429,7 +429,7 @@ ProfileResult CudaEvaluator::profile(const Task& task, const KernelBinary& kerne
     const LaunchRule rule = withEntry(kernel.launch, rt.spec());
     KernelModule module(kernel.cubin, rule.entry);
     const LaunchGeometry g = resolveGeometry(rule, rt.spec().axes, gpu_.info().smCount);
-    module.prepare(g, gpu_.info());
+    module.prepare(g, gpu_.info(), options_.carveout);
     const TensorMaps maps = rt.tensorMaps(rule.tensorMaps, "the profiled kernel");
     rt.checkParameters(module, maps, "the profiled kernel");
     // Every launch here is prepared as a timed launch is (timeCandidate):

@@ -13,6 +13,7 @@
 #include "backends/cuda/worker/gpu_context.h"
 #include "backends/cuda/worker/interleaved_timer.h"
 #include "backends/cuda/worker/nvml_clocks.h"
+#include "backends/cuda/worker/shared_carveout.h"
 #include "core/engine/interfaces.h"
 
 namespace crucible::cuda {
@@ -28,6 +29,9 @@ struct CudaEvaluatorOptions {
   int defaultSeeds = 3;               // when a request names none
   int extendedExtraSeeds = 8;         // added for the seal's extended validation
   TimingOptions timing;
+  // The L1 / shared split asked for the candidate and the reference, alike
+  // (shared_carveout.h says why the judge keeps Unset for now).
+  CarveoutPreference carveout;
 };
 
 class LaunchPlan;

@@ -32,6 +32,8 @@ GpuContext::GpuContext(int ordinal) {
   info_.smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   info_.l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
   info_.maxSmemPerBlockOptin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  info_.maxSmemPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  info_.reservedSmemPerBlock = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
   info_.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   info_.maxThreadsPerSm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   info_.clockRateKHz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);

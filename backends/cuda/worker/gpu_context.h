@@ -18,6 +18,8 @@ struct DeviceInfo {
   int smCount = 0;
   int l2Bytes = 0;
   int maxSmemPerBlockOptin = 0;   // bytes a block may get after raising its dynamic limit
+  int maxSmemPerSm = 0;           // an SM's shared memory at its largest carveout
+  int reservedSmemPerBlock = 0;   // shared memory the system keeps for each resident block
   int maxThreadsPerBlock = 0;
   int maxThreadsPerSm = 0;        // resident threads an SM holds (2048 on Hopper): the local-memory slots
   int clockRateKHz = 0;           // the device's nominal peak SM clock

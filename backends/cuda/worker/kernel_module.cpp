@@ -4,6 +4,7 @@
 #include <limits>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
+#include "backends/cuda/worker/shared_carveout.h"
 #include "core/task/expression.h"
 #include "core/task/launch_variables.h"
 #include "core/task/task_spec.h"
@@ -92,7 +93,7 @@ int KernelModule::attribute(CUfunction_attribute a) const {
   return v;
 }
 
-void KernelModule::prepare(const LaunchGeometry& g, const DeviceInfo& device) {
+void KernelModule::prepare(const LaunchGeometry& g, const DeviceInfo& device, const CarveoutPreference& carveout) {
   const int maxThreads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   if (g.threadsPerBlock() > maxThreads)
     throw KernelFailure(CandidateStatus::ResourceError,
@@ -117,6 +118,32 @@ void KernelModule::prepare(const LaunchGeometry& g, const DeviceInfo& device) {
                                            std::to_string(g.dynamicSmemBytes) + " B",
                                        rc));
   }
+  if (carveout.kind != CarveoutPreference::Kind::Unset) setCarveout(g, device, staticSmem, carveout);
+}
+
+void KernelModule::setCarveout(const LaunchGeometry& g, const DeviceInfo& device, int staticSmem,
+                               const CarveoutPreference& carveout) {
+  std::optional<int> percent;
+  if (carveout.kind == CarveoutPreference::Kind::Percent) {
+    percent = carveout.percent;
+  } else {
+    // The blocks an SM holds with no preference, the rest as L1. Prepared
+    // again, the occupancy is asked under the preference and comes out the
+    // same (Timing.APreparedKernelHasTheCarveoutThatKeepsItsOccupancy).
+    int blocks = 0;
+    if (CUresult rc = queryActiveBlocksPerSm(g, blocks); rc != CUDA_SUCCESS)
+      throw KernelFailure(CandidateStatus::ResourceError,
+                          explainError("asking how many blocks of '" + entry_ + "' an SM holds with " + g.describe(), rc));
+    percent = carveoutPercentFor(blocks, static_cast<long long>(g.dynamicSmemBytes) + staticSmem,
+                                 device.reservedSmemPerBlock, device.maxSmemPerSm);
+  }
+  if (!percent) return;  // the device's figures unknown: the driver's own choice
+  if (CUresult rc = driver().cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, *percent);
+      rc != CUDA_SUCCESS)
+    throw KernelFailure(CandidateStatus::ResourceError,
+                        explainError("setting the shared-memory carveout of '" + entry_ + "' to " +
+                                         std::to_string(*percent) + "%",
+                                     rc));
 }
 
 CUresult KernelModule::launch(const LaunchGeometry& g, CUstream stream, void** params) const {
@@ -124,11 +151,14 @@ CUresult KernelModule::launch(const LaunchGeometry& g, CUstream stream, void** p
                                  g.dynamicSmemBytes, stream, params, nullptr);
 }
 
+CUresult KernelModule::queryActiveBlocksPerSm(const LaunchGeometry& g, int& blocks) const {
+  return driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn_, static_cast<int>(g.threadsPerBlock()),
+                                                              g.dynamicSmemBytes);
+}
+
 int KernelModule::maxActiveBlocksPerSm(const LaunchGeometry& g) const {
   int blocks = 0;
-  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn_, static_cast<int>(g.threadsPerBlock()),
-                                                             g.dynamicSmemBytes),
-        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  check(queryActiveBlocksPerSm(g, blocks), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   return blocks;
 }
 

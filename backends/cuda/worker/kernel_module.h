@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "backends/cuda/worker/gpu_context.h"
+#include "backends/cuda/worker/shared_carveout.h"
 #include "core/model/candidate.h"
 
 namespace crucible::cuda {
@@ -42,9 +43,11 @@ public:
   int attribute(CUfunction_attribute a) const;
 
   // Checks the geometry against this kernel and device (threads, shared
-  // memory) and raises the dynamic shared-memory limit when it exceeds 48 KiB.
-  // Throws KernelFailure (ResourceError) with the limit that is exceeded.
-  void prepare(const LaunchGeometry& g, const DeviceInfo& device);
+  // memory), raises the dynamic shared-memory limit when it exceeds 48 KiB and
+  // sets the function's shared-memory carveout preference, if one is given
+  // (shared_carveout.h). Throws KernelFailure (ResourceError) with the limit
+  // that is exceeded or the driver's refusal.
+  void prepare(const LaunchGeometry& g, const DeviceInfo& device, const CarveoutPreference& carveout = {});
 
   // Queues one launch; returns the driver's answer (not the kernel's outcome).
   CUresult launch(const LaunchGeometry& g, CUstream stream, void** params) const;
@@ -53,6 +56,11 @@ public:
   int maxActiveBlocksPerSm(const LaunchGeometry& g) const;
 
 private:
+  // The one occupancy query: prepare() names a refusal as the kernel's
+  // resource error, maxActiveBlocksPerSm() as the harness's.
+  CUresult queryActiveBlocksPerSm(const LaunchGeometry& g, int& blocks) const;
+  void setCarveout(const LaunchGeometry& g, const DeviceInfo& device, int staticSmem, const CarveoutPreference& carveout);
+
   CUmodule module_ = nullptr;
   CUfunction fn_ = nullptr;
   std::string entry_;

@@ -3,6 +3,9 @@
 // about 1, a kernel doing more work per element is measurably slower, and
 // every timing says at what SM clock it was taken.
 #include <gtest/gtest.h>
+#include "backends/cuda/worker/driver_api.h"
+#include "backends/cuda/worker/kernel_module.h"
+#include "backends/cuda/worker/shared_carveout.h"
 #include "gelu_kernels.h"
 #include "gpu_test_support.h"
 
@@ -52,6 +55,62 @@ TEST_P(SelfTiming, ABaselineAgainstItselfIsWithinTwoPercentOfOne) {
   ASSERT_EQ(e.status, CandidateStatus::Valid) << e.detail;
   ASSERT_TRUE(e.timing.has_value());
   EXPECT_NEAR(e.timing->speedup, 1.0, 0.02) << GetParam();
+}
+
+// The carveout preference prepare() sets (shared_carveout.h): none unless one
+// is asked for, exactly the percent asked, and for "least" the formula's
+// percent, which costs no block an SM.
+TEST(Timing, APreparedKernelHasTheCarveoutItWasAskedFor) {
+  CRUCIBLE_REQUIRE_GPU();
+  constexpr const char* kRows = R"(
+extern "C" __global__ void rows(float* out) {
+  __shared__ float red[256];
+  red[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = red[255 - threadIdx.x];
+})";
+  constexpr const char* kTiles = R"(
+extern "C" __global__ void tiles(float* out) {
+  extern __shared__ float tile[];
+  tile[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = tile[127 - threadIdx.x];
+})";
+  using Kind = cuda::CarveoutPreference::Kind;
+  cuda::GpuContext gpu(0);
+  const cuda::DeviceInfo& info = gpu.info();
+  ASSERT_GT(info.maxSmemPerSm, 0);
+  struct Case { const char* source; const char* entry; unsigned threads; unsigned dynamicSmem; int staticSmem; };
+  for (const Case& c : {Case{kRows, "rows", 256, 0, 1024}, Case{kTiles, "tiles", 128, 100 * 1024, 0}}) {
+    cuda::KernelModule m(compileKernel(c.source, c.entry, "1", std::to_string(c.threads)).cubin, c.entry);
+    cuda::LaunchGeometry g;
+    g.grid[0] = 1;
+    g.block[0] = c.threads;
+    g.dynamicSmemBytes = c.dynamicSmem;
+    auto carveout = [&] { return m.attribute(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT); };
+    m.prepare(g, info);
+    EXPECT_EQ(carveout(), -1) << c.entry << ": no preference unless one is asked for";
+    const int blocksWithout = m.maxActiveBlocksPerSm(g);
+    ASSERT_GE(blocksWithout, 1) << c.entry;
+    for (int percent : {0, 37, 100}) {
+      m.prepare(g, info, {Kind::Percent, percent});
+      EXPECT_EQ(carveout(), percent) << c.entry;
+    }
+    ASSERT_EQ(cuda::driver().cuFuncSetAttribute(m.function(), CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1),
+              CUDA_SUCCESS);
+    m.prepare(g, info, {Kind::LeastForOccupancy, 0});
+    const int least = carveout();
+    EXPECT_EQ(least, cuda::carveoutPercentFor(blocksWithout, c.dynamicSmem + c.staticSmem, info.reservedSmemPerBlock,
+                                              info.maxSmemPerSm))
+        << c.entry;
+    EXPECT_LT(least, 100) << c.entry << ": these kernels leave room for L1";
+    EXPECT_EQ(m.maxActiveBlocksPerSm(g), blocksWithout) << c.entry << ": the preference cost occupancy";
+    // Prepared again, the occupancy now asked under the preference: the same percent.
+    m.prepare(g, info, {Kind::LeastForOccupancy, 0});
+    EXPECT_EQ(carveout(), least) << c.entry;
+    std::cout << "[ carveout ] " << c.entry << ": " << blocksWithout << " blocks an SM, least " << least << "% of "
+              << info.maxSmemPerSm << " B\n";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryBoundTasks, SelfTiming,
