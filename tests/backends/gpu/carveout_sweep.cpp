@@ -13,13 +13,13 @@
 // and first a line "device gpu=... driver=... sm_mhz=... mem_mhz=..." (spaces in the name as '_').
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/cuda_evaluator.h"
-#include "backends/gpu_probe.h"
 #include "core/task/task_library.h"
-#include "core/task/task_spec.h"
+#include "tests/backends/gpu/gpu_test_support.h"
 
 using namespace crucible;
 
@@ -29,19 +29,6 @@ std::string noSpaces(std::string s) {
   for (char& c : s)
     if (c == ' ') c = '_';
   return s;
-}
-
-KernelBinary compileBaseline(const TaskSpec& spec) {
-  GpuProbe probe = probeGpus();
-  if (probe.gpus.empty()) throw std::runtime_error("no GPU: " + probe.message);
-  NvrtcCompiler compiler;
-  CompileRequest req;
-  req.source = spec.baseline.source;
-  req.entry = spec.baseline.launch.entry;
-  req.arch = probe.gpus.front().arch();
-  CompileResult r = compiler.compile(req);
-  if (!r.report.ok) throw std::runtime_error("the baseline of '" + spec.name + "' does not compile:\n" + r.report.log);
-  return KernelBinary{r.cubin, spec.baseline.launch};
 }
 
 int run(int argc, char** argv) {
@@ -55,17 +42,13 @@ int run(int argc, char** argv) {
     return 2;
   }
   const int repeats = argc == 4 ? std::stoi(argv[3]) : 1;
-  const std::optional<std::string> file = findBuiltinTaskFile(argv[2]);
-  if (!file) {
+  if (!findBuiltinTaskFile(argv[2])) {
     std::fprintf(stderr, "carveout_sweep: no built-in task '%s' under '%s'\n", argv[2], builtinTasksDir().c_str());
     return 2;
   }
-  Task task;
-  task.specJson = readTaskSpecText(*file);
-  const TaskSpec spec = parseTaskSpec(task.specJson);
-  task.name = spec.name;
-  task.family = spec.family;
-  const KernelBinary baseline = compileBaseline(spec);
+  if (std::string why = gputest::whyNoGpu(); !why.empty()) throw std::runtime_error("no GPU: " + why);
+  const Task task = gputest::builtinTask(argv[2]);
+  const KernelBinary baseline = gputest::compileBaseline(task);
 
   cuda::CudaEvaluatorOptions options;
   options.carveout = *preference;
@@ -74,22 +57,16 @@ int run(int argc, char** argv) {
   std::printf("device gpu=%s driver=%s sm_mhz=%.0f mem_mhz=%.0f\n", noSpaces(f.gpu).c_str(), f.driver.c_str(),
               f.smClockMHz, f.memClockMHz);
   for (int i = 1; i <= repeats; ++i) {
-    EvaluationRequest r;
-    r.task = &task;
-    r.candidate = baseline;
-    r.reference = baseline;
-    r.seeds = {1};
-    r.time = true;
-    const Evaluation e = evaluator.evaluate(r);
+    const Evaluation e = evaluator.evaluate(gputest::timedRequest(task, baseline, baseline));
     if (e.status != CandidateStatus::Valid || !e.timing) {
-      std::fprintf(stderr, "carveout_sweep: %s under '%s': %s: %s\n", spec.name.c_str(), argv[1],
+      std::fprintf(stderr, "carveout_sweep: %s under '%s': %s: %s\n", task.name.c_str(), argv[1],
                    toString(e.status), e.detail.c_str());
       return 1;
     }
     const Timing& t = *e.timing;
     std::printf("sweep preference=%s task=%s repeat=%d candidate_us=%.3f reference_us=%.3f candidate_iqr_us=%.3f "
                 "reference_iqr_us=%.3f speedup=%.5f samples=%zu sm_mhz=%.0f\n",
-                cuda::toString(*preference).c_str(), spec.name.c_str(), i, t.medianUs, t.referenceMedianUs, t.iqrUs,
+                cuda::toString(*preference).c_str(), task.name.c_str(), i, t.medianUs, t.referenceMedianUs, t.iqrUs,
                 t.referenceIqrUs, t.speedup, t.samplesUs.size(), t.smClockMHz);
     std::fflush(stdout);
   }

@@ -65,6 +65,16 @@ KernelBinary compileBaseline(const Task& task) {
   return build(spec.baseline.source, spec.baseline.launch);
 }
 
+EvaluationRequest timedRequest(const Task& task, const KernelBinary& candidate, const KernelBinary& reference) {
+  EvaluationRequest r;
+  r.task = &task;
+  r.candidate = candidate;
+  r.reference = reference;
+  r.seeds = {1};
+  r.time = true;
+  return r;
+}
+
 cuda::CudaEvaluator& sharedEvaluator() {
   static cuda::CudaEvaluator evaluator(std::make_shared<NvrtcCompiler>());
   return evaluator;

@@ -37,6 +37,9 @@ KernelBinary compileKernel(const std::string& source, const LaunchRule& launch);
 // The task's baseline, compiled.
 KernelBinary compileBaseline(const Task& task);
 
+// `candidate` against `reference` for `task`: validated on seed 1, then timed.
+EvaluationRequest timedRequest(const Task& task, const KernelBinary& candidate, const KernelBinary& reference);
+
 // One evaluator for the whole test binary (creating a context costs time).
 cuda::CudaEvaluator& sharedEvaluator();
 

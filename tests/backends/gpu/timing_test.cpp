@@ -13,13 +13,7 @@ namespace crucible::gputest {
 namespace {
 
 Evaluation timed(const Task& task, const KernelBinary& candidate, const KernelBinary& reference) {
-  EvaluationRequest r;
-  r.task = &task;
-  r.candidate = candidate;
-  r.reference = reference;
-  r.seeds = {1};
-  r.time = true;
-  Evaluation e = sharedEvaluator().evaluate(r);
+  Evaluation e = sharedEvaluator().evaluate(timedRequest(task, candidate, reference));
   if (e.timing)
     std::cout << "[ timing   ] candidate " << e.timing->medianUs << " us (IQR " << e.timing->iqrUs << "), reference "
               << e.timing->referenceMedianUs << " us (IQR " << e.timing->referenceIqrUs << "), speedup "
