@@ -129,7 +129,7 @@ void KernelModule::setCarveout(const LaunchGeometry& g, const DeviceInfo& device
   } else {
     // The blocks an SM holds with no preference, the rest as L1. Prepared
     // again, the occupancy is asked under the preference and comes out the
-    // same (Timing.APreparedKernelHasTheCarveoutThatKeepsItsOccupancy).
+    // same (Timing.APreparedKernelHasTheCarveoutItWasAskedFor).
     int blocks = 0;
     if (CUresult rc = queryActiveBlocksPerSm(g, blocks); rc != CUDA_SUCCESS)
       throw KernelFailure(CandidateStatus::ResourceError,
