@@ -13,8 +13,8 @@
 // and first a line "device gpu=... driver=... sm_mhz=... mem_mhz=..." (spaces in the name as '_').
 #include <cstdio>
 #include <exception>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/cuda_evaluator.h"

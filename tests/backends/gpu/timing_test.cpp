@@ -51,6 +51,12 @@ TEST_P(SelfTiming, ABaselineAgainstItselfIsWithinTwoPercentOfOne) {
   EXPECT_NEAR(e.timing->speedup, 1.0, 0.02) << GetParam();
 }
 
+INSTANTIATE_TEST_SUITE_P(MemoryBoundTasks, SelfTiming,
+                         testing::Values("softmax_f32_8192x4096", "layernorm_f32_8192x4096", "rmsnorm_bf16_8192x8192",
+                                         "rowsum_f32_8192x8192", "transpose_f32_8192x8192",
+                                         "cross_entropy_f32_8192x32000"),
+                         [](const testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
 // The carveout preference prepare() sets (shared_carveout.h): none unless one
 // is asked for, exactly the percent asked, and for "least" the formula's
 // percent, which costs no block an SM.
@@ -106,12 +112,6 @@ extern "C" __global__ void tiles(float* out) {
               << info.maxSmemPerSm << " B\n";
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(MemoryBoundTasks, SelfTiming,
-                         testing::Values("softmax_f32_8192x4096", "layernorm_f32_8192x4096", "rmsnorm_bf16_8192x8192",
-                                         "rowsum_f32_8192x8192", "transpose_f32_8192x8192",
-                                         "cross_entropy_f32_8192x32000"),
-                         [](const testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 TEST(Timing, MoreWorkPerElementIsSlower) {
   CRUCIBLE_REQUIRE_GPU();
