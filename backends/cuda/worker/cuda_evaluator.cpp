@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/ceilings.h"
 #include "backends/cuda/worker/cupti_profiler.h"
@@ -343,7 +344,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
           moduleVariableSpans(reference->module(), request.reference.cubin, /*writableOnly=*/false));
       refGeometry = resolveGeometry(refRule, spec.axes, gpu_.info().smCount);
       reference->prepare(refGeometry, gpu_.info(), options_.carveout);
-      referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference", OutputBuffers::Reference);
+      referenceMaps = task.tensorMaps(refRule.tensorMaps, "the reference");
       task.checkParameters(*reference, referenceMaps, "the reference");
     } catch (const KernelFailure& e) {
       throw KernelFailure(CandidateStatus::ResourceError,
@@ -357,11 +358,20 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   // Fresh inputs before every launch of either kernel, warm-up ones too: nothing tells them apart.
   hooks.beforeReference = [&] { task.drawTimedInputs(plan.nextInputSeed()); };
   hooks.beforeCandidate = [&](int) { latest = queueFreshLaunchState(task, candidate.globals, plan); };
+  // The reference writes the candidate's outputs (task_runtime.h, enqueue):
+  // when it follows the candidate, the candidate's are stashed for the check.
+  bool stashed = false;
+  hooks.betweenCandidateAndReference = [&] {
+    task.stashOutputs();
+    stashed = true;
+  };
   hooks.afterPair = [&](int pair, bool last) {
     checks.timedLaunches = pair + 1;
     if (deviceOutput_) deviceOutput_->trim();
+    const bool restore = std::exchange(stashed, false);
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
+    if (restore) task.restoreStashedOutputs();
     refuseWritesToHarnessMemory(task, candidate);
     if (std::string why = task.checkTimedLaunch(latest.fill, latest.inputSeed, options_.launchTimeoutSeconds); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,
@@ -371,7 +381,7 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   auto launchCandidate = [&] { task.enqueue(candidate.kernel, candidate.geometry, candidate.maps, "the candidate"); };
   std::function<void()> launchReference;
   if (reference)
-    launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference", OutputBuffers::Reference); };
+    launchReference = [&] { task.enqueue(*reference, refGeometry, referenceMaps, "the reference"); };
   auto finish = [&] { task.finish("a timed kernel", options_.launchTimeoutSeconds); };
   flusher_->reset(task.stream());  // nothing an earlier evaluation left is charged to this one
   Timing timing = timeInterleaved(gpu_, *flusher_, clocks_, launchCandidate, launchReference, finish, options_.timing, hooks);

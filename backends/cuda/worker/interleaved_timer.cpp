@@ -144,6 +144,7 @@ Timing timeInterleaved(GpuContext& gpu, L2Flusher& flusher, const NvmlClocks& cl
     // Alternate which kernel goes first, so neither always follows the other.
     const bool candidateFirst = (pair % 2 == 0) || !hasReference;
     if (candidateFirst) timeOne(candEvents, candidate);
+    if (candidateFirst && hasReference && hooks.betweenCandidateAndReference) hooks.betweenCandidateAndReference();
     if (hasReference) timeOne(refEvents, reference);
     if (!candidateFirst) timeOne(candEvents, candidate);
     finish();

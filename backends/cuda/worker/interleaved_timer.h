@@ -120,6 +120,10 @@ struct TimingHooks {
   // Before every launch of either kernel, warm-up ones included, ahead of the
   // L2 flush (after beforeCandidate): the leftover scrubs (leftover_scrub.h).
   std::function<void()> beforeEachLaunch;
+  // In a measured pair whose candidate launch went first, between it and the
+  // reference's hooks: the reference writes the candidate's output buffers,
+  // so what the candidate wrote is kept here for the pair's check.
+  std::function<void()> betweenCandidateAndReference;
   // After each measured pair has finished; `last` when sampling stops after
   // it. May throw KernelFailure (a timed launch whose output is wrong). Its
   // time is not counted as sampling time (TimingOptions' seconds).

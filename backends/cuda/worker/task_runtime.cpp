@@ -32,7 +32,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const TensorSpec& t : spec_.outputs) {
     const std::int64_t n = elementCount(spec_, t);
     outputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
-    referenceOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
+    stashedOutputs_.push_back(std::make_unique<GuardedBuffer>(t.dtype, n));
     oracleOutputs_.push_back(std::make_unique<GuardedBuffer>(DType::F64, n));
     outputSlots_[0].emplace_back(t.dtype, n);  // slot 1 is sized on first use
     maskedReference_.push_back(DeviceBuffer::wholePages(static_cast<std::size_t>(n) * sizeof(double)));
@@ -48,7 +48,7 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const auto& b : outputs_) recordGuards(*b);
   for (std::size_t i = 0; i < spec_.outputs.size(); ++i) {
     const std::string& name = spec_.outputs[i].name;
-    for (const auto& [buffer, whose] : {std::pair{referenceOutputs_[i].get(), "the reference's output '"},
+    for (const auto& [buffer, whose] : {std::pair{stashedOutputs_[i].get(), "the stash of the candidate's output '"},
                                         std::pair{oracleOutputs_[i].get(), "the oracle's buffer for output '"}}) {
       harnessMemory_.record(std::string("guard before ") + whose + name + "'", buffer->leadingGuard(),
                             GuardedBuffer::kGuardBytes);
@@ -73,16 +73,13 @@ TaskRuntime::TaskRuntime(GpuContext& gpu, TaskSpec spec, const std::string& orac
   for (const std::string& s : spec_.scalars) scalars_.push_back(evalExpression(s, spec_.axes));
 
   for (auto& b : inputs_) candidateArgs_.push_back(b->data());
-  oracleArgs_ = referenceArgs_ = candidateArgs_;
+  oracleArgs_ = candidateArgs_;
   for (auto& b : outputs_) candidateArgs_.push_back(b->data());
-  for (auto& b : referenceOutputs_) referenceArgs_.push_back(b->data());
   for (auto& b : oracleOutputs_) oracleArgs_.push_back(b->data());
   for (auto& a : candidateArgs_) candidateParams_.push_back(&a);
-  for (auto& a : referenceArgs_) referenceParams_.push_back(&a);
   for (auto& a : oracleArgs_) oracleParams_.push_back(&a);
   for (auto& s : scalars_) {
     candidateParams_.push_back(&s);
-    referenceParams_.push_back(&s);
     oracleParams_.push_back(&s);
   }
 
@@ -187,7 +184,7 @@ void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
     }
     harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
   }
-  for (auto& b : referenceOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
+  for (auto& b : stashedOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
 }
 
 void TaskRuntime::queueDraws(std::uint64_t seed, const StressCase* stress) {
@@ -364,14 +361,12 @@ std::string TaskRuntime::outputGuardDamage() const {
 // guard in front of the data keeps it.
 static_assert(GuardedBuffer::kGuardBytes % 256 == 0, "a tensor's data must keep its allocation's alignment");
 
-TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who,
-                                   OutputBuffers outputs) const {
-  const auto& outputBuffers = outputs == OutputBuffers::Reference ? referenceOutputs_ : outputs_;
+TensorMaps TaskRuntime::tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const {
   auto bufferOf = [&](const std::string& tensor) -> CUdeviceptr {
     for (std::size_t i = 0; i < spec_.inputs.size(); ++i)
       if (spec_.inputs[i].name == tensor) return inputs_[i]->data();
     for (std::size_t i = 0; i < spec_.outputs.size(); ++i)
-      if (spec_.outputs[i].name == tensor) return outputBuffers[i]->data();
+      if (spec_.outputs[i].name == tensor) return outputs_[i]->data();
     throw KernelFailure(CandidateStatus::ResourceError, who + ": no buffer for tensor '" + tensor + "'");
   };
   return TensorMaps(spec_, rules, bufferOf, who);
@@ -408,8 +403,23 @@ void TaskRuntime::launchWith(const KernelModule& kernel, const LaunchGeometry& g
 }
 
 void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,
-                          const std::string& who, OutputBuffers outputs) {
-  launchWith(kernel, g, outputs == OutputBuffers::Reference ? referenceParams_ : candidateParams_, maps, who);
+                          const std::string& who) {
+  launchWith(kernel, g, candidateParams_, maps, who);
+}
+
+void TaskRuntime::stashOutputs() {
+  for (std::size_t i = 0; i < outputs_.size(); ++i)
+    check(driver().cuMemcpyDtoDAsync(stashedOutputs_[i]->data(), outputs_[i]->data(), outputs_[i]->dataBytes(),
+                                     gpu_.stream()),
+          "stashing the candidate's outputs");
+}
+
+void TaskRuntime::restoreStashedOutputs() {
+  for (std::size_t i = 0; i < outputs_.size(); ++i)
+    check(driver().cuMemcpyDtoDAsync(outputs_[i]->data(), stashedOutputs_[i]->data(), outputs_[i]->dataBytes(),
+                                     gpu_.stream()),
+          "restoring the candidate's stashed outputs");
+  check(driver().cuStreamSynchronize(gpu_.stream()), "restoring the candidate's stashed outputs");
 }
 
 void TaskRuntime::run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,

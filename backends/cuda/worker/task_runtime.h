@@ -38,9 +38,6 @@ namespace crucible::cuda {
 
 class HarnessKernels;
 
-// Whose output buffers a launch or a tensor map uses.
-enum class OutputBuffers { Candidate, Reference };
-
 class TaskRuntime {
 public:
   // `oracleCubin` is the task's oracle compiled for this GPU; `harness` fills,
@@ -73,8 +70,8 @@ public:
 
   // Queues `fill` into every candidate output on the stream (ordered before
   // the next launch); with `rewriteGuards`, the guards are rewritten too.
-  // The reference's outputs get the fill as well: they lie next to the
-  // candidate's, and between two candidate launches with no reference launch
+  // The stash (stashOutputs) gets the fill as well: it lies next to the
+  // candidate's outputs, and between two candidate launches with no stash
   // between (every other pair of the timing) a kernel could otherwise keep
   // its results there.
   void fillOutputs(const FillChoice& fill, bool rewriteGuards);
@@ -95,7 +92,7 @@ public:
   // The harness's own device memory, none of which any kernel may write
   // (harness_memory_watch.h): the masked copies validation compares with (drawn
   // inputs, reference, kept outputs), the oracle's buffers (cleared outputs
-  // and guards), the guards around the reference's outputs, the unused ends of
+  // and guards), the guards around the stash of the candidate's outputs, the unused ends of
   // their pages, and whatever the evaluator adds (watchHarnessMemory). Each
   // region's hash is recorded when the harness writes it; "" when every
   // region still hashes so, else a verdict naming the first that does not.
@@ -107,8 +104,8 @@ public:
   const std::vector<DeviceSpan>& oracleVariables() const { return oracleVariables_; }
   // Watches `bytes` at `where` as harness memory from now on (`what` names it).
   void watchHarnessMemory(std::string what, CUdeviceptr where, std::size_t bytes);
-  // The reference's and the oracle's buffers for output `output` (tests).
-  const GuardedBuffer& referenceOutputForTests(std::size_t output) const { return *referenceOutputs_[output]; }
+  // The stash's and the oracle's buffers for output `output` (tests).
+  const GuardedBuffer& stashedOutputForTests(std::size_t output) const { return *stashedOutputs_[output]; }
   const GuardedBuffer& oracleOutputForTests(std::size_t output) const { return *oracleOutputs_[output]; }
   // checkOutput (output_check.h) of candidate output `output` as the device
   // holds it now against the current reference, with `tol` and poison
@@ -138,8 +135,7 @@ public:
   // The tensor maps `rules` ask for, encoded for this runtime's input and
   // output buffers (the same buffers for every launch, so once per kernel).
   // Throws KernelFailure (ResourceError) naming `who` when a rule cannot be encoded.
-  TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who,
-                        OutputBuffers outputs = OutputBuffers::Candidate) const;
+  TensorMaps tensorMaps(const std::vector<TensorMapRule>& rules, const std::string& who) const;
 
   // Throws KernelFailure (Invalid) naming `who` when `kernel`'s binary
   // declares parameters other than those the task's ABI passes with `maps`
@@ -156,9 +152,19 @@ public:
   void run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who,
            double timeoutSeconds);
   // Queues the launch only (timing); throws KernelFailure if refused. The
-  // reference writes its own output buffers, never the candidate's.
-  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who,
-               OutputBuffers outputs = OutputBuffers::Candidate);
+  // reference's launches write the candidate's output buffers: where a
+  // buffer lies moves a kernel's time (softmax's baseline took 107 us writing
+  // the candidate's buffers and 116 us writing buffers of its own on the
+  // H100, results/2026-12-07-h100-self-timing-bias.md), so both kernels are
+  // timed writing the same ones.
+  void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who);
+  // Queues a copy of every candidate output into the stash: when the
+  // reference's timed launch follows the candidate's, what the candidate
+  // wrote is kept for that launch's check. No launch runs between the two
+  // copies but the reference's and the harness's.
+  void stashOutputs();
+  // Puts the stash back into the candidate's outputs, and waits.
+  void restoreStashedOutputs();
   // Waits for queued work; throws KernelFailure on a fault or timeout.
   void finish(const std::string& who, double timeoutSeconds);
 
@@ -202,7 +208,7 @@ private:
   std::unique_ptr<KernelModule> oracle_;
   std::vector<DeviceSpan> oracleVariables_;
   LaunchGeometry oracleGeometry_;
-  std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, referenceOutputs_, oracleOutputs_;
+  std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, stashedOutputs_, oracleOutputs_;
   std::vector<HostTensor> hostInputs_;
   // Device copies validation compares with, each masked with its own key:
   // the inputs as drawn (inputDamage), the reference (checkOutput) and a
@@ -217,9 +223,9 @@ private:
   std::vector<HostTensor> outputSlots_[2];
   // Kernel arguments: device pointers then scalars, and the arrays of their
   // addresses that cuLaunchKernel takes.
-  std::vector<CUdeviceptr> candidateArgs_, referenceArgs_, oracleArgs_;
+  std::vector<CUdeviceptr> candidateArgs_, oracleArgs_;
   std::vector<long long> scalars_;
-  std::vector<void*> candidateParams_, referenceParams_, oracleParams_;
+  std::vector<void*> candidateParams_, oracleParams_;
   // candidateParams_ followed by a kernel's tensor maps, rebuilt for each launch that has some.
   std::vector<void*> launchParams_;
   // Registrations of the host buffers above, all sized once in the

@@ -206,7 +206,7 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
 // not from when timing starts: a word written into the masked reference
 // right after it was kept (a validation launch could do that, and only read
 // it while timed) is named at the next check. So are writes into the guards
-// around the reference's outputs, into the unused ends of the harness's
+// around the stash of the candidate's outputs, into the unused ends of the harness's
 // pages, and into a candidate guard past its first 256 KiB (the trailing
 // guard now runs to the end of the page).
 TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
@@ -234,13 +234,13 @@ TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
     const char* named;
     CUdeviceptr where;
   };
-  const cuda::GuardedBuffer& ref = rt.referenceOutputForTests(0);
+  const cuda::GuardedBuffer& stash = rt.stashedOutputForTests(0);
   const cuda::GuardedBuffer& oracle = rt.oracleOutputForTests(0);
   const std::vector<Case> cases = {
       {"oracle's buffer for output 'y'", oracle.data() + 4096},
       {"oracle's buffer for output 'y'", oracle.data() + oracle.dataBytes() - 4},  // its last word
-      {"guard after the reference's output 'y'", ref.trailingGuard() + ref.trailingGuardBytes() - 4},
-      {"guard before the reference's output 'y'", ref.leadingGuard()},
+      {"guard after the stash of the candidate's output 'y'", stash.trailingGuard() + stash.trailingGuardBytes() - 4},
+      {"guard before the stash of the candidate's output 'y'", stash.leadingGuard()},
       {"unused end of the page of the harness's result words", g.harness.resultPageTail() + 64},
   };
   for (const Case& c : cases) {
@@ -333,6 +333,56 @@ TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
   EXPECT_EQ(rt.checkTimedLaunch(fill, 0xD1CE2ull, 10), "");
   const std::string other = rt.checkTimedLaunch(fill, 0xD1CE3ull, 10);
   EXPECT_NE(other.find("outside tolerance"), std::string::npos) << "judged against another launch's inputs: " << other;
+}
+
+// The reference's timed launches write the candidate's output buffers (so
+// both kernels write the same memory). When the reference follows the
+// candidate, the candidate's outputs are stashed and put back for the check:
+// a candidate that wrote nothing is still named, though the reference wrote
+// correct outputs into its buffers, and a correct one still passes. A fill
+// reaches the stash too, so nothing a kernel leaves there outlives it.
+TEST(HarnessRuntime, ATimedLaunchTheReferenceFollowsIsJudgedOnWhatTheCandidateWrote) {
+  CRUCIBLE_REQUIRE_GPU();
+  GeluRuntime g;
+  cuda::TaskRuntime& rt = *g.rt;
+  rt.randomizeInputs(1);
+  rt.computeReference(10);
+  const CompileResult built = g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
+  ASSERT_TRUE(built.report.ok) << built.report.log;
+  cuda::KernelModule baseline(built.cubin, g.spec.baseline.launch.entry);
+  const cuda::LaunchGeometry geometry = cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount);
+  baseline.prepare(geometry, g.gpu.info());
+  const cuda::FillChoice fill{cuda::OutputFill::Poison0, 0};
+  auto referenceFollows = [&](std::uint64_t seed) {
+    rt.stashOutputs();
+    rt.drawTimedInputs(seed);
+    rt.enqueue(baseline, geometry, cuda::TensorMaps{}, "the reference");
+    rt.finish("the reference", 10);
+    rt.restoreStashedOutputs();
+  };
+
+  // A candidate launch that wrote nothing: the reference after it wrote its buffers.
+  rt.fillOutputs(fill, true);
+  rt.drawTimedInputs(0xD1CE4ull);
+  referenceFollows(0xD1CE4ull);  // the same inputs: without the stash its outputs would pass
+  const std::string unwritten = rt.checkTimedLaunch(fill, 0xD1CE4ull, 10);
+  EXPECT_NE(unwritten.find("elements of output 'y' still hold the NaN poison 0"), std::string::npos) << unwritten;
+
+  // A correct candidate launch, the reference after it on other inputs.
+  rt.fillOutputs(fill, true);
+  rt.drawTimedInputs(0xD1CE5ull);
+  rt.run(baseline, geometry, cuda::TensorMaps{}, "the candidate", 10);
+  referenceFollows(0xD1CE6ull);
+  EXPECT_EQ(rt.checkTimedLaunch(fill, 0xD1CE5ull, 10), "");
+
+  // The fill before a candidate launch reaches the stash.
+  rt.fillOutputs(fill, true);
+  const cuda::GuardedBuffer& stash = rt.stashedOutputForTests(0);
+  std::vector<std::byte> got(16);
+  ASSERT_EQ(cuda::driver().cuMemcpyDtoH(got.data(), stash.data() + stash.dataBytes() / 2, got.size()), CUDA_SUCCESS);
+  const auto pattern = cuda::poisonPattern(DType::F32, 0);
+  for (std::size_t i = 0; i < got.size(); i += 4) EXPECT_EQ(std::memcmp(got.data() + i, pattern.data(), 4), 0) << i;
+  EXPECT_EQ(rt.harnessMemoryDamage(), "");
 }
 
 // Whole pages: the extent is a multiple of the device's granularity, the

@@ -4,7 +4,8 @@
 // them) are not sampling time. Counted as sampling, a check of 10 ms made
 // microsecond pairs look slow (5 ms a pair or more), and slow pairs may stop
 // on precision after 10 pairs instead of 30. And the hooks before each
-// launch of either kernel (the inputs' draw in the worker) run for both.
+// launch of either kernel (the inputs' draw in the worker) run for both, and
+// the stash between a pair's launches runs where the candidate went first.
 #include <gtest/gtest.h>
 #include <chrono>
 #include <thread>
@@ -40,9 +41,10 @@ TEST(InterleavedTimer, TheChecksAfterAPairAreNotSamplingTime) {
   cuda::TimingOptions o;
   o.precisionTarget = 1.0;  // any precision is enough: the pair count alone decides the stop
   cuda::TimingHooks hooks;
-  int checks = 0, beforeCandidate = 0, beforeReference = 0;
+  int checks = 0, beforeCandidate = 0, beforeReference = 0, candidateFirst = 0;
   hooks.beforeCandidate = [&](int) { ++beforeCandidate; };
   hooks.beforeReference = [&] { ++beforeReference; };
+  hooks.betweenCandidateAndReference = [&] { ++candidateFirst; };
   hooks.afterPair = [&](int, bool) {
     ++checks;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -54,6 +56,13 @@ TEST(InterleavedTimer, TheChecksAfterAPairAreNotSamplingTime) {
   // Both kernels' launches, warm-up ones included, follow their own hook (the inputs' draw in the worker).
   EXPECT_EQ(beforeCandidate, beforeReference);
   EXPECT_GT(beforeReference, static_cast<int>(t.samplesUs.size())) << "the warm-up's launches too";
+  // The measured pairs whose candidate went first (every other one, the first included), not the warm-up's.
+  EXPECT_EQ(candidateFirst, (static_cast<int>(t.samplesUs.size()) + 1) / 2);
+
+  // With no reference nothing follows the candidate.
+  candidateFirst = 0;
+  cuda::timeInterleaved(gpu, flusher, clocks, launch, {}, finish, o, hooks);
+  EXPECT_EQ(candidateFirst, 0);
 }
 
 }  // namespace
