@@ -30,7 +30,7 @@ struct CudaEvaluatorOptions {
   int extendedExtraSeeds = 8;         // added for the seal's extended validation
   TimingOptions timing;
   // The L1 / shared split asked for the candidate and the reference, alike
-  // (shared_carveout.h says why the judge keeps Unset for now).
+  // (shared_carveout.h says why the judge keeps Unset).
   CarveoutPreference carveout;
 };
 

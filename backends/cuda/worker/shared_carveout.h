@@ -11,15 +11,15 @@ namespace crucible::cuda {
 // (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, set in
 // KernelModule::prepare).
 //
-// Why it is a choice: with no preference the driver picks each launch's split
-// from what the SMs were doing before, so on the H100 the softmax baseline
-// timed against itself came out 8-10% apart, and which side gained depended on
-// the harness's work between launches. A fixed 0% or 100% on both functions
-// measured alike; the least split that keeps the kernel's occupancy (8% for
-// softmax) did not (results/2026-12-07-h100-self-timing-bias.md). Until a
-// setting is shown to be honest on every memory-bound task, the judge keeps
-// Unset (the driver's own choice, as before), and tests/bench/carveout_sweep.py
-// measures the others side by side.
+// Why it is a choice: the split moves a kernel's own time (on the H100 at 0%
+// transpose's baseline took 3x as long, at 100% layernorm's 16% longer), and a
+// sweep of the preferences (tests/bench/carveout_sweep.py) is how that is
+// measured. It was first taken for the cause of softmax's self-timing bias on
+// the H100; the cause was the two sides' different output buffers, and the
+// split only decided at which L1 sizes it showed
+// (results/2026-12-07-h100-self-timing-bias.md). With both sides writing the
+// same buffers, Unset (the driver's own choice, as a user's program gets) is
+// honest on every memory-bound task, and it is the judge's default.
 struct CarveoutPreference {
   enum class Kind {
     Unset,              // no preference: the driver decides, launch by launch
