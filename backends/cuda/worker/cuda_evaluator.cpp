@@ -327,7 +327,7 @@ void CudaEvaluator::validateAndTime(const EvaluationRequest& request, TaskRuntim
 Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntime& task,
                                     const CandidateUnderTest& candidate, LaunchPlan& plan, TimedChecks& checks) {
   const TaskSpec& spec = task.spec();
-  // The reference writes its own output buffers (never the candidate's).
+  // The reference writes the candidate's output buffers, as the candidate does (TaskRuntime::enqueue says why).
   std::unique_ptr<KernelModule> reference;
   LaunchGeometry refGeometry;
   TensorMaps referenceMaps;  // a sealed kernel used as the reference may take tensor maps too

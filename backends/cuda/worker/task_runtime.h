@@ -7,9 +7,11 @@
 // precise reason.
 //
 // What a candidate can reach is kept apart from what judges it: the oracle's
-// device outputs are overwritten as soon as they are copied, and the
-// reference kernel timed beside the candidate writes its own output buffers,
-// so no launch of the candidate ever finds a correct result in memory. The
+// device outputs are overwritten as soon as they are copied, and what the
+// reference kernel timed beside the candidate writes into the candidate's
+// output buffers (both are timed writing the same ones) is overwritten by the
+// fill before the candidate's next launch, so no launch of the candidate ever
+// finds a correct result in memory. The
 // copies validation compares with on the device (the reference, a validated
 // launch's outputs) are masked: every element XORed with a stream of bits
 // from a key only the host holds, drawn afresh for every copy.
