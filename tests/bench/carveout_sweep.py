@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Which carveout preference makes the judge honest: every memory-bound task's
-baseline timed against itself, under each preference the harness can ask the
-driver for (backends/cuda/worker/shared_carveout.h), side by side in one run.
+"""Which carveout preferences keep the judge honest, and what each does to the
+kernels' own times: every memory-bound task's baseline timed against itself,
+under each preference the harness can ask the driver for
+(backends/cuda/worker/shared_carveout.h), side by side in one run.
 
   carveout_sweep.py OUT.md CARVEOUT_SWEEP_BINARY [--preferences unset,least,0,7,16,100]
                     [--tasks a,b] [--rounds N]
 
 Every (task, preference) evaluation runs in a fresh process
 (build/headless/bin/carveout_sweep), since what ran before in a process moves
-the driver's choice; the preferences' order turns each round. A preference is
+where its buffers lie; the preferences' order turns each round. A preference is
 honest when every task's speedup against itself stays within 2% in every round
 (the GPU test SelfTiming's bar). The table also gives each side's median time,
 since the preference moves the kernels' own times too.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Not a test: one built-in task's baseline timed against itself, with the
 // harness asking the driver for one carveout preference (shared_carveout.h),
-// in a process of its own, since what ran before in a process moves the
-// driver's choice. tests/bench/carveout_sweep.py runs it for each preference
-// and task and prints the table that says which setting the judge can take.
+// in a process of its own, since what ran before in a process moves where
+// its buffers lie, and that moved a kernel's time (the self-timing bias of
+// results/2026-12-07-h100-self-timing-bias.md). tests/bench/carveout_sweep.py
+// runs it for each preference and task and prints the table that says which
+// settings time every baseline alike, and what each does to their times.
 //
 //   carveout_sweep PREFERENCE TASK [REPEATS]     PREFERENCE: unset | least | 0-100
 //
