@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <utility>
 #include "backends/cuda/compile/nvrtc_compiler.h"
 #include "backends/cuda/worker/ceilings.h"
 #include "backends/cuda/worker/cupti_profiler.h"
@@ -360,18 +359,12 @@ Timing CudaEvaluator::timeCandidate(const EvaluationRequest& request, TaskRuntim
   hooks.beforeCandidate = [&](int) { latest = queueFreshLaunchState(task, candidate.globals, plan); };
   // The reference writes the candidate's outputs (task_runtime.h, enqueue):
   // when it follows the candidate, the candidate's are stashed for the check.
-  bool stashed = false;
-  hooks.betweenCandidateAndReference = [&] {
-    task.stashOutputs();
-    stashed = true;
-  };
+  hooks.betweenCandidateAndReference = [&] { task.stashOutputs(); };
   hooks.afterPair = [&](int pair, bool last) {
     checks.timedLaunches = pair + 1;
     if (deviceOutput_) deviceOutput_->trim();
-    const bool restore = std::exchange(stashed, false);
     if (!plan.checkAfter(pair, last)) return;
     ++checks.checked;
-    if (restore) task.restoreStashedOutputs();
     refuseWritesToHarnessMemory(task, candidate);
     if (std::string why = task.checkTimedLaunch(latest.fill, latest.inputSeed, options_.launchTimeoutSeconds); !why.empty())
       throw KernelFailure(CandidateStatus::Invalid,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "backends/cuda/worker/task_runtime.h"
 #include <cstring>
+#include <utility>
 #include "backends/cuda/worker/driver_api.h"
 #include "backends/cuda/worker/kernel_failure.h"
 #include "backends/cuda/worker/kernel_parameters.h"
@@ -185,6 +186,7 @@ void TaskRuntime::fillOutputs(const FillChoice& fill, bool rewriteGuards) {
     harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
   }
   for (auto& b : stashedOutputs_) harness_.fill(b->data(), b->dtype(), b->count(), fill, gpu_.stream());
+  stashPending_ = false;  // the outputs are the fill now, and so is the stash
 }
 
 void TaskRuntime::queueDraws(std::uint64_t seed, const StressCase* stress) {
@@ -270,6 +272,11 @@ std::string TaskRuntime::unwrittenSince(std::size_t output, const FillChoice& fi
 
 std::string TaskRuntime::checkTimedLaunch(const FillChoice& fillBefore, std::uint64_t inputSeed,
                                           double timeoutSeconds) {
+  // The reference's launch after the candidate's wrote over its outputs: the candidate's are put back.
+  if (std::exchange(stashPending_, false)) {
+    queueOutputCopies(outputs_, stashedOutputs_, "restoring the candidate's stashed outputs");
+    check(driver().cuStreamSynchronize(gpu_.stream()), "restoring the candidate's stashed outputs");
+  }
   if (std::string damage = outputGuardDamage(); !damage.empty()) return damage;
   for (std::size_t i = 0; i < inputs_.size(); ++i)
     if (std::string damage = inputGuardDamage(i); !damage.empty()) return damage;
@@ -408,18 +415,14 @@ void TaskRuntime::enqueue(const KernelModule& kernel, const LaunchGeometry& g, c
 }
 
 void TaskRuntime::stashOutputs() {
-  for (std::size_t i = 0; i < outputs_.size(); ++i)
-    check(driver().cuMemcpyDtoDAsync(stashedOutputs_[i]->data(), outputs_[i]->data(), outputs_[i]->dataBytes(),
-                                     gpu_.stream()),
-          "stashing the candidate's outputs");
+  queueOutputCopies(stashedOutputs_, outputs_, "stashing the candidate's outputs");
+  stashPending_ = true;
 }
 
-void TaskRuntime::restoreStashedOutputs() {
-  for (std::size_t i = 0; i < outputs_.size(); ++i)
-    check(driver().cuMemcpyDtoDAsync(outputs_[i]->data(), stashedOutputs_[i]->data(), outputs_[i]->dataBytes(),
-                                     gpu_.stream()),
-          "restoring the candidate's stashed outputs");
-  check(driver().cuStreamSynchronize(gpu_.stream()), "restoring the candidate's stashed outputs");
+void TaskRuntime::queueOutputCopies(const std::vector<std::unique_ptr<GuardedBuffer>>& to,
+                                    const std::vector<std::unique_ptr<GuardedBuffer>>& from, const char* what) {
+  for (std::size_t i = 0; i < from.size(); ++i)
+    check(driver().cuMemcpyDtoDAsync(to[i]->data(), from[i]->data(), from[i]->dataBytes(), gpu_.stream()), what);
 }
 
 void TaskRuntime::run(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps,

@@ -162,11 +162,10 @@ public:
   void enqueue(const KernelModule& kernel, const LaunchGeometry& g, const TensorMaps& maps, const std::string& who);
   // Queues a copy of every candidate output into the stash: when the
   // reference's timed launch follows the candidate's, what the candidate
-  // wrote is kept for that launch's check. No launch runs between the two
-  // copies but the reference's and the harness's.
+  // wrote is kept, and the next checkTimedLaunch puts it back before judging
+  // (the next fillOutputs drops it). No launch runs between the two copies
+  // but the reference's and the harness's.
   void stashOutputs();
-  // Puts the stash back into the candidate's outputs, and waits.
-  void restoreStashedOutputs();
   // Waits for queued work; throws KernelFailure on a fault or timeout.
   void finish(const std::string& who, double timeoutSeconds);
 
@@ -181,6 +180,9 @@ private:
   void launchWith(const KernelModule& kernel, const LaunchGeometry& g, std::vector<void*>& params,
                   const TensorMaps& maps, const std::string& who);
 
+  // Queues a device copy of each buffer of `from` into the same output's buffer of `to` (data only).
+  void queueOutputCopies(const std::vector<std::unique_ptr<GuardedBuffer>>& to,
+                         const std::vector<std::unique_ptr<GuardedBuffer>>& from, const char* what);
   // Records the end of `b`'s last page past its size (zero since it was made; `of` names `b`).
   void recordPageEnd(const std::string& of, const DeviceBuffer& b);
   // Record what the harness just wrote in harnessMemory_: the masked copies
@@ -211,6 +213,7 @@ private:
   std::vector<DeviceSpan> oracleVariables_;
   LaunchGeometry oracleGeometry_;
   std::vector<std::unique_ptr<GuardedBuffer>> inputs_, outputs_, stashedOutputs_, oracleOutputs_;
+  bool stashPending_ = false;  // stashOutputs() ran since the last fill: the next check restores it
   std::vector<HostTensor> hostInputs_;
   // Device copies validation compares with, each masked with its own key:
   // the inputs as drawn (inputDamage), the reference (checkOutput) and a

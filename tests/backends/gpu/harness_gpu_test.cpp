@@ -165,6 +165,21 @@ struct GeluRuntime {
   std::unique_ptr<cuda::TaskRuntime> rt;
 };
 
+// The gelu task's baseline, compiled and prepared: it stands in for a correct
+// candidate, or for the reference.
+struct GeluBaseline {
+  explicit GeluBaseline(GeluRuntime& g)
+      : geometry(cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount)) {
+    const CompileResult built =
+        g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
+    EXPECT_TRUE(built.report.ok) << built.report.log;
+    module = std::make_unique<cuda::KernelModule>(built.cubin, g.spec.baseline.launch.entry);
+    module->prepare(geometry, g.gpu.info());
+  }
+  cuda::LaunchGeometry geometry;
+  std::unique_ptr<cuda::KernelModule> module;
+};
+
 TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
@@ -321,11 +336,9 @@ TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
   EXPECT_NE(unwritten.find("elements of output 'y' still hold the NaN poison 0"), std::string::npos) << unwritten;
 
   // The task's baseline stands in for a correct candidate.
-  const CompileResult built = g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
-  ASSERT_TRUE(built.report.ok) << built.report.log;
-  cuda::KernelModule baseline(built.cubin, g.spec.baseline.launch.entry);
-  const cuda::LaunchGeometry geometry = cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount);
-  baseline.prepare(geometry, g.gpu.info());
+  const GeluBaseline b(g);
+  const cuda::KernelModule& baseline = *b.module;
+  const cuda::LaunchGeometry& geometry = b.geometry;
   rt.fillOutputs(fill, true);
   rt.drawTimedInputs(0xD1CE2ull);
   rt.run(baseline, geometry, cuda::TensorMaps{}, "the candidate", 10);
@@ -337,7 +350,7 @@ TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
 
 // The reference's timed launches write the candidate's output buffers (so
 // both kernels write the same memory). When the reference follows the
-// candidate, the candidate's outputs are stashed and put back for the check:
+// candidate, the candidate's outputs are stashed, and the check puts them back:
 // a candidate that wrote nothing is still named, though the reference wrote
 // correct outputs into its buffers, and a correct one still passes. A fill
 // reaches the stash too, so nothing a kernel leaves there outlives it.
@@ -347,18 +360,15 @@ TEST(HarnessRuntime, ATimedLaunchTheReferenceFollowsIsJudgedOnWhatTheCandidateWr
   cuda::TaskRuntime& rt = *g.rt;
   rt.randomizeInputs(1);
   rt.computeReference(10);
-  const CompileResult built = g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
-  ASSERT_TRUE(built.report.ok) << built.report.log;
-  cuda::KernelModule baseline(built.cubin, g.spec.baseline.launch.entry);
-  const cuda::LaunchGeometry geometry = cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount);
-  baseline.prepare(geometry, g.gpu.info());
+  const GeluBaseline b(g);
+  const cuda::KernelModule& baseline = *b.module;
+  const cuda::LaunchGeometry& geometry = b.geometry;
   const cuda::FillChoice fill{cuda::OutputFill::Poison0, 0};
   auto referenceFollows = [&](std::uint64_t seed) {
     rt.stashOutputs();
     rt.drawTimedInputs(seed);
     rt.enqueue(baseline, geometry, cuda::TensorMaps{}, "the reference");
     rt.finish("the reference", 10);
-    rt.restoreStashedOutputs();
   };
 
   // A candidate launch that wrote nothing: the reference after it wrote its buffers.
