@@ -155,8 +155,10 @@ struct GeluRuntime {
     req.entry = spec.oracle.launch.entry;
     req.arch = gpu.info().arch();
     const CompileResult oracle = compiler.compile(req);
+    // A constructor cannot ASSERT: a failed compile is reported here, leaves
+    // rt empty, and every test ASSERTs rt before it uses it.
     EXPECT_TRUE(oracle.report.ok) << oracle.report.log;
-    rt = std::make_unique<cuda::TaskRuntime>(gpu, spec, oracle.cubin, harness);
+    if (oracle.report.ok) rt = std::make_unique<cuda::TaskRuntime>(gpu, spec, oracle.cubin, harness);
   }
   TaskSpec spec;
   cuda::GpuContext gpu;
@@ -172,7 +174,8 @@ struct GeluBaseline {
       : geometry(cuda::resolveGeometry(g.spec.baseline.launch, g.spec.axes, g.gpu.info().smCount)) {
     const CompileResult built =
         g.compiler.compile({g.spec.baseline.source, g.spec.baseline.launch.entry, g.gpu.info().arch(), {}});
-    EXPECT_TRUE(built.report.ok) << built.report.log;
+    EXPECT_TRUE(built.report.ok) << built.report.log;  // and module stays empty, as GeluRuntime's rt
+    if (!built.report.ok) return;
     module = std::make_unique<cuda::KernelModule>(built.cubin, g.spec.baseline.launch.entry);
     module->prepare(geometry, g.gpu.info());
   }
@@ -183,6 +186,7 @@ struct GeluBaseline {
 TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
+  ASSERT_NE(g.rt, nullptr) << "the gelu task's oracle did not compile";
   cuda::GpuContext& gpu = g.gpu;
   cuda::HarnessKernels& harness = g.harness;
   cuda::TaskRuntime& rt = *g.rt;
@@ -227,6 +231,7 @@ TEST(HarnessRuntime, OracleOutputsAreClearedAndFillsAreWhatThePlanSays) {
 TEST(HarnessRuntime, AWriteIntoTheHarnessesMemoryIsNamed) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
+  ASSERT_NE(g.rt, nullptr) << "the gelu task's oracle did not compile";
   cuda::TaskRuntime& rt = *g.rt;
   rt.randomizeInputs(1);
   rt.computeReference(10);
@@ -326,6 +331,7 @@ TEST(HarnessRuntime, AnOracleThatLeavesNonFiniteValuesIsATaskBug) {
 TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
+  ASSERT_NE(g.rt, nullptr) << "the gelu task's oracle did not compile";
   cuda::TaskRuntime& rt = *g.rt;
   rt.randomizeInputs(1);
   rt.computeReference(10);
@@ -337,6 +343,7 @@ TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
 
   // The task's baseline stands in for a correct candidate.
   const GeluBaseline b(g);
+  ASSERT_NE(b.module, nullptr) << "the gelu task's baseline did not compile";
   const cuda::KernelModule& baseline = *b.module;
   const cuda::LaunchGeometry& geometry = b.geometry;
   rt.fillOutputs(fill, true);
@@ -357,10 +364,12 @@ TEST(HarnessRuntime, ACheckedTimedLaunchIsJudgedOnItsOwnInputs) {
 TEST(HarnessRuntime, ATimedLaunchTheReferenceFollowsIsJudgedOnWhatTheCandidateWrote) {
   CRUCIBLE_REQUIRE_GPU();
   GeluRuntime g;
+  ASSERT_NE(g.rt, nullptr) << "the gelu task's oracle did not compile";
   cuda::TaskRuntime& rt = *g.rt;
   rt.randomizeInputs(1);
   rt.computeReference(10);
   const GeluBaseline b(g);
+  ASSERT_NE(b.module, nullptr) << "the gelu task's baseline did not compile";
   const cuda::KernelModule& baseline = *b.module;
   const cuda::LaunchGeometry& geometry = b.geometry;
   const cuda::FillChoice fill{cuda::OutputFill::Poison0, 0};
