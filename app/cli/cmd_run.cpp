@@ -78,6 +78,9 @@ EventLine lineFor(const EngineEvent& e) {
             return EventLine{true, c.candidate, "", (c.newCell ? "new cell " : "better elite for ") + c.cellKey};
           },
           [](const Sealed& s) { return EventLine{true, s.candidate}; },
+          [](const SealingBest& s) {
+            return EventLine{true, s.candidate, "", "the run's best: extended validation and sanitizers, then its seal"};
+          },
           [](const KnowledgeUpdated& k) {
             return EventLine{true, k.candidate, "", std::string(crucible::toString(k.status)) + ": " + k.claim};
           },

@@ -420,6 +420,8 @@ void RunCoordinator::onEvent(const EngineEvent& e) {
                  [&](const Progress& p) { progress(p.counters); },
                  [&](const CandidateEvaluated& c) { progress(c.counters); },
                  [&](const EliteImproved& c) { progress(c.counters); },
+                 // The run view's log says which candidate and why.
+                 [&](const SealingBest& s) { progress(s.counters); },
                  // The views learn of these from the store (dataChanged).
                  [](const CandidateProposed&) {},
                  [](const CandidateCompiled&) {},

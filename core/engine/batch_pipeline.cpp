@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iterator>
 #include <stdexcept>
 #include "core/engine/seal_policy.h"
@@ -91,6 +92,21 @@ PhaseTimes BatchPipeline::times() const {
   PhaseTimes t = times_;
   t.evaluators = static_cast<int>(config_.evaluators.size());
   return t;
+}
+
+std::string BatchPipeline::sanitizerDeferral(double evaluateSeconds) {
+  if (config_.sanitizerShare <= 0) return {};
+  std::lock_guard lock(mutex_);
+  const double spent = times_.sanitizeSeconds;
+  const double expected = sanitizerRuns_ > 0 ? spent / sanitizerRuns_ : kFirstSealInEvaluations * evaluateSeconds;
+  const double elapsed = secondsSince(started_);
+  if (spent + expected <= config_.sanitizerShare * elapsed) return {};
+  char why[320];
+  std::snprintf(why, sizeof why,
+                "sealing deferred to the end of the run: the sanitizers may take %.0f%% of a run's time, and "
+                "this seal's (about %.1f s) would bring them to %.1f s of the %.1f s so far",
+                100 * config_.sanitizerShare, expected, spent + expected, elapsed);
+  return why;
 }
 
 bool BatchPipeline::halted() {
@@ -240,11 +256,13 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
         recordDevice(*result.extended, result.device);
         if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
           // Only now: the sanitizers take minutes, and only a seal needs them.
-          if (config_.sanitizer) {
+          if (config_.sanitizer) result.sanitizeDeferred = sanitizerDeferral(result.evaluateSeconds);
+          if (config_.sanitizer && result.sanitizeDeferred.empty()) {
             phaseStart = Clock::now();
             result.sanitizer = sanitize(request.candidate, device);
             result.sanitizeSeconds = secondsSince(phaseStart);
           }
+          // A deferred one raises the bar too: the run's best is what is sealed at its end.
           if (!result.sanitizer || result.sanitizer->clean) {
             std::lock_guard lock(mutex_);
             batchBestExtended_ = std::max(batchBestExtended_, result.fitness);
@@ -263,6 +281,7 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
     if (result.profile) ++times_.profiles;
     times_.extendedSeconds += result.extendedSeconds;
     times_.sanitizeSeconds += result.sanitizeSeconds;
+    if (result.sanitizer) ++sanitizerRuns_;
     if (result.evaluation) {
       times_.validateSeconds += result.evaluation->validateSeconds;
       times_.timeSeconds += result.evaluation->timeSeconds;

@@ -11,6 +11,7 @@
 // went (phase_times.h).
 // Internal to core/engine.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -48,6 +49,10 @@ struct PipelineResult {
   // The sanitizers' report: present only when the extended validation passed
   // and a sanitizer is configured (they are slow; nothing else needs them).
   std::optional<SanitizerReport> sanitizer;
+  // The extended validation passed but the sanitizers were not run now: they
+  // had used their share of the run (PipelineConfig::sanitizerShare). Why, in
+  // words for the log; the run seals its best candidate when it ends.
+  std::string sanitizeDeferred;
   Fingerprint device;                        // where it was evaluated: the timing's device when recorded
   std::string failure;                       // State::Failed: the backend's exception
   // Wall seconds of this item's phases on the pipeline's threads.
@@ -70,6 +75,14 @@ struct PipelineConfig {
   double referenceMedianUs = 0;
   Fingerprint referenceDevice;               // the GPU referenceMedianUs was timed on
   double sealMargin = 0;
+  // The share of the pipeline's wall time the sanitizers may take (0: they
+  // run for every candidate that passes its extended validation). They take
+  // seconds a seal, more on large tensors; past the share a candidate's
+  // sanitizers are deferred, so a short run searches instead of waiting on
+  // compute-sanitizer. The first seal's cost is guessed from the
+  // candidate's evaluation (kFirstSealInEvaluations), later ones from the
+  // seals measured.
+  double sanitizerShare = 0;
   EngineControl* control = nullptr;
   std::function<void(const Candidate&, const CompileResult&)> onCompiled;  // from compile threads
   // false: the threads end once the constructor's items are done. true: they
@@ -106,6 +119,9 @@ private:
   void evaluateWorker(Evaluator* evaluator, int device);
   // The sanitizer's report; a sanitizer that throws gives a report that did not run.
   SanitizerReport sanitize(const KernelBinary& kernel, int device);
+  // Empty when the sanitizers may run now for a candidate whose evaluation
+  // took evaluateSeconds; else why they are deferred.
+  std::string sanitizerDeferral(double evaluateSeconds);
   bool halted();
 
   PipelineConfig config_;
@@ -122,11 +138,18 @@ private:
   // slower candidate of the same batch could not be sealed after it, so its
   // extended validation (many seeds at full size) would be wasted.
   double batchBestExtended_ = 0;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  int sanitizerRuns_ = 0;            // sanitizer calls finished (their seconds are in times_)
   bool halt_ = false;
   bool closed_ = false;
   PhaseTimes times_;                 // the threads' sums (under mutex_)
   std::vector<std::thread> threads_;
 };
+
+// What the first seal's sanitizers are guessed to cost, in evaluations of the
+// candidate: four tools, each a process that loads and runs the kernel once
+// as the evaluation does (measured seals replace the guess).
+inline constexpr double kFirstSealInEvaluations = 4;
 
 // The fitness of an evaluation: speedup vs the reference for a Valid, timed
 // result (comparableSpeedup: never across hardware); 0 otherwise.

@@ -42,15 +42,25 @@ CommitOutcome outcomeOf(const Candidate& candidate, const PipelineResult& r, con
   // Extended validation runs in this candidate's own pipeline item, before its
   // first commit: a demoted candidate never reached the archive, the run's best
   // or parent selection, so demoting it here is all there is to undo.
-  if (!r.extended) return o;
+  if (r.extended) decideSeal(o, r, rules);
+  return o;
+}
+
+bool sealRefused(const Candidate& c) { return c.statusDetail.find(kNotSealed) != std::string::npos; }
+
+void decideSeal(CommitOutcome& o, const PipelineResult& r, const OutcomeRules& rules) {
+  Candidate& c = o.candidate;
   o.demotion = demotionFor(*r.extended);
   if (o.demotion) {
     demote(c, *o.demotion, *r.extended);
   } else if (auto why = extendedValidationFailure(*r.extended, rules.sealMargin)) {
     o.sealNote = *why;
+  } else if (!r.sanitizeDeferred.empty()) {
+    // Not a refusal: the candidate's detail stays as it is, and the run seals its best when it ends.
+    o.sealNote = r.sanitizeDeferred;
   } else if (auto refused = sanitizerRefusal(r.sanitizer ? &*r.sanitizer : nullptr)) {
     o.sealNote = *refused;
-    c.statusDetail += (c.statusDetail.empty() ? "not sealed: " : "; not sealed: ") + o.sealNote;
+    c.statusDetail += (c.statusDetail.empty() ? "" : "; ") + std::string(kNotSealed) + o.sealNote;
   } else {
     // sanitizerRefusal refuses a missing report, so r.sanitizer is present here.
     // The seal's figures are the extended validation's: so is its fingerprint (on a
@@ -66,7 +76,6 @@ CommitOutcome outcomeOf(const Candidate& candidate, const PipelineResult& r, con
     else
       o.sealNote = "a better seal was made earlier in this batch";
   }
-  return o;
 }
 
 std::vector<LogMessage> sealLog(const CommitOutcome& o, const PipelineResult& r) {

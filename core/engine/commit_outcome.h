@@ -33,6 +33,16 @@ struct CommitOutcome {
 
 CommitOutcome outcomeOf(const Candidate& candidate, const PipelineResult& r, const OutcomeRules& rules);
 
+// The seal decision once r.extended (and r.sanitizer, unless deferred) ran:
+// sets o's demotion (and demotes o.candidate), seal or sealNote. outcomeOf
+// calls it; so does the seal of a run's best at its end (run_loop_seal.cpp).
+void decideSeal(CommitOutcome& o, const PipelineResult& r, const OutcomeRules& rules);
+
+// What a candidate's status detail carries when its sanitizers refused its
+// seal: trying again would only repeat them.
+inline constexpr const char* kNotSealed = "not sealed: ";
+bool sealRefused(const Candidate& c);
+
 struct LogMessage {
   std::string level;
   std::string text;

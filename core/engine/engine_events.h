@@ -95,6 +95,16 @@ struct Sealed {
   double speedup = 0;
 };
 
+// The run's search is over and its best candidate, whose seal was deferred
+// (or never tried in an interrupted session), gets its extended validation
+// and sanitizers: seconds to minutes before RunFinished (run_loop_seal.cpp).
+struct SealingBest {
+  static constexpr const char* kName = "sealing-best";
+  RunCounters counters;
+  CandidateId candidate = 0;
+  double fitness = 0;              // its speedup as the run measured it
+};
+
 struct KnowledgeUpdated {
   static constexpr const char* kName = "knowledge-updated";
   RunCounters counters;
@@ -152,7 +162,8 @@ struct RunFailed {
 
 using EngineEventKind =
     std::variant<events::RunStarted, events::CandidateProposed, events::AwaitingReview, events::CandidateCompiled,
-                 events::CandidateEvaluated, events::EliteImproved, events::Sealed, events::KnowledgeUpdated,
+                 events::CandidateEvaluated, events::EliteImproved, events::Sealed, events::SealingBest,
+                 events::KnowledgeUpdated,
                  events::Log, events::Progress, events::RunPaused, events::RunResumed, events::RunStopped,
                  events::RunFinished, events::RunFailed>;
 

@@ -126,6 +126,7 @@ void RunLoop::log(const std::string& level, const std::string& text) {
 }
 
 void RunLoop::finish(const std::string& reason) {
+  sealBestAtEnd();
   run_.status = RunStatus::Finished;
   run_.wallSecondsUsed = clock_.wallUsed();
   store_.updateRun(run_);
@@ -153,6 +154,10 @@ PhaseTimes RunLoop::phases() const {
   t.evaluations = committedThisSession_;
   t.proposeSeconds = proposeSeconds_;
   t.commitSeconds = commitSeconds_;
+  // The seal at the end held the GPU too (run_loop_seal.cpp).
+  t.extendedSeconds += endSeal_.extendedSeconds;
+  t.sanitizeSeconds += endSeal_.sanitizeSeconds;
+  t.gpuSeconds += endSeal_.gpuSeconds;
   return t;
 }
 

@@ -43,6 +43,10 @@ namespace crucible::engine_detail {
 
 using EventSink = std::function<void(const EngineEvent&)>;
 
+// The share of a run's wall time its sanitizers may take while it searches
+// (PipelineConfig::sanitizerShare); its best is sealed when it ends.
+inline constexpr double kRunSanitizerShare = 0.2;
+
 class RunLoop {
 public:
   // Loads the run, its task and settings; throws EngineError when the run or
@@ -131,6 +135,12 @@ private:
   void send(EngineEventKind what);  // to the observers, as an event of this run
   void log(const std::string& level, const std::string& text);
   void finish(const std::string& reason);
+  // The run's best candidate when it earns a seal it does not have and its
+  // sanitizers never refused it (run_loop_seal.cpp).
+  std::optional<Candidate> bestAwaitingSeal();
+  // Extended validation and sanitizers for that candidate, and its seal; a
+  // failure is logged, never thrown (all results are committed by then).
+  void sealBestAtEnd();
   void stopped();
 
   ProjectStore& store_;
@@ -181,6 +191,7 @@ private:
   // on this thread; the pipeline's threads keep their own sums.
   double proposeSeconds_ = 0;
   double commitSeconds_ = 0;
+  PhaseTimes endSeal_;             // the seal at the end of the run: extended, sanitize and GPU seconds
   std::int64_t committedThisSession_ = 0;
   double wallAtSessionStart_ = 0;
   // One pipeline for the session, appended generation by generation; the

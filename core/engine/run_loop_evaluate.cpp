@@ -31,6 +31,7 @@ PipelineConfig RunLoop::pipelineConfig() {
   config.referenceMedianUs = referenceMedianUs_;
   if (reference_.timing) config.referenceDevice = reference_.timing->device;
   config.sealMargin = settings_.sealMargin;
+  config.sanitizerShare = kRunSanitizerShare;
   config.control = &control_;
   config.onCompiled = [this, runId = run_.id](const Candidate& c, const CompileResult& r) {
     emit_(EngineEvent{runId, compiledEvent(c, r)});

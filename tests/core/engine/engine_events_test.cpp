@@ -22,7 +22,8 @@ std::vector<EngineEventKind> everyKind() {
 TEST(EngineEvents, TheVariantHoldsEachKindWithItsName) {
   const std::vector<std::string> expected{
       "run-started",   "candidate-proposed", "awaiting-review", "candidate-compiled", "candidate-evaluated",
-      "elite-improved", "sealed",            "knowledge-updated", "log",              "progress",
+      "elite-improved", "sealed",            "sealing-best",    "knowledge-updated", "log",
+      "progress",
       "run-paused",    "run-resumed",        "run-stopped",     "run-finished",       "run-failed"};
   std::vector<std::string> names;
   for (const EngineEventKind& kind : everyKind()) names.push_back(kindName(EngineEvent{1, kind}));

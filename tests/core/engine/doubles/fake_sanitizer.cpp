@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tests/core/engine/doubles/fake_sanitizer.h"
 
+#include <chrono>
+#include <thread>
+
 namespace crucible::testing {
 
 SanitizerReport FakeSanitizer::sanitize(const Task&, const KernelBinary&, int device) {
+  if (delayMicroseconds > 0) std::this_thread::sleep_for(std::chrono::microseconds(delayMicroseconds));
   ++calls;
   std::lock_guard lock(mutex_);
   devices_.push_back(device);

@@ -21,6 +21,7 @@ public:
   static SanitizerReport withFindings(const std::string& tool, int count, const std::string& message);
 
   SanitizerReport report = clean();   // what every call returns
+  int delayMicroseconds = 0;          // each call sleeps this long, as the tools' processes take time
   std::atomic<int> calls{0};
   std::vector<int> devices() const;   // the device of each call, in call order
 

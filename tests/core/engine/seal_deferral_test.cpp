@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sanitizers' share of a run (PipelineConfig::sanitizerShare): past it a
+// candidate's sanitizers wait, the run searches on, and its best candidate
+// is sealed when the run ends, in that session or a later one. The doubles'
+// sleeps stand for compute-sanitizer's seconds a seal and a GPU's
+// milliseconds an evaluation.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include "core/engine/engine.h"
+#include "core/engine/run_loop.h"
+#include "tests/core/engine/doubles/fake_backends.h"
+#include "tests/core/engine/doubles/fake_proposer.h"
+#include "tests/core/engine/doubles/fake_sanitizer.h"
+#include "tests/core/engine/engine_fixture.h"
+
+namespace crucible {
+namespace {
+
+constexpr int kMs = 1000;   // the doubles' delays are in microseconds
+
+struct SlowSanitizerRun {
+  testing::TempProject project;
+  testing::FakeProposer proposer;
+  testing::FakeCompiler compiler;
+  testing::FakeDispatcher dispatcher{1};
+  testing::RecordingObserver observer;
+  testing::FakeSanitizer sanitizer;
+  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
+};
+
+int linesSaying(const ProjectStore& store, RunId run, const std::string& text) {
+  int n = 0;
+  for (const auto& line : store.log(run)) n += line.text.find(text) != std::string::npos;
+  return n;
+}
+
+// The run's best candidate, as its stored archive says.
+ArchiveCell bestCell(const ProjectStore& store, RunId run) {
+  ArchiveCell best;
+  for (const ArchiveCell& cell : store.archive(run))
+    if (cell.fitness > best.fitness) best = cell;
+  return best;
+}
+
+TEST(SealDeferral, ASlowSanitizerTakesAtMostItsShareAndTheRunsBestIsSealedAtItsEnd) {
+  SlowSanitizerRun f;
+  f.sanitizer.delayMicroseconds = 150 * kMs;
+  f.dispatcher.evaluator(0).delayMicroseconds = 5 * kMs;
+  RunId run = f.engine.createRun(f.project.task(), "slow tools", 7, Budget{40, 0, 0}, false, testing::smallSettings());
+  f.engine.run(run);
+  auto store = f.project.open();
+  ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_GT(linesSaying(*store, run, "not sealed: sealing deferred to the end of the run"), 0)
+      << "evaluations of 5 ms and seals of 150 ms: some candidate's sanitizers must wait";
+
+  // While it searched, the sanitizers kept to their share (one seal over it at most, for a loaded
+  // machine); the account adds the end's seal, when there was one.
+  const auto finished = f.observer.all<events::RunFinished>();
+  ASSERT_EQ(finished.size(), 1u);
+  const PhaseTimes& spent = finished.front().phases;
+  const int sealsAtTheEnd = f.observer.count<events::SealingBest>();
+  EXPECT_LE(sealsAtTheEnd, 1);
+  EXPECT_LE(spent.sanitizeSeconds, engine_detail::kRunSanitizerShare * spent.wallSeconds + 0.15 * (1 + sealsAtTheEnd))
+      << describe(spent);
+
+  // Its best is sealed: at the end, unless a seal on the way already covered it.
+  const ArchiveCell best = bestCell(*store, run);
+  const auto seal = store->latestSeal(f.project.task());
+  ASSERT_TRUE(seal);
+  EXPECT_EQ(seal->candidateId, best.elite);
+  EXPECT_EQ(f.observer.count<events::Sealed>(), static_cast<int>(store->seals(f.project.task()).size()));
+  const auto sealedBest = store->candidate(best.elite);
+  EXPECT_EQ(sealedBest->status, CandidateStatus::Valid);
+  EXPECT_EQ(sealedBest->statusDetail.find("not sealed"), std::string::npos) << sealedBest->statusDetail;
+}
+
+TEST(SealDeferral, AStoppedRunSealsItsBestWhenALaterSessionEndsIt) {
+  SlowSanitizerRun f;
+  f.sanitizer.delayMicroseconds = 150 * kMs;
+  // The first seal's cost is guessed at four evaluations (240 ms): it may take
+  // a fifth of a session only once the session is 1.2 s old, 20 evaluations
+  // in. Each session here makes 10, so only the end of the run seals.
+  f.dispatcher.evaluator(0).delayMicroseconds = 60 * kMs;
+  RunSettings settings = testing::smallSettings();
+  RunId run = f.engine.createRun(f.project.task(), "stopped", 7, Budget{20, 0, 0}, false, settings);
+  f.observer.setHook([&](const EngineEvent& e) {
+    const auto* evaluated = as<events::CandidateEvaluated>(e);
+    if (evaluated && evaluated->counters.evaluationsDone == 10) f.engine.stop();
+  });
+  f.engine.run(run);
+  auto store = f.project.open();
+  ASSERT_EQ(store->run(run)->status, RunStatus::Stopped);
+  EXPECT_EQ(f.sanitizer.calls.load(), 0) << "a stop ends the run at once, with no seal";
+  EXPECT_TRUE(store->seals(f.project.task()).empty());
+  EXPECT_GT(linesSaying(*store, run, "sealing deferred to the end of the run"), 0);
+
+  f.observer.setHook(nullptr);
+  f.engine.run(run);
+  ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
+  EXPECT_EQ(linesSaying(*store, run, "extended validation and sanitizers at the end of the run"), 1);
+  ASSERT_EQ(f.observer.count<events::SealingBest>(), 1) << "the seconds before the seal are announced";
+  const ArchiveCell best = bestCell(*store, run);
+  const auto seal = store->latestSeal(f.project.task());
+  ASSERT_TRUE(seal) << "the later session's end seals the run's best";
+  EXPECT_EQ(f.observer.all<events::SealingBest>().front().candidate, best.elite);
+  EXPECT_EQ(seal->candidateId, best.elite);
+  EXPECT_GE(seal->speedup, 1.05);
+  // The session's account counts the end's sanitizers (150 ms), the only ones it ran.
+  const auto finished = f.observer.all<events::RunFinished>();
+  ASSERT_FALSE(finished.empty());
+  EXPECT_GE(finished.back().phases.sanitizeSeconds, 0.15) << describe(finished.back().phases);
+  EXPECT_GT(finished.back().phases.extendedSeconds, 0) << describe(finished.back().phases);
+}
+
+}  // namespace
+}  // namespace crucible
