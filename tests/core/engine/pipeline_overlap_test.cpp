@@ -15,6 +15,7 @@
 #include "tests/core/engine/doubles/fake_genome.h"
 #include "tests/core/engine/doubles/fake_proposer.h"
 #include "tests/core/engine/doubles/fake_sanitizer.h"
+#include "tests/core/engine/doubles/engine_bench.h"
 #include "tests/core/engine/engine_fixture.h"
 
 namespace crucible {
@@ -136,15 +137,7 @@ TEST(PipelineOverlap, ItemsAppendedAfterAHaltAreSkippedNotLeftPending) {
   EXPECT_EQ(evaluator.evaluations.load(), 2);
 }
 
-struct Bench {
-  testing::TempProject project;
-  testing::FakeProposer proposer;
-  FakeCompiler compiler;
-  testing::FakeDispatcher dispatcher{1};
-  testing::RecordingObserver observer;
-  testing::FakeSanitizer sanitizer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
-};
+using Bench = testing::EngineBench;
 
 struct Outcome {
   std::vector<std::string> sequence;

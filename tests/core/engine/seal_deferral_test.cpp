@@ -8,25 +8,14 @@
 #include <algorithm>
 #include "core/engine/engine.h"
 #include "core/engine/run_loop.h"
-#include "tests/core/engine/doubles/fake_backends.h"
-#include "tests/core/engine/doubles/fake_proposer.h"
-#include "tests/core/engine/doubles/fake_sanitizer.h"
-#include "tests/core/engine/engine_fixture.h"
+#include "tests/core/engine/doubles/engine_bench.h"
 
 namespace crucible {
 namespace {
 
 constexpr int kMs = 1000;   // the doubles' delays are in microseconds
 
-struct SlowSanitizerRun {
-  testing::TempProject project;
-  testing::FakeProposer proposer;
-  testing::FakeCompiler compiler;
-  testing::FakeDispatcher dispatcher{1};
-  testing::RecordingObserver observer;
-  testing::FakeSanitizer sanitizer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
-};
+using SlowSanitizerRun = testing::EngineBench;   // given a slow sanitizer by each test
 
 int linesSaying(const ProjectStore& store, RunId run, const std::string& text) {
   int n = 0;
@@ -77,10 +66,12 @@ TEST(SealDeferral, ASlowSanitizerTakesAtMostItsShareAndTheRunsBestIsSealedAtItsE
 TEST(SealDeferral, AStoppedRunSealsItsBestWhenALaterSessionEndsIt) {
   SlowSanitizerRun f;
   f.sanitizer.delayMicroseconds = 150 * kMs;
-  // The first seal's cost is guessed at four evaluations (240 ms): it may take
-  // a fifth of a session only once the session is 1.2 s old, 20 evaluations
-  // in. Each session here makes 10, so only the end of the run seals.
-  f.dispatcher.evaluator(0).delayMicroseconds = 60 * kMs;
+  // The first seal's cost is guessed at four evaluations (600 ms): it may take
+  // a fifth of a session only once the session is 3 s old, 20 evaluations in
+  // (fewer only where all else takes more than 150 ms a candidate, which is
+  // far above the doubles' own). Each session here makes 10, so only the end
+  // of the run seals.
+  f.dispatcher.evaluator(0).delayMicroseconds = 150 * kMs;
   RunSettings settings = testing::smallSettings();
   RunId run = f.engine.createRun(f.project.task(), "stopped", 7, Budget{20, 0, 0}, false, settings);
   f.observer.setHook([&](const EngineEvent& e) {

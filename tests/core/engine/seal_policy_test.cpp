@@ -6,6 +6,7 @@
 #include "tests/core/engine/doubles/fake_backends.h"
 #include "tests/core/engine/doubles/fake_proposer.h"
 #include "tests/core/engine/doubles/fake_sanitizer.h"
+#include "tests/core/engine/doubles/engine_bench.h"
 #include "tests/core/engine/engine_fixture.h"
 
 namespace crucible {
@@ -168,15 +169,7 @@ TEST(SealPolicy, TheSealNeedsACleanSanitizerRunAndSaysPlainlyWhyNot) {
   EXPECT_TRUE(sanitizerRefusal(&mute)) << "not clean refuses even without a finding";
 }
 
-struct SealedRun {
-  TempProject project;
-  FakeProposer proposer;
-  FakeCompiler compiler;
-  FakeDispatcher dispatcher{1};
-  RecordingObserver observer;
-  FakeSanitizer sanitizer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
-};
+using SealedRun = testing::EngineBench;
 
 bool logSays(const ProjectStore& store, RunId run, const std::string& text) {
   for (const auto& line : store.log(run))

@@ -11,20 +11,13 @@
 #include "tests/core/engine/doubles/fake_backends.h"
 #include "tests/core/engine/doubles/fake_proposer.h"
 #include "tests/core/engine/doubles/fake_sanitizer.h"
+#include "tests/core/engine/doubles/engine_bench.h"
 #include "tests/core/engine/engine_fixture.h"
 
 namespace crucible {
 namespace {
 
-struct Bench {
-  testing::TempProject project;
-  testing::FakeProposer proposer;
-  testing::FakeCompiler compiler;
-  testing::FakeDispatcher dispatcher{1};
-  testing::RecordingObserver observer;
-  testing::FakeSanitizer sanitizer;
-  Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
-};
+using Bench = testing::EngineBench;
 
 TEST(StopRequest, AnotherProcessStopsARunCleanlyAndTheRequestIsRemoved) {
   Bench b;
