@@ -96,10 +96,12 @@ void RunLoop::sealBestAtEnd() {
   decideSeal(o, r, OutcomeRules{task_.id, run_.id, settings_.sealMargin, referenceMedianUs_, bestSealed_, unixSeconds()});
   o.gpuSeconds = r.extended->gpuSeconds + (r.sanitizer ? r.sanitizer->seconds : 0);
   Candidate updated = c;
-  if (o.demotion) {
-    // It passed these seeds when it was evaluated: its results change from
-    // run to run. It is in the archive already, so it is not demoted here;
-    // its detail says why it has no seal.
+  const bool failedAtTheEnd = o.demotion.has_value();
+  if (failedAtTheEnd) {
+    // Its first extended validation, or a repeat of one it passed (then its
+    // results change from run to run). It is in the run's archive, which
+    // cannot drop an elite, so it is not demoted here: its detail and a
+    // warning in the log say that it failed and has no seal.
     o.sealNote = "its extended validation at the end of the run failed: " + o.demotion->detail;
     updated.statusDetail += (updated.statusDetail.empty() ? "" : "; ") + std::string(kNotSealed) + o.sealNote;
     o.demotion.reset();
@@ -117,7 +119,7 @@ void RunLoop::sealBestAtEnd() {
   });
   cache_.erase(c.id);
   o.candidate = updated;
-  for (const LogMessage& line : sealLog(o, r)) log(line.level, line.text);
+  for (const LogMessage& line : sealLog(o, r)) log(failedAtTheEnd ? "warning" : line.level, line.text);
   if (o.seal) send(events::Sealed{counters(), c.id, o.seal->speedup});
 }
 

@@ -103,5 +103,38 @@ TEST(SealDeferral, AStoppedRunSealsItsBestWhenALaterSessionEndsIt) {
   EXPECT_GT(finished.back().phases.extendedSeconds, 0) << describe(finished.back().phases);
 }
 
+// The extended validation at the end finds the best wrong (here: every
+// extended validation fails from the second session on). It is not sealed,
+// and the log warns; it stays in the archive, so it is not demoted.
+TEST(SealDeferral, ABestThatFailsItsExtendedValidationAtTheEndIsNotSealedAndTheLogWarns) {
+  SlowSanitizerRun f;
+  f.sanitizer.delayMicroseconds = 150 * kMs;
+  f.dispatcher.evaluator(0).delayMicroseconds = 150 * kMs;   // as above: nothing is sealed on the way
+  RunId run = f.engine.createRun(f.project.task(), "flaky", 7, Budget{20, 0, 0}, false, testing::smallSettings());
+  f.observer.setHook([&](const EngineEvent& e) {
+    const auto* evaluated = as<events::CandidateEvaluated>(e);
+    if (evaluated && evaluated->counters.evaluationsDone == 10) f.engine.stop();
+  });
+  f.engine.run(run);
+  f.observer.setHook(nullptr);
+  f.dispatcher.evaluator(0).failExtended = true;
+  f.engine.run(run);
+  auto store = f.project.open();
+  ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
+  ASSERT_EQ(f.observer.count<events::SealingBest>(), 1);
+  EXPECT_TRUE(store->seals(f.project.task()).empty());
+  EXPECT_EQ(f.sanitizer.calls.load(), 0) << "the sanitizers run only after an extended validation that passed";
+  bool warned = false;
+  for (const auto& line : store->log(run))
+    warned |= line.level == "warning" &&
+              line.text.find("not sealed: its extended validation at the end of the run failed") != std::string::npos;
+  EXPECT_TRUE(warned);
+  const auto best = store->candidate(f.observer.all<events::SealingBest>().front().candidate);
+  EXPECT_EQ(best->status, CandidateStatus::Valid);
+  EXPECT_NE(best->statusDetail.find("not sealed: its extended validation at the end of the run failed"),
+            std::string::npos)
+      << best->statusDetail;
+}
+
 }  // namespace
 }  // namespace crucible
