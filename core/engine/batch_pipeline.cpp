@@ -171,15 +171,26 @@ void BatchPipeline::compileWorker() {
   }
 }
 
-SanitizerReport BatchPipeline::sanitize(const KernelBinary& kernel, int device) {
+void runExtendedValidation(Evaluator& evaluator, EvaluationRequest request, const std::vector<std::uint64_t>& seeds,
+                           PipelineResult& r) {
+  request.seeds = seeds;
+  request.extended = true;
+  const auto start = Clock::now();
+  r.extended = evaluator.evaluate(request);
+  r.extendedSeconds = secondsSince(start);
+  recordDevice(*r.extended, r.device);
+}
+
+void runSanitizers(Sanitizer& sanitizer, const Task& task, const KernelBinary& kernel, int device, PipelineResult& r) {
+  const auto start = Clock::now();
   try {
-    return config_.sanitizer->sanitize(*config_.task, kernel, device);
+    r.sanitizer = sanitizer.sanitize(task, kernel, device);
   } catch (const std::exception& e) {
     // The sanitizer's failure costs this seal, not the run.
-    SanitizerReport r;
-    r.unavailableReason = std::string("the sanitizer failed: ") + e.what();
-    return r;
+    r.sanitizer = SanitizerReport{};
+    r.sanitizer->unavailableReason = std::string("the sanitizer failed: ") + e.what();
   }
+  r.sanitizeSeconds = secondsSince(start);
 }
 
 void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
@@ -248,20 +259,12 @@ void BatchPipeline::evaluateWorker(Evaluator* evaluator, int device) {
         bestBefore = std::max(bestBefore, batchBestExtended_);
       }
       if (deservesExtendedValidation(result.evaluation->status, result.fitness, config_.sealMargin, bestBefore)) {
-        request.seeds = item.extendedSeeds;
-        request.extended = true;
-        phaseStart = Clock::now();
-        result.extended = evaluator->evaluate(request);
-        result.extendedSeconds = secondsSince(phaseStart);
-        recordDevice(*result.extended, result.device);
+        runExtendedValidation(*evaluator, request, item.extendedSeeds, result);
         if (!extendedValidationFailure(*result.extended, config_.sealMargin)) {
           // Only now: the sanitizers take minutes, and only a seal needs them.
           if (config_.sanitizer) result.sanitizeDeferred = sanitizerDeferral(result.evaluateSeconds);
-          if (config_.sanitizer && result.sanitizeDeferred.empty()) {
-            phaseStart = Clock::now();
-            result.sanitizer = sanitize(request.candidate, device);
-            result.sanitizeSeconds = secondsSince(phaseStart);
-          }
+          if (config_.sanitizer && result.sanitizeDeferred.empty())
+            runSanitizers(*config_.sanitizer, *config_.task, request.candidate, device, result);
           // A deferred one raises the bar too: the run's best is what is sealed at its end.
           if (!result.sanitizer || result.sanitizer->clean) {
             std::lock_guard lock(mutex_);

@@ -117,8 +117,6 @@ public:
 private:
   void compileWorker();
   void evaluateWorker(Evaluator* evaluator, int device);
-  // The sanitizer's report; a sanitizer that throws gives a report that did not run.
-  SanitizerReport sanitize(const KernelBinary& kernel, int device);
   // Empty when the sanitizers may run now for a candidate whose evaluation
   // took evaluateSeconds; else why they are deferred.
   std::string sanitizerDeferral(double evaluateSeconds);
@@ -150,6 +148,16 @@ private:
 // candidate: four tools, each a process that loads and runs the kernel once
 // as the evaluation does (measured seals replace the guess).
 inline constexpr double kFirstSealInEvaluations = 4;
+
+// The seal's two checks, as the evaluator threads run them and as the seal at
+// the end of a run does (run_loop_seal.cpp). Each fills its part of r: its
+// result and its wall seconds.
+// The extended validation: `request` (the candidate's evaluation) again with
+// `seeds`; its timing is recorded as measured on r.device unless it says.
+void runExtendedValidation(Evaluator& evaluator, EvaluationRequest request, const std::vector<std::uint64_t>& seeds,
+                           PipelineResult& r);
+// The sanitizers on `device`; a sanitizer that throws gives a report that did not run.
+void runSanitizers(Sanitizer& sanitizer, const Task& task, const KernelBinary& kernel, int device, PipelineResult& r);
 
 // The fitness of an evaluation: speedup vs the reference for a Valid, timed
 // result (comparableSpeedup: never across hardware); 0 otherwise.

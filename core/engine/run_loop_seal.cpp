@@ -8,7 +8,6 @@
 // before its end left only the stored candidate) and the sanitizers. A run
 // that is stopped ends at once; its next session seals at its own end.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include "core/engine/commit_outcome.h"
 #include "core/engine/pipeline_items.h"
@@ -19,10 +18,6 @@
 namespace crucible::engine_detail {
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::string speedupText(double speedup) {
   char text[32];
@@ -66,36 +61,29 @@ void RunLoop::sealBestAtEnd() {
       log("warning", who + " not sealed: it no longer compiles (" + firstError(r.compile.report) + ")");
       return;
     }
+    // On the first evaluator's GPU (device 0), as the pipeline's first evaluator thread would.
     Evaluator& evaluator = *evaluators_.front();
     r.device = evaluator.device();
-    const PipelineItem item = pipelineItemFor(c, nullptr, settings_, run_.seed, bestSealed_);
+    const KernelBinary kernel{r.compile.cubin, c.launch};
     EvaluationRequest request;
     request.task = &task_;
-    request.candidate = KernelBinary{r.compile.cubin, c.launch};
+    request.candidate = kernel;
     request.reference = KernelBinary{referenceCubin_, reference_.launch};
-    request.seeds = item.extendedSeeds;
-    request.extended = true;
-    auto start = std::chrono::steady_clock::now();
-    r.extended = evaluator.evaluate(request);
-    endSeal_.extendedSeconds += secondsSince(start);
-    endSeal_.gpuSeconds += r.extended->gpuSeconds;
-    if (r.extended->timing && !recorded(r.extended->timing->device)) r.extended->timing->device = r.device;
-    if (!extendedValidationFailure(*r.extended, settings_.sealMargin)) {
-      start = std::chrono::steady_clock::now();
-      r.sanitizer = sanitizer_->sanitize(task_, request.candidate, 0);   // the GPU of evaluators_.front()
-      endSeal_.sanitizeSeconds += secondsSince(start);
-      endSeal_.gpuSeconds += r.sanitizer->seconds;
-    }
+    runExtendedValidation(evaluator, request,
+                          pipelineItemFor(c, nullptr, settings_, run_.seed, bestSealed_).extendedSeeds, r);
+    if (!extendedValidationFailure(*r.extended, settings_.sealMargin)) runSanitizers(*sanitizer_, task_, kernel, 0, r);
   } catch (const std::exception& e) {
     log("warning", who + " not sealed: the seal at the end of the run failed: " + e.what());
     return;
   }
+  const double gpuSeconds = r.extended->gpuSeconds + (r.sanitizer ? r.sanitizer->seconds : 0);
+  endSeal_.extendedSeconds += r.extendedSeconds;
+  endSeal_.sanitizeSeconds += r.sanitizeSeconds;
+  endSeal_.gpuSeconds += gpuSeconds;
 
   CommitOutcome o;
   o.candidate = c;
   decideSeal(o, r, OutcomeRules{task_.id, run_.id, settings_.sealMargin, referenceMedianUs_, bestSealed_, unixSeconds()});
-  o.gpuSeconds = r.extended->gpuSeconds + (r.sanitizer ? r.sanitizer->seconds : 0);
-  Candidate updated = c;
   const bool failedAtTheEnd = o.demotion.has_value();
   if (failedAtTheEnd) {
     // Its first extended validation, or a repeat of one it passed (then its
@@ -103,22 +91,21 @@ void RunLoop::sealBestAtEnd() {
     // cannot drop an elite, so it is not demoted here: its detail and a
     // warning in the log say that it failed and has no seal.
     o.sealNote = "its extended validation at the end of the run failed: " + o.demotion->detail;
-    updated.statusDetail += (updated.statusDetail.empty() ? "" : "; ") + std::string(kNotSealed) + o.sealNote;
+    o.candidate = c;
+    o.candidate.statusDetail += (c.statusDetail.empty() ? "" : "; ") + std::string(kNotSealed) + o.sealNote;
     o.demotion.reset();
-  } else {
-    updated.statusDetail = o.candidate.statusDetail;   // a sanitizer's refusal, when there was one
   }
   store_.transaction([&] {
-    if (updated.statusDetail != c.statusDetail) store_.updateCandidate(updated);
+    // Its detail changes with a refusal (sanitizers, or the failure above).
+    if (o.candidate.statusDetail != c.statusDetail) store_.updateCandidate(o.candidate);
     if (o.seal) {
       o.seal->id = store_.addSeal(*o.seal);
       bestSealed_ = o.seal->speedup;
     }
-    run_.gpuSecondsUsed += o.gpuSeconds;
+    run_.gpuSecondsUsed += gpuSeconds;
     store_.updateRun(run_);
   });
   cache_.erase(c.id);
-  o.candidate = updated;
   for (const LogMessage& line : sealLog(o, r)) log(failedAtTheEnd ? "warning" : line.level, line.text);
   if (o.seal) send(events::Sealed{counters(), c.id, o.seal->speedup});
 }

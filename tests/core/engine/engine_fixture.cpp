@@ -9,6 +9,12 @@
 
 namespace crucible::testing {
 
+int logLinesSaying(const ProjectStore& store, RunId run, const std::string& text) {
+  int n = 0;
+  for (const auto& line : store.log(run)) n += line.text.find(text) != std::string::npos;
+  return n;
+}
+
 Task geluTask() {
   std::string path = std::string(CRUCIBLE_SOURCE_DIR) + "/resources/tasks/gelu_f32_1048576.json";
   std::ifstream in(path);

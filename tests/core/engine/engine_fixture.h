@@ -15,6 +15,9 @@ namespace crucible::testing {
 // The GELU task from resources/tasks (its baseline is the fake run's reference).
 Task geluTask();
 
+// How many lines of the run's log contain `text`.
+int logLinesSaying(const ProjectStore& store, RunId run, const std::string& text);
+
 class TempProject {
 public:
   TempProject();

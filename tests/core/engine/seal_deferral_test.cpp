@@ -17,11 +17,7 @@ constexpr int kMs = 1000;   // the doubles' delays are in microseconds
 
 using SlowSanitizerRun = testing::EngineBench;   // given a slow sanitizer by each test
 
-int linesSaying(const ProjectStore& store, RunId run, const std::string& text) {
-  int n = 0;
-  for (const auto& line : store.log(run)) n += line.text.find(text) != std::string::npos;
-  return n;
-}
+using testing::logLinesSaying;
 
 // The run's best candidate, as its stored archive says.
 ArchiveCell bestCell(const ProjectStore& store, RunId run) {
@@ -39,7 +35,7 @@ TEST(SealDeferral, ASlowSanitizerTakesAtMostItsShareAndTheRunsBestIsSealedAtItsE
   f.engine.run(run);
   auto store = f.project.open();
   ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
-  EXPECT_GT(linesSaying(*store, run, "not sealed: sealing deferred to the end of the run"), 0)
+  EXPECT_GT(logLinesSaying(*store, run, "not sealed: sealing deferred to the end of the run"), 0)
       << "evaluations of 5 ms and seals of 150 ms: some candidate's sanitizers must wait";
 
   // While it searched, the sanitizers kept to their share (one seal over it at most, for a loaded
@@ -74,21 +70,18 @@ TEST(SealDeferral, AStoppedRunSealsItsBestWhenALaterSessionEndsIt) {
   f.dispatcher.evaluator(0).delayMicroseconds = 150 * kMs;
   RunSettings settings = testing::smallSettings();
   RunId run = f.engine.createRun(f.project.task(), "stopped", 7, Budget{20, 0, 0}, false, settings);
-  f.observer.setHook([&](const EngineEvent& e) {
-    const auto* evaluated = as<events::CandidateEvaluated>(e);
-    if (evaluated && evaluated->counters.evaluationsDone == 10) f.engine.stop();
-  });
+  f.stopAfter(10);
   f.engine.run(run);
   auto store = f.project.open();
   ASSERT_EQ(store->run(run)->status, RunStatus::Stopped);
   EXPECT_EQ(f.sanitizer.calls.load(), 0) << "a stop ends the run at once, with no seal";
   EXPECT_TRUE(store->seals(f.project.task()).empty());
-  EXPECT_GT(linesSaying(*store, run, "sealing deferred to the end of the run"), 0);
+  EXPECT_GT(logLinesSaying(*store, run, "sealing deferred to the end of the run"), 0);
 
   f.observer.setHook(nullptr);
   f.engine.run(run);
   ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
-  EXPECT_EQ(linesSaying(*store, run, "extended validation and sanitizers at the end of the run"), 1);
+  EXPECT_EQ(logLinesSaying(*store, run, "extended validation and sanitizers at the end of the run"), 1);
   ASSERT_EQ(f.observer.count<events::SealingBest>(), 1) << "the seconds before the seal are announced";
   const ArchiveCell best = bestCell(*store, run);
   const auto seal = store->latestSeal(f.project.task());
@@ -111,10 +104,7 @@ TEST(SealDeferral, ABestThatFailsItsExtendedValidationAtTheEndIsNotSealedAndTheL
   f.sanitizer.delayMicroseconds = 150 * kMs;
   f.dispatcher.evaluator(0).delayMicroseconds = 150 * kMs;   // as above: nothing is sealed on the way
   RunId run = f.engine.createRun(f.project.task(), "flaky", 7, Budget{20, 0, 0}, false, testing::smallSettings());
-  f.observer.setHook([&](const EngineEvent& e) {
-    const auto* evaluated = as<events::CandidateEvaluated>(e);
-    if (evaluated && evaluated->counters.evaluationsDone == 10) f.engine.stop();
-  });
+  f.stopAfter(10);
   f.engine.run(run);
   f.observer.setHook(nullptr);
   f.dispatcher.evaluator(0).failExtended = true;

@@ -172,9 +172,7 @@ TEST(SealPolicy, TheSealNeedsACleanSanitizerRunAndSaysPlainlyWhyNot) {
 using SealedRun = testing::EngineBench;
 
 bool logSays(const ProjectStore& store, RunId run, const std::string& text) {
-  for (const auto& line : store.log(run))
-    if (line.text.find(text) != std::string::npos) return true;
-  return false;
+  return testing::logLinesSaying(store, run, text) > 0;
 }
 
 TEST(SealedRun, FastValidCandidatesAreSealedAndTheNextRunStartsFromTheSeal) {

@@ -19,6 +19,15 @@ struct EngineBench {
   RecordingObserver observer;
   FakeSanitizer sanitizer;
   Engine engine{project.path(), proposer, compiler, dispatcher, &observer, &sanitizer};
+
+  // Stops the engine once the run has committed `evaluations` results (the
+  // observer's hook; setHook(nullptr) lets a later session run on).
+  void stopAfter(std::int64_t evaluations) {
+    observer.setHook([this, evaluations](const EngineEvent& e) {
+      const auto* evaluated = as<events::CandidateEvaluated>(e);
+      if (evaluated && evaluated->counters.evaluationsDone == evaluations) engine.stop();
+    });
+  }
 };
 
 }  // namespace crucible::testing
