@@ -56,6 +56,18 @@ ArchiveCell* Archive::cell(int island, const std::string& key) {
   return const_cast<ArchiveCell*>(static_cast<const Archive*>(this)->cell(island, key));
 }
 
+ArchiveCell* Archive::cellOf(CandidateId candidate) {
+  for (auto& cells : islands_)
+    for (auto& [key, c] : cells)
+      if (c.elite == candidate) return &c;
+  return nullptr;
+}
+
+void Archive::erase(int island, const std::string& key) {
+  checkIsland(island);
+  islands_[static_cast<std::size_t>(island)].erase(key);
+}
+
 std::vector<const ArchiveCell*> Archive::cells(int island) const {
   checkIsland(island);
   std::vector<const ArchiveCell*> out;

@@ -35,6 +35,11 @@ public:
   ArchiveCell* cell(int island, const std::string& key);
   // The island's cells in key order (stable, so selection is deterministic).
   std::vector<const ArchiveCell*> cells(int island) const;
+  // The cell whose elite is `candidate` (over all islands), nullptr when none.
+  ArchiveCell* cellOf(CandidateId candidate);
+  // Empties a cell: its elite failed a later check and no other candidate
+  // measured in it is left to take its place. No-op when the cell is empty.
+  void erase(int island, const std::string& key);
   const ArchiveCell* best(int island) const;   // highest fitness, nullptr when empty
   const ArchiveCell* best() const;             // over all islands
   std::size_t size() const;                    // cells over all islands

@@ -46,6 +46,10 @@ using EventSink = std::function<void(const EngineEvent&)>;
 // The share of a run's wall time its sanitizers may take while it searches
 // (PipelineConfig::sanitizerShare); its best is sealed when it ends.
 inline constexpr double kRunSanitizerShare = 0.2;
+// How many bests the end of a run tries to seal: one that fails its extended
+// validation there is demoted and the next best may deserve the seal instead.
+// A few, since each costs an extended validation after the budget is spent.
+inline constexpr int kEndSealAttempts = 3;
 
 class RunLoop {
 public:
@@ -140,7 +144,15 @@ private:
   std::optional<Candidate> bestAwaitingSeal();
   // Extended validation and sanitizers for that candidate, and its seal; a
   // failure is logged, never thrown (all results are committed by then).
+  // Up to kEndSealAttempts bests, while each one fails.
   void sealBestAtEnd();
+  // One of them; true when it failed its extended validation and was demoted.
+  bool sealAtEnd(const Candidate& c);
+  // Takes a demoted elite out of the archive (memory and store): its cell
+  // passes to the best other valid candidate measured in it, or is emptied;
+  // the run's best speedup follows. Inside the caller's transaction.
+  // Returns what became of the cell, for the log.
+  std::string dropFromArchive(const Candidate& demoted);
   void stopped();
 
   ProjectStore& store_;

@@ -5,10 +5,13 @@
 // that would have been sealed on the way may be left unsealed. Before the
 // run is marked finished, its best candidate gets what it still lacks: the
 // extended validation again (its binary is not kept, and a session killed
-// before its end left only the stored candidate) and the sanitizers. A run
-// that is stopped ends at once; its next session seals at its own end.
+// before its end left only the stored candidate) and the sanitizers. A best
+// that fails the extended validation now is demoted, and the next best is
+// tried (kEndSealAttempts). A run that is stopped ends at once; its next
+// session seals at its own end.
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include "core/engine/commit_outcome.h"
 #include "core/engine/pipeline_items.h"
 #include "core/engine/run_events.h"
@@ -41,15 +44,30 @@ std::optional<Candidate> RunLoop::bestAwaitingSeal() {
 }
 
 void RunLoop::sealBestAtEnd() {
-  std::optional<Candidate> best;
-  try {
-    best = bestAwaitingSeal();
-  } catch (const std::exception& e) {
-    log("warning", std::string("could not look for a candidate to seal at the end of the run: ") + e.what());
-    return;
+  for (int attempt = 0; attempt < kEndSealAttempts; ++attempt) {
+    std::optional<Candidate> best;
+    try {
+      best = bestAwaitingSeal();
+    } catch (const std::exception& e) {
+      log("warning", std::string("could not look for a candidate to seal at the end of the run: ") + e.what());
+      return;
+    }
+    if (!best || !sealAtEnd(*best)) return;
   }
-  if (!best) return;
-  const Candidate& c = *best;
+  // Each of those bests passed an extended validation while the run searched
+  // and failed it here: the kernels' results change from run to run. The
+  // next one is left as it is, unsealed, rather than lengthening the wait.
+  try {
+    if (std::optional<Candidate> next = bestAwaitingSeal())
+      log("warning", "candidate " + std::to_string(next->id) + ", now the run's best at " +
+                         speedupText(next->fitness) + ", is not sealed: the " + std::to_string(kEndSealAttempts) +
+                         " bests before it failed their extended validation at the end of the run");
+  } catch (const std::exception&) {
+    // Nothing more to say than the lines above.
+  }
+}
+
+bool RunLoop::sealAtEnd(const Candidate& c) {
   const std::string who = "candidate " + std::to_string(c.id);
   log("info", "sealing " + who + ", the run's best at " + speedupText(c.fitness) +
                   ": extended validation and sanitizers at the end of the run");
@@ -59,7 +77,7 @@ void RunLoop::sealBestAtEnd() {
     r.compile = compiler_.compile(CompileRequest{c.source, c.launch.entry, compileArch_, {}});
     if (!r.compile.report.ok) {
       log("warning", who + " not sealed: it no longer compiles (" + firstError(r.compile.report) + ")");
-      return;
+      return false;
     }
     // On the first evaluator's GPU (device 0), as the pipeline's first evaluator thread would.
     Evaluator& evaluator = *evaluators_.front();
@@ -74,7 +92,7 @@ void RunLoop::sealBestAtEnd() {
     if (!extendedValidationFailure(*r.extended, settings_.sealMargin)) runSanitizers(*sanitizer_, task_, kernel, 0, r);
   } catch (const std::exception& e) {
     log("warning", who + " not sealed: the seal at the end of the run failed: " + e.what());
-    return;
+    return false;
   }
   const double gpuSeconds = r.extended->gpuSeconds + (r.sanitizer ? r.sanitizer->seconds : 0);
   endSeal_.extendedSeconds += r.extendedSeconds;
@@ -84,20 +102,16 @@ void RunLoop::sealBestAtEnd() {
   CommitOutcome o;
   o.candidate = c;
   decideSeal(o, r, OutcomeRules{task_.id, run_.id, settings_.sealMargin, referenceMedianUs_, bestSealed_, unixSeconds()});
-  const bool failedAtTheEnd = o.demotion.has_value();
-  if (failedAtTheEnd) {
-    // Its first extended validation, or a repeat of one it passed (then its
-    // results change from run to run). It is in the run's archive, which
-    // cannot drop an elite, so it is not demoted here: its detail and a
-    // warning in the log say that it failed and has no seal.
-    o.sealNote = "its extended validation at the end of the run failed: " + o.demotion->detail;
-    o.candidate = c;
-    o.candidate.statusDetail += (c.statusDetail.empty() ? "" : "; ") + std::string(kNotSealed) + o.sealNote;
-    o.demotion.reset();
-  }
+  // A demotion here is rarer than in the pipeline: the candidate passed an
+  // extended validation when it was measured (a best always earned one) and
+  // fails this one, so its results change from run to run. It is demoted as
+  // the pipeline demotes, and since it was committed long ago it also leaves
+  // the archive it had entered.
+  std::string cellFate;
   store_.transaction([&] {
-    // Its detail changes with a refusal (sanitizers, or the failure above).
-    if (o.candidate.statusDetail != c.statusDetail) store_.updateCandidate(o.candidate);
+    // Its detail changes with a refusal (sanitizers), its status with a demotion.
+    if (o.candidate.statusDetail != c.statusDetail || o.demotion) store_.updateCandidate(o.candidate);
+    if (o.demotion) cellFate = dropFromArchive(c);
     if (o.seal) {
       o.seal->id = store_.addSeal(*o.seal);
       bestSealed_ = o.seal->speedup;
@@ -106,8 +120,55 @@ void RunLoop::sealBestAtEnd() {
     store_.updateRun(run_);
   });
   cache_.erase(c.id);
-  for (const LogMessage& line : sealLog(o, r)) log(failedAtTheEnd ? "warning" : line.level, line.text);
+  if (o.demotion) {
+    log("warning", who + " demoted to " + toString(o.candidate.status) + " at the end of the run, not sealed: " +
+                       o.candidate.statusDetail + "; " + cellFate);
+    return true;
+  }
+  for (const LogMessage& line : sealLog(o, r)) log(line.level, line.text);
   if (o.seal) send(events::Sealed{counters(), c.id, o.seal->speedup});
+  return false;
+}
+
+std::string RunLoop::dropFromArchive(const Candidate& demoted) {
+  std::string fate = "it held no archive cell";
+  if (ArchiveCell* cell = archive_->cellOf(demoted.id)) {
+    // The best other valid candidate of the run measured in this cell (its
+    // key), that no other cell holds: the elite the cell would have kept.
+    // Candidates do not record their island; a run's islands share one key
+    // space, and the cell's island takes it.
+    std::set<CandidateId> elites;
+    for (int island = 0; island < archive_->islands(); ++island)
+      for (const ArchiveCell* other : archive_->cells(island)) elites.insert(other->elite);
+    std::vector<CandidateSummary> valid;
+    for (CandidateSummary& s : store_.candidateSummaries(run_.id))
+      if (s.status == CandidateStatus::Valid && s.fitness > 0 && !elites.count(s.id)) valid.push_back(std::move(s));
+    std::stable_sort(valid.begin(), valid.end(),
+                     [](const CandidateSummary& a, const CandidateSummary& b) { return a.fitness > b.fitness; });
+    std::optional<CandidateSummary> next;
+    for (const CandidateSummary& s : valid) {
+      const std::optional<Candidate> full = store_.candidate(s.id);
+      if (full && keyOf(*full) == cell->key) {
+        next = s;
+        break;
+      }
+    }
+    if (next) {
+      cell->elite = next->id;
+      cell->fitness = next->fitness;
+      store_.putArchiveCell(*cell);
+      fate = "its archive cell passes to candidate " + std::to_string(next->id) + " (" + speedupText(next->fitness) + ")";
+    } else {
+      const int island = cell->island;
+      const std::string key = cell->key;
+      archive_->erase(island, key);
+      store_.removeArchiveCell(run_.id, island, key);
+      fate = "its archive cell is empty now";
+    }
+  }
+  const ArchiveCell* best = archive_->best();
+  run_.bestSpeedup = best ? best->fitness : 0;
+  return fate;
 }
 
 }  // namespace crucible::engine_detail

@@ -168,6 +168,7 @@ public:
 
   // MAP-Elites archive
   void putArchiveCell(const ArchiveCell& cell);           // insert or replace by (run, island, key)
+  void removeArchiveCell(RunId run, int island, const std::string& key);   // no-op when absent
   std::vector<ArchiveCell> archive(RunId run) const;
 
   // Review gate

@@ -29,6 +29,14 @@ void ProjectStore::putArchiveCell(const ArchiveCell& cell) {
   });
 }
 
+void ProjectStore::removeArchiveCell(RunId run, int island, const std::string& key) {
+  write("remove archive cell", [&] {
+    auto s = statements_->get("DELETE FROM archive_cells WHERE run_id = ?1 AND island = ?2 AND key = ?3");
+    s->bindAll(run, island, key);
+    s->execute();
+  });
+}
+
 std::vector<ArchiveCell> ProjectStore::archive(RunId run) const {
   auto s = statements_->get(queries::kArchiveOfRun);
   s->bindAll(run);

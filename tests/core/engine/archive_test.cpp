@@ -53,6 +53,34 @@ TEST(Archive, IslandsAreSeparateAndBestLooksAcrossThem) {
   EXPECT_THROW(a.insert(2, "k", 4, 1.0), std::invalid_argument);
 }
 
+TEST(Archive, CellOfFindsTheCellAnEliteHoldsOnAnyIsland) {
+  Archive a(1, 2);
+  a.insert(0, "k", 1, 1.0);
+  a.insert(1, "j", 2, 2.0);
+  a.insert(1, "j", 3, 2.5);   // 2 is no longer an elite
+  ASSERT_NE(a.cellOf(3), nullptr);
+  EXPECT_EQ(a.cellOf(3)->island, 1);
+  EXPECT_EQ(a.cellOf(3)->key, "j");
+  EXPECT_EQ(a.cellOf(1)->key, "k");
+  EXPECT_EQ(a.cellOf(2), nullptr);
+}
+
+TEST(Archive, EraseEmptiesOneCellAndBestLooksPastIt) {
+  Archive a(1, 2);
+  a.insert(0, "k", 1, 3.0);
+  a.insert(0, "j", 2, 2.0);
+  a.insert(1, "k", 3, 1.0);
+  a.erase(0, "k");
+  EXPECT_EQ(a.cell(0, "k"), nullptr);
+  EXPECT_NE(a.cell(1, "k"), nullptr) << "the same key on another island is another cell";
+  EXPECT_EQ(a.best()->elite, 2);
+  EXPECT_EQ(a.size(), 2u);
+  a.erase(0, "k");   // already empty
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(a.insert(0, "k", 4, 0.5), Placement::NewCell) << "an emptied cell takes the next candidate";
+  EXPECT_THROW(a.erase(2, "k"), std::invalid_argument);
+}
+
 TEST(Archive, LoadRestoresStoredCells) {
   Archive a(1, 2);
   ArchiveCell c{1, 1, "x", 42, 2.5, 3, 1};

@@ -328,6 +328,22 @@ TEST_F(StoreRoundTrip, ArchiveCellsUpsertByRunIslandAndKey) {
   EXPECT_TRUE(store->archive(runId + 1).empty());
 }
 
+TEST_F(StoreRoundTrip, RemovingAnArchiveCellLeavesTheOthers) {
+  const CandidateId a = store->addCandidate(fullCandidate(runId));
+  store->putArchiveCell({runId, 0, "mem=reg;vec=4", a, 1.5, 3, 1});
+  store->putArchiveCell({runId, 1, "mem=reg;vec=4", a, 1.2, 0, 0});
+  store->putArchiveCell({runId, 0, "mem=smem;vec=1", a, 0.9, 1, 0});
+  store->removeArchiveCell(runId, 0, "mem=reg;vec=4");
+  store->removeArchiveCell(runId, 0, "mem=reg;vec=4");   // absent: nothing happens
+  store->removeArchiveCell(runId + 1, 0, "mem=smem;vec=1");
+  const auto cells = store->archive(runId);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].island, 0);
+  EXPECT_EQ(cells[0].key, "mem=smem;vec=1");
+  EXPECT_EQ(cells[1].island, 1);
+  EXPECT_EQ(cells[1].key, "mem=reg;vec=4");
+}
+
 TEST_F(StoreRoundTrip, VerdictsUpsertByRunAndArchitecture) {
   EXPECT_FALSE(store->verdict(runId, "vec=4"));
   store->recordVerdict({runId, "vec=4", false, "too many registers", 100});
