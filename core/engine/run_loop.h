@@ -148,10 +148,11 @@ private:
   void sealBestAtEnd();
   // One of them; true when it failed its extended validation and was demoted.
   bool sealAtEnd(const Candidate& c);
-  // Takes a demoted elite out of the archive (memory and store): its cell
-  // passes to the best other valid candidate measured in it, or is emptied;
-  // the run's best speedup follows. Inside the caller's transaction.
-  // Returns what became of the cell, for the log.
+  // Takes a demoted elite out of the archive (memory and store): each cell
+  // it holds (one an island, after migrations) passes to the best other
+  // valid candidate measured in it, or is emptied; the run's best speedup
+  // follows. Inside the caller's transaction. Returns what became of the
+  // cells, for the log.
   std::string dropFromArchive(const Candidate& demoted);
   void stopped();
 

@@ -11,7 +11,7 @@
 // session seals at its own end.
 #include <algorithm>
 #include <cstdio>
-#include <set>
+#include <map>
 #include "core/engine/commit_outcome.h"
 #include "core/engine/pipeline_items.h"
 #include "core/engine/run_events.h"
@@ -131,44 +131,56 @@ bool RunLoop::sealAtEnd(const Candidate& c) {
 }
 
 std::string RunLoop::dropFromArchive(const Candidate& demoted) {
-  std::string fate = "it held no archive cell";
-  if (ArchiveCell* cell = archive_->cellOf(demoted.id)) {
-    // The best other valid candidate of the run measured in this cell (its
-    // key), that no other cell holds: the elite the cell would have kept.
-    // Candidates do not record their island; a run's islands share one key
-    // space, and the cell's island takes it.
-    std::set<CandidateId> elites;
-    for (int island = 0; island < archive_->islands(); ++island)
-      for (const ArchiveCell* other : archive_->cells(island)) elites.insert(other->elite);
-    std::vector<CandidateSummary> valid;
-    for (CandidateSummary& s : store_.candidateSummaries(run_.id))
-      if (s.status == CandidateStatus::Valid && s.fitness > 0 && !elites.count(s.id)) valid.push_back(std::move(s));
-    std::stable_sort(valid.begin(), valid.end(),
-                     [](const CandidateSummary& a, const CandidateSummary& b) { return a.fitness > b.fitness; });
-    std::optional<CandidateSummary> next;
-    for (const CandidateSummary& s : valid) {
-      const std::optional<Candidate> full = store_.candidate(s.id);
-      if (full && keyOf(*full) == cell->key) {
-        next = s;
+  // Migration copies an island's best to the next island, so the demoted
+  // candidate may hold a cell on several. Each cell passes to the best other
+  // valid candidate of the run measured in it (the same binned key): the
+  // elite it would have kept. Candidates do not record their island, and
+  // migration shares elites between islands anyway, so any island's
+  // candidate of that key may take it.
+  std::vector<CandidateSummary> valid;
+  for (CandidateSummary& s : store_.candidateSummaries(run_.id))
+    if (s.status == CandidateStatus::Valid && s.fitness > 0 && s.id != demoted.id) valid.push_back(std::move(s));
+  std::stable_sort(valid.begin(), valid.end(),
+                   [](const CandidateSummary& a, const CandidateSummary& b) { return a.fitness > b.fitness; });
+  std::map<CandidateId, std::string> keys;   // read once, whatever the number of cells
+  auto keyOfCandidate = [&](CandidateId id) -> const std::string& {
+    auto it = keys.find(id);
+    if (it == keys.end()) {
+      const std::optional<Candidate> full = store_.candidate(id);
+      it = keys.emplace(id, full ? keyOf(*full) : std::string()).first;
+    }
+    return it->second;
+  };
+  std::vector<std::string> fates;
+  while (ArchiveCell* cell = archive_->cellOf(demoted.id)) {
+    const std::string where =
+        archive_->islands() > 1 ? "its archive cell on island " + std::to_string(cell->island) : "its archive cell";
+    const CandidateSummary* next = nullptr;
+    for (const CandidateSummary& s : valid)
+      if (keyOfCandidate(s.id) == cell->key) {
+        next = &s;
         break;
       }
-    }
     if (next) {
       cell->elite = next->id;
       cell->fitness = next->fitness;
       store_.putArchiveCell(*cell);
-      fate = "its archive cell passes to candidate " + std::to_string(next->id) + " (" + speedupText(next->fitness) + ")";
+      fates.push_back(where + " passes to candidate " + std::to_string(next->id) + " (" + speedupText(next->fitness) +
+                      ")");
     } else {
       const int island = cell->island;
       const std::string key = cell->key;
       archive_->erase(island, key);
       store_.removeArchiveCell(run_.id, island, key);
-      fate = "its archive cell is empty now";
+      fates.push_back(where + " is empty now");
     }
   }
   const ArchiveCell* best = archive_->best();
   run_.bestSpeedup = best ? best->fitness : 0;
-  return fate;
+  if (fates.empty()) return "it held no archive cell";
+  std::string text;
+  for (const std::string& fate : fates) text += (text.empty() ? "" : "; ") + fate;
+  return text;
 }
 
 }  // namespace crucible::engine_detail

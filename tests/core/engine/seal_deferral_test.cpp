@@ -99,10 +99,11 @@ TEST(SealDeferral, AStoppedRunSealsItsBestWhenALaterSessionEndsIt) {
 // A run stopped after 10 evaluations with nothing sealed on the way (150 ms
 // evaluations: the first seal's guess is over the share), so the session that
 // finishes it seals at its end.
-RunId runStoppedBeforeAnySeal(SlowSanitizerRun& f, const std::string& name) {
+RunId runStoppedBeforeAnySeal(SlowSanitizerRun& f, const std::string& name,
+                              const RunSettings& settings = testing::smallSettings()) {
   f.sanitizer.delayMicroseconds = 150 * kMs;
   f.dispatcher.evaluator(0).delayMicroseconds = 150 * kMs;
-  RunId run = f.engine.createRun(f.project.task(), name, 7, Budget{20, 0, 0}, false, testing::smallSettings());
+  RunId run = f.engine.createRun(f.project.task(), name, 7, Budget{20, 0, 0}, false, settings);
   f.stopAfter(10);
   f.engine.run(run);
   f.observer.setHook(nullptr);
@@ -158,6 +159,28 @@ TEST(SealDeferral, BestsThatFailTheirExtendedValidationAtTheEndAreDemotedAFewAtM
   bool warned = false;
   for (const auto& line : store->log(run)) warned |= line.level == "warning" && line.text.find("demoted") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+// With two islands the best migrates, so it is the elite of a cell on each:
+// a demotion at the end takes it out of both.
+TEST(SealDeferral, ABestDemotedAtTheEndLeavesEveryIslandItMigratedTo) {
+  SlowSanitizerRun f;
+  RunSettings settings = testing::smallSettings();
+  settings.islands = 2;
+  settings.migrationInterval = 1;
+  const RunId run = runStoppedBeforeAnySeal(f, "two islands", settings);
+  auto store = f.project.open();
+  const ArchiveCell best = bestCell(*store, run);
+  int cellsOfTheBest = 0;
+  for (const ArchiveCell& cell : store->archive(run)) cellsOfTheBest += cell.elite == best.elite;
+  ASSERT_EQ(cellsOfTheBest, 2) << "the best has migrated to the other island";
+  f.dispatcher.evaluator(0).failExtended = true;
+  f.engine.run(run);
+  ASSERT_EQ(store->run(run)->status, RunStatus::Finished);
+  const auto tried = f.observer.all<events::SealingBest>();
+  ASSERT_FALSE(tried.empty());
+  EXPECT_EQ(tried.front().candidate, best.elite);
+  for (const auto& t : tried) expectDemotedAtTheEnd(*store, run, t.candidate);
 }
 
 // Only the end's first extended validation fails (the pipeline's passed):
