@@ -11,7 +11,6 @@
 // session seals at its own end.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include "core/engine/commit_outcome.h"
 #include "core/engine/pipeline_items.h"
 #include "core/engine/run_events.h"
@@ -131,56 +130,47 @@ bool RunLoop::sealAtEnd(const Candidate& c) {
 }
 
 std::string RunLoop::dropFromArchive(const Candidate& demoted) {
-  // Migration copies an island's best to the next island, so the demoted
-  // candidate may hold a cell on several. Each cell passes to the best other
-  // valid candidate of the run measured in it (the same binned key): the
-  // elite it would have kept. Candidates do not record their island, and
-  // migration shares elites between islands anyway, so any island's
-  // candidate of that key may take it.
+  // Migration copies an island's best to the next island under the same key,
+  // so the demoted candidate may hold a cell on several islands, all of one
+  // key. Each passes to the best other valid candidate of the run measured
+  // with that key: the elite the cell would have kept. Candidates do not
+  // record their island, and migration shares elites between islands anyway,
+  // so one runner-up serves every island.
+  const ArchiveCell* held = archive_->cellOf(demoted.id);
+  if (!held) return "it held no archive cell";
+  const std::string key = held->key;
   std::vector<CandidateSummary> valid;
   for (CandidateSummary& s : store_.candidateSummaries(run_.id))
     if (s.status == CandidateStatus::Valid && s.fitness > 0 && s.id != demoted.id) valid.push_back(std::move(s));
   std::stable_sort(valid.begin(), valid.end(),
                    [](const CandidateSummary& a, const CandidateSummary& b) { return a.fitness > b.fitness; });
-  std::map<CandidateId, std::string> keys;   // read once, whatever the number of cells
-  auto keyOfCandidate = [&](CandidateId id) -> const std::string& {
-    auto it = keys.find(id);
-    if (it == keys.end()) {
-      const std::optional<Candidate> full = store_.candidate(id);
-      it = keys.emplace(id, full ? keyOf(*full) : std::string()).first;
+  std::optional<CandidateSummary> next;
+  for (const CandidateSummary& s : valid)
+    if (const std::optional<Candidate> full = store_.candidate(s.id); full && keyOf(*full) == key) {
+      next = s;
+      break;
     }
-    return it->second;
-  };
-  std::vector<std::string> fates;
+  std::string fates;
   while (ArchiveCell* cell = archive_->cellOf(demoted.id)) {
-    const std::string where =
+    std::string fate =
         archive_->islands() > 1 ? "its archive cell on island " + std::to_string(cell->island) : "its archive cell";
-    const CandidateSummary* next = nullptr;
-    for (const CandidateSummary& s : valid)
-      if (keyOfCandidate(s.id) == cell->key) {
-        next = &s;
-        break;
-      }
     if (next) {
       cell->elite = next->id;
       cell->fitness = next->fitness;
       store_.putArchiveCell(*cell);
-      fates.push_back(where + " passes to candidate " + std::to_string(next->id) + " (" + speedupText(next->fitness) +
-                      ")");
+      fate += " passes to candidate " + std::to_string(next->id) + " (" + speedupText(next->fitness) + ")";
     } else {
       const int island = cell->island;
-      const std::string key = cell->key;
-      archive_->erase(island, key);
-      store_.removeArchiveCell(run_.id, island, key);
-      fates.push_back(where + " is empty now");
+      const std::string cellKey = cell->key;   // erase() frees the cell
+      archive_->erase(island, cellKey);
+      store_.removeArchiveCell(run_.id, island, cellKey);
+      fate += " is empty now";
     }
+    fates += (fates.empty() ? "" : "; ") + fate;
   }
   const ArchiveCell* best = archive_->best();
   run_.bestSpeedup = best ? best->fitness : 0;
-  if (fates.empty()) return "it held no archive cell";
-  std::string text;
-  for (const std::string& fate : fates) text += (text.empty() ? "" : "; ") + fate;
-  return text;
+  return fates;
 }
 
 }  // namespace crucible::engine_detail
